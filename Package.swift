@@ -1,0 +1,57 @@
+// swift-tools-version:6.0
+// VoiceEngine: a real-time voice engine and a CallKit-style call model for Linux softphones.
+import PackageDescription
+
+/// Debian packages behind each system library (scripts/install-deps installs the same list).
+let package = Package(
+    name: "VoiceEngine",
+    products: [
+        .library(name: "Opus", targets: ["Opus"]),
+        .library(name: "RTP", targets: ["RTP"]),
+        .library(name: "AudioDevices", targets: ["AudioDevices"]),
+        .library(name: "Transport", targets: ["Transport"]),
+        .library(name: "MediaEngine", targets: ["MediaEngine"]),
+        .executable(name: "voicecall", targets: ["voicecall"]),
+        .executable(name: "benchmarks", targets: ["benchmarks"]),
+    ],
+    targets: [
+        // C libraries: module maps only.
+        .systemLibrary(name: "COpus", pkgConfig: "opus", providers: [.apt(["libopus-dev"])]),
+        .systemLibrary(name: "CSRTP", pkgConfig: "libsrtp2", providers: [.apt(["libsrtp2-dev"])]),
+        .systemLibrary(name: "CSpeexDSP", pkgConfig: "speexdsp", providers: [.apt(["libspeexdsp-dev"])]),
+        .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
+
+        // C shims: what Swift cannot call (variadic *_ctl, macros). Nothing else.
+        .target(name: "CVoiceShims", dependencies: ["COpus"]),
+
+        // Protocol / codec.
+        .target(name: "Opus", dependencies: ["COpus", "CVoiceShims"]),
+        .target(name: "RTP", dependencies: ["CSRTP"]),
+
+        // I/O.
+        .target(name: "AudioDevices"),
+        .target(name: "Transport"),
+
+        // Engine.
+        .target(name: "MediaEngine", dependencies: ["Opus", "RTP", "AudioDevices", "Transport"]),
+
+        // Programs.
+        .executableTarget(name: "voicecall", dependencies: ["MediaEngine", "AudioDevices"]),
+        .executableTarget(
+            name: "benchmarks",
+            dependencies: ["Opus", "RTP", "CBaseline", "TestSupport"],
+            path: "Benchmarks"
+        ),
+
+        // Test and benchmark support (never linked into the libraries).
+        .target(name: "CAllocationCounter"),
+        .target(name: "CBaseline", dependencies: ["COpus", "CSRTP"]),
+        .target(name: "TestSupport", dependencies: ["CAllocationCounter"]),
+
+        .testTarget(name: "OpusTests", dependencies: ["Opus", "TestSupport"]),
+        .testTarget(name: "RTPTests", dependencies: ["RTP", "TestSupport"]),
+        .testTarget(name: "AudioDevicesTests", dependencies: ["AudioDevices", "TestSupport"]),
+        .testTarget(name: "TransportTests", dependencies: ["Transport", "TestSupport"]),
+        .testTarget(name: "MediaEngineTests", dependencies: ["MediaEngine", "TestSupport"]),
+    ]
+)

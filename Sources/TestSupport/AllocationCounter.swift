@@ -1,0 +1,17 @@
+import CAllocationCounter
+
+/// Counts the heap allocations made by the calling thread, through the allocator
+/// interposer in `CAllocationCounter` (linked only into tests and benchmarks).
+public enum AllocationCounter {
+    /// Allocations made by the calling thread so far.
+    public static var current: Int { Int(ve_thread_allocation_count()) }
+
+    /// Runs `body` on the calling thread and returns its result with the number of heap
+    /// allocations it made. `body` must not hop threads (no `await` inside).
+    public static func measure<Result>(_ body: () throws -> Result) rethrows -> (result: Result, allocations: Int) {
+        let before = ve_thread_allocation_count()
+        let result = try body()
+        let after = ve_thread_allocation_count()
+        return (result, Int(after - before))
+    }
+}

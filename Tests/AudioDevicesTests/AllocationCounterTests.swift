@@ -1,0 +1,24 @@
+import Testing
+import TestSupport
+
+/// The interposer must see allocations, or every zero-allocation test would pass vacuously.
+@Suite struct AllocationCounterTests {
+    @Test func countsAnArrayAllocation() {
+        let (_, allocations) = AllocationCounter.measure { () -> Int in
+            var array = [Int]()
+            array.reserveCapacity(64)
+            array.append(1)
+            return array.count
+        }
+        #expect(allocations >= 1)
+    }
+
+    @Test func countsNothingForArithmetic() {
+        var x = 1
+        let (_, allocations) = AllocationCounter.measure { () -> Int in
+            for i in 0..<1000 { x = x &* 31 &+ i }
+            return x
+        }
+        #expect(allocations == 0)
+    }
+}
