@@ -53,5 +53,6 @@ let package = Package(
         .testTarget(name: "AudioDevicesTests", dependencies: ["AudioDevices", "TestSupport"]),
         .testTarget(name: "TransportTests", dependencies: ["Transport", "TestSupport"]),
         .testTarget(name: "MediaEngineTests", dependencies: ["MediaEngine", "TestSupport"]),
+        .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
     ]
 )

@@ -1,0 +1,102 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A non-blocking UDP socket for one media flow (RTP, RTCP, or both with rtcp-mux).
+///
+/// Sending and receiving use caller-provided buffers and make no heap allocation, so both
+/// may run on the audio thread. `send(_:)` goes to the remote set with `setRemote(_:)`.
+/// Thread rules: set the remote before the socket is shared; afterwards one thread may
+/// send while another receives.
+public final class UDPSocket: @unchecked Sendable {
+    /// The address the socket is bound to (with the port the system chose for port 0).
+    public let localEndpoint: UDPEndpoint
+
+    private let descriptor: Int32
+    private var remote: SocketAddress?
+
+    /// Opens a socket bound to `endpoint` (port 0: any free port).
+    public init(bindingTo endpoint: UDPEndpoint) throws(SocketError) {
+        let address = try endpoint.socketAddress()
+        let descriptor = socket(address.family, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { throw SocketError(function: "socket", code: errno) }
+        var storage = address.storage
+        let bound = withUnsafePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, address.length) }
+        }
+        guard bound == 0 else {
+            let code = errno
+            close(descriptor)
+            throw SocketError(function: "bind", code: code)
+        }
+        var local = SocketAddress(storage: sockaddr_storage(), length: socklen_t(MemoryLayout<sockaddr_storage>.size))
+        let named = withUnsafeMutablePointer(to: &local.storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &local.length) }
+        }
+        guard named == 0 else {
+            let code = errno
+            close(descriptor)
+            throw SocketError(function: "getsockname", code: code)
+        }
+        self.descriptor = descriptor
+        self.localEndpoint = local.endpoint()
+    }
+
+    deinit {
+        close(descriptor)
+    }
+
+    /// Sets where `send(_:)` delivers datagrams.
+    public func setRemote(_ endpoint: UDPEndpoint) throws(SocketError) {
+        remote = try endpoint.socketAddress()
+    }
+
+    /// Sends one datagram to the remote. Returns false when the socket's send buffer is
+    /// full (`EAGAIN`): the datagram was dropped, as the network could have done.
+    @discardableResult
+    public func send(_ datagram: UnsafeRawBufferPointer) throws(SocketError) -> Bool {
+        guard var destination = remote else { throw SocketError(function: "sendto", code: EDESTADDRREQ) }
+        let length = destination.length
+        let sent = withUnsafePointer(to: &destination.storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                sendto(descriptor, datagram.baseAddress, datagram.count, Int32(MSG_NOSIGNAL), $0, length)
+            }
+        }
+        if sent >= 0 { return true }
+        let code = errno
+        if code == EAGAIN || code == EWOULDBLOCK || code == ENOBUFS { return false }
+        // Loopback reports a closed peer port from an earlier send as ECONNREFUSED; for RTP
+        // that is a lost datagram, not a broken socket.
+        if code == ECONNREFUSED { return false }
+        throw SocketError(function: "sendto", code: code)
+    }
+
+    /// Receives one datagram into `buffer`. Returns its length, or nil when none is waiting.
+    /// A datagram longer than the buffer is truncated by the system; the returned length is
+    /// then the buffer size and `receive` reports it as `EMSGSIZE`.
+    public func receive(into buffer: UnsafeMutableRawBufferPointer) throws(SocketError) -> Int? {
+        while true {
+            let received = recv(descriptor, buffer.baseAddress, buffer.count, Int32(MSG_TRUNC))
+            if received > buffer.count { throw SocketError(function: "recv", code: EMSGSIZE) }
+            if received >= 0 { return received }
+            let code = errno
+            switch code {
+            case EAGAIN, EWOULDBLOCK: return nil
+            case EINTR: continue
+            case ECONNREFUSED: continue  // an ICMP error from an earlier send, not a datagram
+            default: throw SocketError(function: "recv", code: code)
+            }
+        }
+    }
+
+    /// Waits until a datagram is ready or `timeoutMs` passes; true when one is ready.
+    public func waitForData(timeoutMs: Int) throws(SocketError) -> Bool {
+        var descriptorSet = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        while true {
+            let ready = poll(&descriptorSet, 1, Int32(clamping: timeoutMs))
+            if ready >= 0 { return ready > 0 }
+            let code = errno
+            if code != EINTR { throw SocketError(function: "poll", code: code) }
+        }
+    }
+}
