@@ -39,7 +39,7 @@ let package = Package(
         .executableTarget(name: "voicecall", dependencies: ["MediaEngine", "AudioDevices"]),
         .executableTarget(
             name: "benchmarks",
-            dependencies: ["Opus", "RTP", "CBaseline", "TestSupport"],
+            dependencies: ["Opus", "RTP", "AudioDevices", "COpus", "CBaseline", "TestSupport"],
             path: "Benchmarks"
         ),
 

@@ -1,0 +1,23 @@
+import Opus
+import RTP
+
+/// Why a pipeline could not be built or could not send a frame.
+public enum MediaPipelineError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The configuration was refused.
+    case configuration(MediaConfigurationError)
+    /// The Opus codec refused a setting or a frame.
+    case codec(OpusError)
+    /// SRTP could not be set up or could not protect a packet.
+    case srtp(SRTPError)
+    /// A frame passed to the uplink does not hold `samplesPerFrame` samples.
+    case wrongFrameSize(expected: Int, got: Int)
+
+    public var description: String {
+        switch self {
+        case let .configuration(error): return error.description
+        case let .codec(error): return "codec: \(error)"
+        case let .srtp(error): return "SRTP: \(error)"
+        case let .wrongFrameSize(expected, got): return "frame holds \(got) samples, the pipeline sends \(expected)"
+        }
+    }
+}

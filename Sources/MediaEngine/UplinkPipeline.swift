@@ -1,0 +1,136 @@
+import Opus
+import RTP
+
+/// Counters of what the uplink sent, modelled on W3C WebRTC outbound-rtp stats.
+public struct UplinkStatistics: Sendable, Equatable {
+    /// Frames handed to the pipeline.
+    public var framesProcessed = 0
+    /// RTP packets produced (after DTX suppression).
+    public var packetsSent = 0
+    /// Bytes of SRTP packets produced, headers and tags included.
+    public var bytesSent = 0
+    /// Bytes of Opus payload produced.
+    public var payloadBytesSent = 0
+    /// Frames the encoder judged silent under DTX and that were not sent.
+    public var framesSuppressedByDTX = 0
+}
+
+/// One call's send path: PCM frame → Opus → RTP → SRTP, into a buffer it owns.
+///
+/// Sans-I/O: `process(_:)` returns the protected packet and the caller sends it. All buffers
+/// are allocated in `init`; processing a frame makes no heap allocation. One thread at a time.
+public final class UplinkPipeline {
+    /// The synchronisation source this pipeline sends as.
+    public let ssrc: UInt32
+    /// What has been sent so far.
+    public private(set) var statistics = UplinkStatistics()
+
+    private let configuration: MediaConfiguration
+    private let encoder: OpusEncoder
+    private let srtp: SRTPSession
+    private var sequenceNumber: UInt16
+    private var timestamp: UInt32
+    private var markNextPacket = true
+    private let packet: UnsafeMutableRawBufferPointer
+
+    /// The most bytes one packet can take: header, the largest Opus packet (RFC 6716: 1275
+    /// bytes per frame; we cap at 1275 since we send one frame), and the SRTP trailer.
+    static let packetCapacity = 12 + 1_275 + SRTPSession.maximumTrailerLength
+
+    /// A pipeline sending as `ssrc`, protecting with `keyingMaterial`; the first sequence
+    /// number and timestamp are random unless given (RFC 3550 §5.1).
+    public init(
+        configuration: MediaConfiguration,
+        keyingMaterial: SRTPKeyingMaterial,
+        ssrc: UInt32 = .random(in: .min ... .max),
+        initialSequenceNumber: UInt16 = .random(in: .min ... .max),
+        initialTimestamp: UInt32 = .random(in: .min ... .max)
+    ) throws(MediaPipelineError) {
+        do {
+            try configuration.validate()
+        } catch {
+            throw .configuration(error)
+        }
+        self.configuration = configuration
+        self.ssrc = ssrc
+        self.sequenceNumber = initialSequenceNumber
+        self.timestamp = initialTimestamp
+        do {
+            encoder = try OpusEncoder(sampleRate: configuration.sampleRate, channels: 1, application: .voip)
+            try encoder.setBitrate(.bitsPerSecond(configuration.bitrate))
+            try encoder.setComplexity(configuration.complexity)
+            try encoder.setInbandFEC(configuration.inbandFEC)
+            try encoder.setExpectedPacketLoss(percent: configuration.expectedPacketLossPercent)
+            try encoder.setDTX(configuration.discontinuousTransmission)
+        } catch {
+            throw .codec(error)
+        }
+        do {
+            srtp = try SRTPSession(direction: .outbound, keyingMaterial: keyingMaterial)
+        } catch {
+            throw .srtp(error)
+        }
+        packet = .allocate(byteCount: Self.packetCapacity, alignment: 8)
+    }
+
+    deinit {
+        packet.deallocate()
+    }
+
+    /// Encodes, packetises and protects one frame of `samplesPerFrame` mono samples.
+    ///
+    /// Returns the SRTP packet to send (valid until the next call), or nil when DTX
+    /// suppressed the frame. The RTP timestamp advances either way, so the receiver sees
+    /// the silence as a timestamp gap with contiguous sequence numbers.
+    public func process(_ frame: UnsafeBufferPointer<Int16>) throws(MediaPipelineError) -> UnsafeRawBufferPointer? {
+        guard frame.count == configuration.samplesPerFrame else {
+            throw .wrongFrameSize(expected: configuration.samplesPerFrame, got: frame.count)
+        }
+        statistics.framesProcessed += 1
+        defer { timestamp &+= configuration.timestampTicksPerFrame }
+
+        let header = RTPHeader(
+            marker: markNextPacket, payloadType: configuration.payloadType,
+            sequenceNumber: sequenceNumber, timestamp: timestamp, ssrc: ssrc
+        )
+        let headerLength: Int
+        do {
+            headerLength = try header.write(into: packet)
+        } catch {
+            preconditionFailure("a 12-byte RTP header always fits the uplink packet buffer: \(error)")
+        }
+        let payloadLength: Int
+        do {
+            let payload = UnsafeMutableRawBufferPointer(rebasing: packet[headerLength..<(Self.packetCapacity - SRTPSession.maximumTrailerLength)])
+            payloadLength = try encoder.encode(frame, into: payload)
+        } catch {
+            throw .codec(error)
+        }
+        if configuration.discontinuousTransmission && OpusEncoder.isDTXPacket(byteCount: payloadLength) {
+            statistics.framesSuppressedByDTX += 1
+            markNextPacket = true  // RFC 3551 §4.1: marker on the first packet after silence
+            return nil
+        }
+        let protectedLength: Int
+        do {
+            protectedLength = try srtp.protect(packet, length: headerLength + payloadLength)
+        } catch {
+            throw .srtp(error)
+        }
+        markNextPacket = false
+        sequenceNumber &+= 1
+        statistics.packetsSent += 1
+        statistics.bytesSent += protectedLength
+        statistics.payloadBytesSent += payloadLength
+        return UnsafeRawBufferPointer(rebasing: packet[0..<protectedLength])
+    }
+
+    /// Tells the encoder how much loss to plan in-band FEC for (from RTCP fraction lost).
+    public func setExpectedPacketLoss(percent: Int) throws(MediaPipelineError) {
+        do {
+            try encoder.setExpectedPacketLoss(percent: percent)
+        } catch {
+            throw .codec(error)
+        }
+    }
+}

@@ -1,0 +1,33 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `voicecall`: makes calls with the VoiceEngine media stack.
+@main
+struct VoiceCall {
+    static let usage = """
+        usage: voicecall <command> [options]
+        commands:
+          demo      a two-party SRTP/Opus call over UDP on loopback (see: voicecall demo --help)
+          help      this text
+        """
+
+    static func main() {
+        var arguments = CommandArguments(CommandLine.arguments.dropFirst())
+        let command = arguments.popFirst() ?? "help"
+        do {
+            switch command {
+            case "demo":
+                if arguments.flag("--help") { print(DemoCommand.usage); return }
+                try DemoCommand.run(&arguments)
+            case "help", "--help", "-h":
+                print(usage)
+            default:
+                throw CommandError.usage("unknown command \(command)\n\(usage)")
+            }
+        } catch {
+            fputs("voicecall \(command): \(error)\n", stderr)
+            exit(1)
+        }
+    }
+}

@@ -1,0 +1,133 @@
+import Foundation
+import MediaEngine
+import RTP
+import Testing
+import TestSupport
+
+/// Uplink → downlink without sockets: loss, reordering, forgery, replay, SSRC change,
+/// configuration errors, and the zero-allocation rule for the per-frame path.
+@Suite struct PipelineTests {
+    let configuration = MediaConfiguration()
+    let key = SRTPKeyingMaterial.random(profile: .aesCM128HmacSha1_80)
+
+    /// 20 ms frames of a voice-like signal (two harmonics with a slow envelope).
+    func frames(_ count: Int) -> [[Int16]] {
+        (0..<count).map { frame in
+            (0..<960).map { index in
+                let t = Double(frame * 960 + index) / 48_000
+                let envelope = 0.5 + 0.5 * sin(2 * .pi * 3 * t)
+                return Int16(9_000 * envelope * (sin(2 * .pi * 220 * t) + 0.5 * sin(2 * .pi * 660 * t)))
+            }
+        }
+    }
+
+    /// Packets as sent by an uplink with the given key and SSRC.
+    func packets(_ frames: [[Int16]], key: SRTPKeyingMaterial, ssrc: UInt32 = 0x1234_5678, sequence: UInt16 = 100) throws -> [[UInt8]] {
+        let uplink = try UplinkPipeline(configuration: configuration, keyingMaterial: key, ssrc: ssrc, initialSequenceNumber: sequence, initialTimestamp: 0)
+        return try frames.map { frame in try frame.withUnsafeBufferPointer { try Array(uplink.process($0)!) } }
+    }
+
+    /// Feeds datagrams to a downlink; returns the samples it delivered.
+    func play(_ datagrams: [[UInt8]], into downlink: DownlinkPipeline) -> [Int16] {
+        var heard: [Int16] = []
+        for datagram in datagrams {
+            var copy = datagram + [UInt8](repeating: 0, count: 0)
+            copy.withUnsafeMutableBytes { downlink.receive($0) { heard.append(contentsOf: $0) } }
+        }
+        return heard
+    }
+
+    @Test func lostPacketIsRecoveredFromFECAndCounted() throws {
+        var sent = try packets(frames(50), key: key)
+        sent.remove(at: 20)
+        let downlink = try DownlinkPipeline(configuration: configuration, keyingMaterial: key)
+        let heard = play(sent, into: downlink)
+        #expect(downlink.statistics.packetsLost == 1)
+        #expect(downlink.statistics.packetsReceived == 49)
+        #expect(downlink.statistics.fecRecoveredFrames == 1)
+        #expect(heard.count == 50 * 960, "the gap is filled, so playout keeps its length")
+    }
+
+    @Test func longGapIsConcealedAndLatePacketsAreDropped() throws {
+        var sent = try packets(frames(30), key: key)
+        let late = sent.remove(at: 5)
+        sent.removeSubrange(10..<14)
+        sent.insert(late, at: 12)  // arrives after later packets were played
+        let downlink = try DownlinkPipeline(configuration: configuration, keyingMaterial: key)
+        _ = play(sent, into: downlink)
+        #expect(downlink.statistics.packetsDiscarded == 1)
+        #expect(downlink.statistics.packetsLost == 5)
+        #expect(downlink.statistics.concealedSamples > 0)
+    }
+
+    @Test func forgedTamperedReplayedAndMalformedDatagramsAreCountedAndDropped() throws {
+        let sent = try packets(frames(10), key: key)
+        var generator = SeededGenerator(seed: 42)
+        var hostile: [[UInt8]] = []
+        var tampered = sent[3]
+        tampered[20] ^= 0x01
+        hostile.append(tampered)                                        // auth failure
+        hostile.append(sent[2])                                         // replay
+        hostile.append(try packets(frames(1), key: .random(profile: .aesCM128HmacSha1_80), sequence: 103)[0])  // wrong key
+        for length in [0, 1, 11, 12, 13, 40, 300] {                      // garbage
+            hostile.append((0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        }
+        let downlink = try DownlinkPipeline(configuration: configuration, keyingMaterial: key)
+        let heard = play(Array(sent[0..<3]) + hostile + Array(sent[3...]), into: downlink)
+        let stats = downlink.statistics
+        #expect(stats.packetsReceived == 10)
+        #expect(stats.srtpReplays == 1)
+        #expect(stats.srtpAuthFailures + stats.malformedPackets == hostile.count - 1)
+        #expect(stats.srtpAuthFailures >= 2)
+        #expect(stats.datagramsReceived == 10 + hostile.count)
+        #expect(heard.count == 10 * 960, "hostile datagrams cost nothing audible")
+    }
+
+    @Test func newSSRCRestartsTheStream() throws {
+        let first = try packets(frames(5), key: key, ssrc: 1, sequence: 10)
+        let second = try packets(frames(5), key: key, ssrc: 2, sequence: 5_000)
+        let downlink = try DownlinkPipeline(configuration: configuration, keyingMaterial: key)
+        _ = play(first + second, into: downlink)
+        #expect(downlink.statistics.ssrcChanges == 1)
+        #expect(downlink.statistics.packetsLost == 0)
+        #expect(downlink.statistics.packetsReceived == 10)
+    }
+
+    @Test func refusesBadConfigurationAtConstruction() {
+        var bad = MediaConfiguration()
+        bad.sampleRate = 44_100
+        #expect(throws: MediaPipelineError.self) { try UplinkPipeline(configuration: bad, keyingMaterial: key) }
+        bad = MediaConfiguration()
+        bad.payloadType = 8
+        #expect(throws: MediaPipelineError.self) { try DownlinkPipeline(configuration: bad, keyingMaterial: key) }
+        bad = MediaConfiguration()
+        bad.frameDurationMs = 25
+        #expect(throws: MediaConfigurationError.self) { try bad.validate() }
+        let uplink = try? UplinkPipeline(configuration: configuration, keyingMaterial: key)
+        #expect(throws: MediaPipelineError.wrongFrameSize(expected: 960, got: 100)) {
+            try [Int16](repeating: 0, count: 100).withUnsafeBufferPointer { _ = try uplink?.process($0) }
+        }
+    }
+
+    @Test func steadyStatePerFramePathAllocatesNothing() throws {
+        let uplink = try UplinkPipeline(configuration: configuration, keyingMaterial: key)
+        let downlink = try DownlinkPipeline(configuration: configuration, keyingMaterial: key)
+        let input = frames(100)
+        let datagram = UnsafeMutableRawBufferPointer.allocate(byteCount: 2_048, alignment: 8)
+        defer { datagram.deallocate() }
+        var played = 0
+        func oneFrame(_ index: Int) throws {
+            try input[index].withUnsafeBufferPointer { frame in
+                guard let packet = try uplink.process(frame) else { return }
+                datagram.copyMemory(from: packet)
+                if index % 10 == 7 { return }  // lost: the next packet's FEC rebuilds it
+                downlink.receive(UnsafeMutableRawBufferPointer(rebasing: datagram[0..<packet.count])) { played += $0.count }
+            }
+        }
+        for index in 0..<20 { try oneFrame(index) }  // warm-up: first SSRC, codec state
+        let (_, allocations) = try AllocationCounter.measure { for index in 20..<100 { try oneFrame(index) } }
+        #expect(allocations == 0)
+        #expect(played == 100 * 960, "every lost frame is filled when the packet after it arrives")
+        #expect(downlink.statistics.fecRecoveredFrames == 10)
+    }
+}
