@@ -85,7 +85,7 @@ struct OpusBenchmarks {
                 let packet = UnsafeRawBufferPointer(rebasing: packets[offsets[nextPacket]..<offsets[nextPacket + 1]])
                 nextPacket = (nextPacket + 1) % Self.frames
                 do { _ = try decoder.decode(packet, into: output) } catch { fatalError("decode: \(error)") }
-                _ = opus_decode(theirDecoder, packet.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(packet.count), output.baseAddress, Int32(Self.frameSize), 0)
+                _ = opus_decode(theirDecoder, packet.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(packet.count), output.baseAddress!, Int32(Self.frameSize), 0)
             }, ours: {
                 for _ in 0..<burst {
                     do { _ = try decoder.conceal(into: output) } catch { fatalError("conceal: \(error)") }

@@ -8,13 +8,13 @@ final class Report {
     /// Records a Swift-vs-baseline comparison as two figures: time and allocations.
     func add(group: String, name: String, unit: String, baseline: String, result: Comparison.Result) {
         add(BenchmarkFigure(group: group, name: name, value: result.ours, unit: unit, baseline: baseline,
-                            baselineValue: result.baseline, ratio: result.ratio))
+                            baselineValue: result.baseline, ratio: result.ratio), quiet: true)
         add(BenchmarkFigure(group: group, name: name + " allocations", value: result.oursAllocationsPerOperation,
                             unit: "allocs/call", baseline: baseline, baselineValue: result.baselineAllocationsPerOperation,
                             ratio: nil), quiet: true)
         printRow(name: name, ours: String(format: "%9.2f", result.ours), baseline: String(format: "%9.2f", result.baseline),
                  ratio: String(format: "%6.3f", result.ratio), unit: unit,
-                 allocations: String(format: "%.2f", result.oursAllocationsPerOperation))
+                 allocations: String(format: "%.2f / %.2f", result.oursAllocationsPerOperation, result.baselineAllocationsPerOperation))
     }
 
     /// Records one figure; prints it unless `quiet`.
@@ -31,7 +31,7 @@ final class Report {
     /// Starts a group's table with its baseline named.
     func beginGroup(_ group: String, baseline: String) {
         print("\n== \(group) (baseline: \(baseline)) ==")
-        print(pad("name", 34) + pad("ours", 10) + pad("baseline", 10) + pad("ratio", 8) + pad("unit", 12) + "allocs/call")
+        print(pad("name", 34) + pad("ours", 10) + pad("baseline", 10) + pad("ratio", 8) + pad("unit", 12) + "allocs/call ours / baseline")
         printedGroups.insert(group)
     }
 

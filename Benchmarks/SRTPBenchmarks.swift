@@ -67,7 +67,7 @@ struct SRTPBenchmarks {
         for index in 0..<count {
             try protected.withUnsafeMutableBytes { all in
                 let slot = UnsafeMutableRawBufferPointer(rebasing: all[(index * stride)..<((index + 1) * stride)])
-                slot.copyMemory(from: UnsafeRawBufferPointer(start: plaintext, count: plaintext.count))
+                plaintext.withUnsafeBytes { slot.copyMemory(from: $0) }
                 slot[2] = UInt8(index >> 8)
                 slot[3] = UInt8(index & 0xff)
                 lengths[index] = Int32(try sender.protect(slot, length: plaintext.count))

@@ -1,9 +1,13 @@
 // `swift run -c release benchmarks [group…] [--rounds N] [--json PATH]`
 // Groups: opus, srtp (all when none is named). Every row is ours against its baseline,
 // measured in the same run in interleaved rounds; the median is reported.
-#if canImport(Glibc)
-import Glibc
-#endif
+import Foundation
+
+/// Prints `message` on standard error and exits with `status`.
+func fail(_ message: String, status: Int32 = 2) -> Never {
+    FileHandle.standardError.write(Data((message + "\n").utf8))
+    exit(status)
+}
 
 let availableGroups = ["opus", "srtp"]
 var groups: [String] = []
@@ -13,16 +17,15 @@ var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
     case "--json":
-        guard let path = arguments.popFirst() else { fputs("--json needs a path\n", stderr); exit(2) }
+        guard let path = arguments.popFirst() else { fail("--json needs a path") }
         jsonPath = path
     case "--rounds":
-        guard let text = arguments.popFirst(), let value = Int(text), value >= 5 else { fputs("--rounds needs a number ≥ 5\n", stderr); exit(2) }
+        guard let text = arguments.popFirst(), let value = Int(text), value >= 5 else { fail("--rounds needs a number ≥ 5") }
         rounds = value
     case _ where availableGroups.contains(argument):
         groups.append(argument)
     default:
-        fputs("unknown argument \(argument); groups: \(availableGroups.joined(separator: ", "))\n", stderr)
-        exit(2)
+        fail("unknown argument \(argument); groups: \(availableGroups.joined(separator: ", "))")
     }
 }
 if groups.isEmpty { groups = availableGroups }
@@ -45,6 +48,5 @@ do {
         print("\nwrote \(report.figures.count) figures to \(jsonPath)")
     }
 } catch {
-    fputs("benchmarks: \(error)\n", stderr)
-    exit(1)
+    fail("benchmarks: \(error)", status: 1)
 }

@@ -57,11 +57,6 @@ static void set_profile(srtp_crypto_policy_t *policy, int profile) {
 }
 
 cbase_srtp *cbase_srtp_create(int profile, const uint8_t *key_salt, int outbound) {
-    static int initialized = 0;
-    if (!initialized) {
-        if (srtp_init() != srtp_err_status_ok) return NULL;
-        initialized = 1;
-    }
     srtp_policy_t policy;
     memset(&policy, 0, sizeof policy);
     set_profile(&policy.rtp, profile);

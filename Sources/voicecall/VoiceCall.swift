@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import Foundation
 
 /// `voicecall`: makes calls with the VoiceEngine media stack.
 @main
@@ -26,7 +24,7 @@ struct VoiceCall {
                 throw CommandError.usage("unknown command \(command)\n\(usage)")
             }
         } catch {
-            fputs("voicecall \(command): \(error)\n", stderr)
+            FileHandle.standardError.write(Data("voicecall \(command): \(error)\n".utf8))
             exit(1)
         }
     }

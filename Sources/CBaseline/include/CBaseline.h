@@ -28,6 +28,8 @@ enum cbase_srtp_profile {
 /// An opaque libsrtp session (srtp_t), so Swift code needs no libsrtp types.
 typedef struct cbase_srtp cbase_srtp;
 /// A session for any outbound (or inbound) SSRC with `key_salt` (master key then salt).
+/// libsrtp must already be initialised (srtp_init refuses a second call): create a Swift
+/// `SRTPSession` first, whose once-initializer owns that call.
 cbase_srtp *cbase_srtp_create(int profile, const uint8_t *key_salt, int outbound);
 void cbase_srtp_destroy(cbase_srtp *session);
 /// For each of `count` packets: copies the `length`-byte plaintext RTP packet into `work`,
