@@ -101,8 +101,10 @@ public struct DemoCall: Sendable {
 
         return DemoCallResult(
             offer: offer, answer: answer, callSeconds: callSeconds, elapsedSeconds: elapsed,
-            aliceToBob: DirectionSummary(from: "alice", to: "bob", uplink: alice.uplink.statistics, downlink: bob.downlink.statistics, callSeconds: callSeconds),
-            bobToAlice: DirectionSummary(from: "bob", to: "alice", uplink: bob.uplink.statistics, downlink: alice.downlink.statistics, callSeconds: callSeconds),
+            aliceToBob: DirectionSummary(from: "alice", to: "bob", uplink: alice.uplink.statistics, senderSRTP: alice.srtp.statistics,
+                                         receiverSRTP: bob.srtp.statistics, downlink: bob.downlink.statistics, callSeconds: callSeconds),
+            bobToAlice: DirectionSummary(from: "bob", to: "alice", uplink: bob.uplink.statistics, senderSRTP: bob.srtp.statistics,
+                                         receiverSRTP: alice.srtp.statistics, downlink: alice.downlink.statistics, callSeconds: callSeconds),
             receivedByBob: WAVAudio(sampleRate: configuration.sampleRate, channelCount: 1, samples: bob.recording),
             receivedByAlice: WAVAudio(sampleRate: configuration.sampleRate, channelCount: 1, samples: alice.recording)
         )
@@ -111,6 +113,7 @@ public struct DemoCall: Sendable {
     /// One side of the call: its socket, pipelines, input and recording.
     private final class Endpoint {
         let socket: UDPSocket
+        let srtp: SRTPTransportStage
         let uplink: UplinkPipeline
         let downlink: DownlinkPipeline
         let input: [Int16]
@@ -126,8 +129,13 @@ public struct DemoCall: Sendable {
                 throw .socket(error)
             }
             do {
-                uplink = try UplinkPipeline(configuration: configuration, keyingMaterial: sendKey)
-                downlink = try DownlinkPipeline(configuration: configuration, keyingMaterial: receiveKey)
+                srtp = try SRTPTransportStage(sendingKey: sendKey, receivingKey: receiveKey)
+            } catch {
+                throw .srtp(error)
+            }
+            do {
+                uplink = try UplinkPipeline(configuration: configuration)
+                downlink = try DownlinkPipeline(configuration: configuration)
             } catch {
                 throw .pipeline(error)
             }
@@ -148,15 +156,21 @@ public struct DemoCall: Sendable {
             for index in 0..<frame.count {
                 frame[index] = start + index < input.count ? input[start + index] : 0
             }
-            let packet: UnsafeRawBufferPointer?
+            let packet: (buffer: UnsafeMutableRawBufferPointer, length: Int)?
             do {
                 packet = try uplink.process(UnsafeBufferPointer(frame))
             } catch {
                 throw .pipeline(error)
             }
             guard let packet else { return }
+            let datagram: UnsafeRawBufferPointer
             do {
-                try socket.send(packet)
+                datagram = try srtp.protect(packet.buffer, length: packet.length)
+            } catch {
+                throw .srtp(error)
+            }
+            do {
+                try socket.send(datagram)
             } catch {
                 throw .socket(error)
             }
@@ -172,7 +186,8 @@ public struct DemoCall: Sendable {
                         if waitingMs > 0 { continue }
                         return
                     }
-                    downlink.receive(UnsafeMutableRawBufferPointer(rebasing: datagram[0..<length])) { samples in
+                    guard let packet = srtp.unprotect(UnsafeMutableRawBufferPointer(rebasing: datagram[0..<length])) else { continue }
+                    downlink.receive(packet) { samples in
                         recording.append(contentsOf: samples)
                     }
                 }
@@ -191,13 +206,17 @@ public struct DirectionSummary: Sendable, Equatable {
     public var to: String
     /// The sender's uplink counters.
     public var uplink: UplinkStatistics
+    /// The sender's SRTP counters.
+    public var senderSRTP: SRTPTransportStatistics
+    /// The receiver's SRTP counters: failures, replays, malformed datagrams.
+    public var receiverSRTP: SRTPTransportStatistics
     /// The receiver's downlink counters.
     public var downlink: DownlinkStatistics
     /// Media time of the call, in seconds.
     public var callSeconds: Double
 
     /// Average SRTP bitrate on the wire (RTP header, payload, tag; no UDP/IP), in kb/s.
-    public var bitrateKbps: Double { callSeconds > 0 ? Double(uplink.bytesSent) * 8 / callSeconds / 1_000 : 0 }
+    public var bitrateKbps: Double { callSeconds > 0 ? Double(senderSRTP.bytesProtected) * 8 / callSeconds / 1_000 : 0 }
 }
 
 /// What the demo call did.
@@ -230,6 +249,8 @@ public enum DemoCallError: Error, Sendable, CustomStringConvertible {
     case socket(SocketError)
     /// A pipeline could not be built or could not send.
     case pipeline(MediaPipelineError)
+    /// SRTP could not be set up or could not protect a packet.
+    case srtp(SRTPError)
 
     public var description: String {
         switch self {
@@ -237,6 +258,7 @@ public enum DemoCallError: Error, Sendable, CustomStringConvertible {
         case let .keyExchange(detail): return "SDES key exchange failed: \(detail)"
         case let .socket(error): return "socket: \(error)"
         case let .pipeline(error): return "pipeline: \(error)"
+        case let .srtp(error): return "SRTP: \(error)"
         }
     }
 }

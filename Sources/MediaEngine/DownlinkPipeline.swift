@@ -4,21 +4,17 @@ import RTP
 /// Counters of what the downlink received and did, modelled on W3C WebRTC inbound-rtp stats.
 /// Every datagram that is not played is counted under exactly one reason.
 public struct DownlinkStatistics: Sendable, Equatable {
-    /// Datagrams handed to the pipeline.
-    public var datagramsReceived = 0
-    /// Valid, authenticated RTP packets of the negotiated payload type.
+    /// Packets handed to the pipeline.
+    public var packetsHandled = 0
+    /// Valid RTP packets of the negotiated payload type.
     public var packetsReceived = 0
-    /// Bytes of those packets as received (SRTP overhead included).
+    /// Bytes of those RTP packets (headers included).
     public var bytesReceived = 0
     /// Packets never received, from sequence-number gaps.
     public var packetsLost = 0
     /// Packets that arrived after a later one had been played (dropped: no jitter buffer yet).
     public var packetsDiscarded = 0
-    /// Datagrams whose SRTP authentication tag did not verify (forged or corrupted).
-    public var srtpAuthFailures = 0
-    /// Datagrams SRTP rejected as replays.
-    public var srtpReplays = 0
-    /// Datagrams too malformed for SRTP or RTP to parse.
+    /// Packets too malformed for RTP to parse.
     public var malformedPackets = 0
     /// Packets of a payload type that was not negotiated.
     public var unknownPayloadTypePackets = 0
@@ -34,9 +30,10 @@ public struct DownlinkStatistics: Sendable, Equatable {
     public var samplesPlayed = 0
 }
 
-/// One call's receive path: SRTP datagram → RTP → loss handling → Opus → PCM frames.
+/// One call's receive path: RTP packet (after `SRTPTransportStage`) → loss handling → Opus
+/// → PCM frames.
 ///
-/// Sans-I/O: the caller hands in each received datagram; decoded frames are delivered to a
+/// Sans-I/O: the caller hands in each received packet; decoded frames are delivered to a
 /// closure. Bad input is counted in `statistics` and dropped; it never throws or traps.
 /// Packets are played in arrival order with loss concealment for gaps; the adaptive jitter
 /// buffer replaces that policy. No heap allocation per packet. One thread at a time.
@@ -46,7 +43,6 @@ public final class DownlinkPipeline {
 
     private let configuration: MediaConfiguration
     private let decoder: OpusDecoder
-    private let srtp: SRTPSession
     private let frame: UnsafeMutableBufferPointer<Int16>
     private var currentSSRC: UInt32?
     private var nextSequenceNumber: UInt16 = 0
@@ -55,8 +51,8 @@ public final class DownlinkPipeline {
     /// conceals this much and resynchronises.
     public static let maximumConcealedFrames = 10
 
-    /// A pipeline decrypting with the peer's `keyingMaterial`.
-    public init(configuration: MediaConfiguration, keyingMaterial: SRTPKeyingMaterial) throws(MediaPipelineError) {
+    /// A pipeline decoding what `configuration` negotiated.
+    public init(configuration: MediaConfiguration) throws(MediaPipelineError) {
         do {
             try configuration.validate()
         } catch {
@@ -68,11 +64,6 @@ public final class DownlinkPipeline {
         } catch {
             throw .codec(error)
         }
-        do {
-            srtp = try SRTPSession(direction: .inbound, keyingMaterial: keyingMaterial)
-        } catch {
-            throw .srtp(error)
-        }
         frame = .allocate(capacity: configuration.samplesPerFrame)
         frame.initialize(repeating: 0)
     }
@@ -81,20 +72,13 @@ public final class DownlinkPipeline {
         frame.deallocate()
     }
 
-    /// Handles one received datagram, decrypting it in place, and delivers the frames it
-    /// yields (concealment for a gap before it, then its own audio) to `deliver`.
-    public func receive(_ datagram: UnsafeMutableRawBufferPointer, deliver: (UnsafeBufferPointer<Int16>) -> Void) {
-        statistics.datagramsReceived += 1
-        let plainLength: Int
-        do {
-            plainLength = try srtp.unprotect(datagram, length: datagram.count)
-        } catch {
-            count(error)
-            return
-        }
+    /// Handles one received RTP packet and delivers the frames it yields (concealment for a
+    /// gap before it, then its own audio) to `deliver`.
+    public func receive(_ rtpPacket: UnsafeRawBufferPointer, deliver: (UnsafeBufferPointer<Int16>) -> Void) {
+        statistics.packetsHandled += 1
         let packet: RTPPacketView
         do {
-            packet = try RTPPacketView(UnsafeRawBufferPointer(rebasing: datagram[0..<plainLength]))
+            packet = try RTPPacketView(rtpPacket)
         } catch {
             statistics.malformedPackets += 1
             return
@@ -117,7 +101,7 @@ public final class DownlinkPipeline {
             return
         }
         statistics.packetsReceived += 1
-        statistics.bytesReceived += datagram.count
+        statistics.bytesReceived += rtpPacket.count
         let payload = packet.payload
         if gap > 0 {
             statistics.packetsLost += gap
@@ -156,13 +140,5 @@ public final class DownlinkPipeline {
 
     private func carriesFEC(_ payload: UnsafeRawBufferPointer) -> Bool {
         (try? OpusPacketInfo(packet: payload, sampleRate: configuration.sampleRate))?.hasFEC ?? false
-    }
-
-    private func count(_ error: SRTPError) {
-        switch error {
-        case .authenticationFailed: statistics.srtpAuthFailures += 1
-        case .replay: statistics.srtpReplays += 1
-        default: statistics.malformedPackets += 1
-        }
     }
 }

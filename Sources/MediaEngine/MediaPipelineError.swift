@@ -1,5 +1,4 @@
 import Opus
-import RTP
 
 /// Why a pipeline could not be built or could not send a frame.
 public enum MediaPipelineError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -7,8 +6,6 @@ public enum MediaPipelineError: Error, Equatable, Sendable, CustomStringConverti
     case configuration(MediaConfigurationError)
     /// The Opus codec refused a setting or a frame.
     case codec(OpusError)
-    /// SRTP could not be set up or could not protect a packet.
-    case srtp(SRTPError)
     /// A frame passed to the uplink does not hold `samplesPerFrame` samples.
     case wrongFrameSize(expected: Int, got: Int)
 
@@ -16,7 +13,6 @@ public enum MediaPipelineError: Error, Equatable, Sendable, CustomStringConverti
         switch self {
         case let .configuration(error): return error.description
         case let .codec(error): return "codec: \(error)"
-        case let .srtp(error): return "SRTP: \(error)"
         case let .wrongFrameSize(expected, got): return "frame holds \(got) samples, the pipeline sends \(expected)"
         }
     }

@@ -7,7 +7,7 @@ public struct UplinkStatistics: Sendable, Equatable {
     public var framesProcessed = 0
     /// RTP packets produced (after DTX suppression).
     public var packetsSent = 0
-    /// Bytes of SRTP packets produced, headers and tags included.
+    /// Bytes of RTP packets produced (headers included; the SRTP tag comes later).
     public var bytesSent = 0
     /// Bytes of Opus payload produced.
     public var payloadBytesSent = 0
@@ -15,10 +15,12 @@ public struct UplinkStatistics: Sendable, Equatable {
     public var framesSuppressedByDTX = 0
 }
 
-/// One call's send path: PCM frame → Opus → RTP → SRTP, into a buffer it owns.
+/// One call's send path on the audio thread: PCM frame → Opus → RTP packet, into a buffer
+/// it owns with room left for the SRTP trailer, so `SRTPTransportStage` protects it in place.
 ///
-/// Sans-I/O: `process(_:)` returns the protected packet and the caller sends it. All buffers
-/// are allocated in `init`; processing a frame makes no heap allocation. One thread at a time.
+/// Sans-I/O: `process(_:)` returns the packet and the caller protects and sends it. All
+/// buffers are allocated in `init`; processing a frame makes no heap allocation. One thread
+/// at a time.
 public final class UplinkPipeline {
     /// The synchronisation source this pipeline sends as.
     public let ssrc: UInt32
@@ -27,7 +29,6 @@ public final class UplinkPipeline {
 
     private let configuration: MediaConfiguration
     private let encoder: OpusEncoder
-    private let srtp: SRTPSession
     private var sequenceNumber: UInt16
     private var timestamp: UInt32
     private var markNextPacket = true
@@ -37,11 +38,10 @@ public final class UplinkPipeline {
     /// bytes per frame; we cap at 1275 since we send one frame), and the SRTP trailer.
     static let packetCapacity = 12 + 1_275 + SRTPSession.maximumTrailerLength
 
-    /// A pipeline sending as `ssrc`, protecting with `keyingMaterial`; the first sequence
-    /// number and timestamp are random unless given (RFC 3550 §5.1).
+    /// A pipeline sending as `ssrc`; the first sequence number and timestamp are random
+    /// unless given (RFC 3550 §5.1).
     public init(
         configuration: MediaConfiguration,
-        keyingMaterial: SRTPKeyingMaterial,
         ssrc: UInt32 = .random(in: .min ... .max),
         initialSequenceNumber: UInt16 = .random(in: .min ... .max),
         initialTimestamp: UInt32 = .random(in: .min ... .max)
@@ -65,11 +65,6 @@ public final class UplinkPipeline {
         } catch {
             throw .codec(error)
         }
-        do {
-            srtp = try SRTPSession(direction: .outbound, keyingMaterial: keyingMaterial)
-        } catch {
-            throw .srtp(error)
-        }
         packet = .allocate(byteCount: Self.packetCapacity, alignment: 8)
     }
 
@@ -79,10 +74,10 @@ public final class UplinkPipeline {
 
     /// Encodes, packetises and protects one frame of `samplesPerFrame` mono samples.
     ///
-    /// Returns the SRTP packet to send (valid until the next call), or nil when DTX
-    /// suppressed the frame. The RTP timestamp advances either way, so the receiver sees
+    /// Returns the RTP packet (valid until the next call) in a buffer with room for the SRTP
+    /// trailer after `length`, or nil when DTX suppressed the frame. The RTP timestamp advances either way, so the receiver sees
     /// the silence as a timestamp gap with contiguous sequence numbers.
-    public func process(_ frame: UnsafeBufferPointer<Int16>) throws(MediaPipelineError) -> UnsafeRawBufferPointer? {
+    public func process(_ frame: UnsafeBufferPointer<Int16>) throws(MediaPipelineError) -> (buffer: UnsafeMutableRawBufferPointer, length: Int)? {
         guard frame.count == configuration.samplesPerFrame else {
             throw .wrongFrameSize(expected: configuration.samplesPerFrame, got: frame.count)
         }
@@ -111,18 +106,12 @@ public final class UplinkPipeline {
             markNextPacket = true  // RFC 3551 §4.1: marker on the first packet after silence
             return nil
         }
-        let protectedLength: Int
-        do {
-            protectedLength = try srtp.protect(packet, length: headerLength + payloadLength)
-        } catch {
-            throw .srtp(error)
-        }
         markNextPacket = false
         sequenceNumber &+= 1
         statistics.packetsSent += 1
-        statistics.bytesSent += protectedLength
+        statistics.bytesSent += headerLength + payloadLength
         statistics.payloadBytesSent += payloadLength
-        return UnsafeRawBufferPointer(rebasing: packet[0..<protectedLength])
+        return (packet, headerLength + payloadLength)
     }
 
     /// Tells the encoder how much loss to plan in-band FEC for (from RTCP fraction lost).

@@ -65,7 +65,7 @@ struct DemoCommand {
         try result.receivedByAlice.write(to: heardByAlice)
         print("  wrote \(heardByBob.path) (alice's voice as bob heard it)")
         print("  wrote \(heardByAlice.path) (bob's voice as alice heard it)")
-        let failures = [result.aliceToBob, result.bobToAlice].reduce(0) { $0 + $1.downlink.srtpAuthFailures + $1.downlink.srtpReplays }
+        let failures = [result.aliceToBob, result.bobToAlice].reduce(0) { $0 + $1.receiverSRTP.authFailures + $1.receiverSRTP.replays }
         if failures > 0 { throw CommandError.failed("\(failures) SRTP failures on a clean loopback") }
     }
 
@@ -76,12 +76,13 @@ struct DemoCommand {
     }
 
     static func describe(_ direction: DirectionSummary) -> String {
-        let up = direction.uplink
+        let sent = direction.senderSRTP
+        let srtp = direction.receiverSRTP
         let down = direction.downlink
         return String(format: "  %@ → %@: sent %d packets, %d bytes (%.1f kb/s SRTP); received %d, lost %d, late %d, "
-                      + "SRTP auth failures %d, replays %d, malformed %d, concealed %d samples, FEC-recovered %d",
-                      direction.from, direction.to, up.packetsSent, up.bytesSent, direction.bitrateKbps, down.packetsReceived,
-                      down.packetsLost, down.packetsDiscarded, down.srtpAuthFailures, down.srtpReplays, down.malformedPackets,
-                      down.concealedSamples, down.fecRecoveredFrames)
+                      + "SRTP auth failures %d, replays %d, malformed %d; concealed %d samples, FEC-recovered %d",
+                      direction.from, direction.to, sent.packetsProtected, sent.bytesProtected, direction.bitrateKbps,
+                      down.packetsReceived, down.packetsLost, down.packetsDiscarded, srtp.authFailures, srtp.replays,
+                      srtp.malformed + down.malformedPackets, down.concealedSamples, down.fecRecoveredFrames)
     }
 }

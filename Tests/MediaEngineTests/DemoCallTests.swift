@@ -18,10 +18,12 @@ import TestSupport
 
         for (direction, sent, heard) in [(result.aliceToBob, alice, result.receivedByBob), (result.bobToAlice, bob, result.receivedByAlice)] {
             #expect(direction.uplink.packetsSent == 100)
+            #expect(direction.senderSRTP.packetsProtected == 100)
+            #expect(direction.receiverSRTP.packetsUnprotected == 100)
             #expect(direction.downlink.packetsReceived == direction.uplink.packetsSent)
             #expect(direction.downlink.packetsLost == 0)
-            #expect(direction.downlink.srtpAuthFailures == 0)
-            #expect(direction.downlink.srtpReplays == 0)
+            #expect(direction.receiverSRTP.authFailures == 0)
+            #expect(direction.receiverSRTP.replays == 0)
             #expect(heard.samples.count == 96_000)
             let match = SignalComparison.bestCorrelation(reference: Array(sent.samples[Self.window]), signal: Array(heard.samples[Self.window.lowerBound...]), maxLag: Self.maximumLag)
             #expect(match.correlation > 0.85, "\(direction.from) → \(direction.to) correlation \(match.correlation)")

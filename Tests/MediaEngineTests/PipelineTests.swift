@@ -4,8 +4,8 @@ import RTP
 import Testing
 import TestSupport
 
-/// Uplink → downlink without sockets: loss, reordering, forgery, replay, SSRC change,
-/// configuration errors, and the zero-allocation rule for the per-frame path.
+/// Uplink → (SRTP) → downlink without sockets: loss, reordering, forgery, replay, SSRC
+/// change, configuration errors, and the zero-allocation rule for the per-frame audio path.
 @Suite struct PipelineTests {
     let configuration = MediaConfiguration()
     let key = SRTPKeyingMaterial.random(profile: .aesCM128HmacSha1_80)
@@ -21,26 +21,36 @@ import TestSupport
         }
     }
 
-    /// Packets as sent by an uplink with the given key and SSRC.
-    func packets(_ frames: [[Int16]], key: SRTPKeyingMaterial, ssrc: UInt32 = 0x1234_5678, sequence: UInt16 = 100) throws -> [[UInt8]] {
-        let uplink = try UplinkPipeline(configuration: configuration, keyingMaterial: key, ssrc: ssrc, initialSequenceNumber: sequence, initialTimestamp: 0)
-        return try frames.map { frame in try frame.withUnsafeBufferPointer { try Array(uplink.process($0)!) } }
+    /// RTP packets as an uplink sends them, SRTP-protected when `key` is given.
+    func packets(_ frames: [[Int16]], key: SRTPKeyingMaterial? = nil, ssrc: UInt32 = 0x1234_5678, sequence: UInt16 = 100) throws -> [[UInt8]] {
+        let uplink = try UplinkPipeline(configuration: configuration, ssrc: ssrc, initialSequenceNumber: sequence, initialTimestamp: 0)
+        let srtp = try key.map { try SRTPTransportStage(sendingKey: $0, receivingKey: $0) }
+        return try frames.map { frame in
+            try frame.withUnsafeBufferPointer { pcm in
+                let packet = try #require(try uplink.process(pcm))
+                if let srtp { return Array(try srtp.protect(packet.buffer, length: packet.length)) }
+                return Array(packet.buffer[0..<packet.length])
+            }
+        }
     }
 
-    /// Feeds datagrams to a downlink; returns the samples it delivered.
-    func play(_ datagrams: [[UInt8]], into downlink: DownlinkPipeline) -> [Int16] {
+    /// Feeds packets to a downlink, through `srtp` first when given; returns what was heard.
+    func play(_ datagrams: [[UInt8]], into downlink: DownlinkPipeline, through srtp: SRTPTransportStage? = nil) -> [Int16] {
         var heard: [Int16] = []
         for datagram in datagrams {
-            var copy = datagram + [UInt8](repeating: 0, count: 0)
-            copy.withUnsafeMutableBytes { downlink.receive($0) { heard.append(contentsOf: $0) } }
+            var copy = datagram
+            copy.withUnsafeMutableBytes { bytes in
+                guard let packet = srtp.map({ $0.unprotect(bytes) }) ?? UnsafeRawBufferPointer(bytes) else { return }
+                downlink.receive(packet) { heard.append(contentsOf: $0) }
+            }
         }
         return heard
     }
 
     @Test func lostPacketIsRecoveredFromFECAndCounted() throws {
-        var sent = try packets(frames(50), key: key)
+        var sent = try packets(frames(50))
         sent.remove(at: 20)
-        let downlink = try DownlinkPipeline(configuration: configuration, keyingMaterial: key)
+        let downlink = try DownlinkPipeline(configuration: configuration)
         let heard = play(sent, into: downlink)
         #expect(downlink.statistics.packetsLost == 1)
         #expect(downlink.statistics.packetsReceived == 49)
@@ -49,11 +59,11 @@ import TestSupport
     }
 
     @Test func longGapIsConcealedAndLatePacketsAreDropped() throws {
-        var sent = try packets(frames(30), key: key)
+        var sent = try packets(frames(30))
         let late = sent.remove(at: 5)
         sent.removeSubrange(10..<14)
         sent.insert(late, at: 12)  // arrives after later packets were played
-        let downlink = try DownlinkPipeline(configuration: configuration, keyingMaterial: key)
+        let downlink = try DownlinkPipeline(configuration: configuration)
         _ = play(sent, into: downlink)
         #expect(downlink.statistics.packetsDiscarded == 1)
         #expect(downlink.statistics.packetsLost == 5)
@@ -72,21 +82,36 @@ import TestSupport
         for length in [0, 1, 11, 12, 13, 40, 300] {                      // garbage
             hostile.append((0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) })
         }
-        let downlink = try DownlinkPipeline(configuration: configuration, keyingMaterial: key)
-        let heard = play(Array(sent[0..<3]) + hostile + Array(sent[3...]), into: downlink)
-        let stats = downlink.statistics
-        #expect(stats.packetsReceived == 10)
-        #expect(stats.srtpReplays == 1)
-        #expect(stats.srtpAuthFailures + stats.malformedPackets == hostile.count - 1)
-        #expect(stats.srtpAuthFailures >= 2)
+        let downlink = try DownlinkPipeline(configuration: configuration)
+        let srtp = try SRTPTransportStage(sendingKey: key, receivingKey: key)
+        let heard = play(Array(sent[0..<3]) + hostile + Array(sent[3...]), into: downlink, through: srtp)
+        let stats = srtp.statistics
+        #expect(downlink.statistics.packetsReceived == 10)
+        #expect(downlink.statistics.packetsLost == 0)
+        #expect(stats.packetsUnprotected == 10)
+        #expect(stats.replays == 1)
+        #expect(stats.authFailures + stats.malformed == hostile.count - 1)
+        #expect(stats.authFailures >= 2)
         #expect(stats.datagramsReceived == 10 + hostile.count)
         #expect(heard.count == 10 * 960, "hostile datagrams cost nothing audible")
     }
 
+    @Test func malformedRTPIsCountedAndDropped() throws {
+        let sent = try packets(frames(3))
+        var wrongType = sent[1]
+        wrongType[1] = 0x80 | 96
+        let downlink = try DownlinkPipeline(configuration: configuration)
+        _ = play([sent[0], [0x80, 0x6f, 0], [0x40] + Array(sent[1][1...]), wrongType, sent[1], sent[2]], into: downlink)
+        #expect(downlink.statistics.malformedPackets == 2)
+        #expect(downlink.statistics.unknownPayloadTypePackets == 1)
+        #expect(downlink.statistics.packetsReceived == 3)
+        #expect(downlink.statistics.packetsHandled == 6)
+    }
+
     @Test func newSSRCRestartsTheStream() throws {
-        let first = try packets(frames(5), key: key, ssrc: 1, sequence: 10)
-        let second = try packets(frames(5), key: key, ssrc: 2, sequence: 5_000)
-        let downlink = try DownlinkPipeline(configuration: configuration, keyingMaterial: key)
+        let first = try packets(frames(5), ssrc: 1, sequence: 10)
+        let second = try packets(frames(5), ssrc: 2, sequence: 5_000)
+        let downlink = try DownlinkPipeline(configuration: configuration)
         _ = play(first + second, into: downlink)
         #expect(downlink.statistics.ssrcChanges == 1)
         #expect(downlink.statistics.packetsLost == 0)
@@ -96,22 +121,24 @@ import TestSupport
     @Test func refusesBadConfigurationAtConstruction() {
         var bad = MediaConfiguration()
         bad.sampleRate = 44_100
-        #expect(throws: MediaPipelineError.self) { try UplinkPipeline(configuration: bad, keyingMaterial: key) }
+        #expect(throws: MediaPipelineError.self) { try UplinkPipeline(configuration: bad) }
         bad = MediaConfiguration()
         bad.payloadType = 8
-        #expect(throws: MediaPipelineError.self) { try DownlinkPipeline(configuration: bad, keyingMaterial: key) }
+        #expect(throws: MediaPipelineError.self) { try DownlinkPipeline(configuration: bad) }
         bad = MediaConfiguration()
         bad.frameDurationMs = 25
         #expect(throws: MediaConfigurationError.self) { try bad.validate() }
-        let uplink = try? UplinkPipeline(configuration: configuration, keyingMaterial: key)
+        let uplink = try? UplinkPipeline(configuration: configuration)
         #expect(throws: MediaPipelineError.wrongFrameSize(expected: 960, got: 100)) {
             try [Int16](repeating: 0, count: 100).withUnsafeBufferPointer { _ = try uplink?.process($0) }
         }
     }
 
+    /// The audio thread's per-frame work: encode + packetise, then parse + FEC/PLC + decode.
+    /// (SRTP runs on the network thread: libsrtp's NSS backend allocates per packet.)
     @Test func steadyStatePerFramePathAllocatesNothing() throws {
-        let uplink = try UplinkPipeline(configuration: configuration, keyingMaterial: key)
-        let downlink = try DownlinkPipeline(configuration: configuration, keyingMaterial: key)
+        let uplink = try UplinkPipeline(configuration: configuration)
+        let downlink = try DownlinkPipeline(configuration: configuration)
         let input = frames(100)
         let datagram = UnsafeMutableRawBufferPointer.allocate(byteCount: 2_048, alignment: 8)
         defer { datagram.deallocate() }
@@ -119,9 +146,9 @@ import TestSupport
         func oneFrame(_ index: Int) throws {
             try input[index].withUnsafeBufferPointer { frame in
                 guard let packet = try uplink.process(frame) else { return }
-                datagram.copyMemory(from: packet)
                 if index % 10 == 7 { return }  // lost: the next packet's FEC rebuilds it
-                downlink.receive(UnsafeMutableRawBufferPointer(rebasing: datagram[0..<packet.count])) { played += $0.count }
+                datagram.copyMemory(from: UnsafeRawBufferPointer(rebasing: packet.buffer[0..<packet.length]))
+                downlink.receive(UnsafeRawBufferPointer(rebasing: datagram[0..<packet.length])) { played += $0.count }
             }
         }
         for index in 0..<20 { try oneFrame(index) }  // warm-up: first SSRC, codec state
