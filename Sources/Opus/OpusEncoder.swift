@@ -77,11 +77,13 @@ public final class OpusEncoder: @unchecked Sendable {
     ///   - pcm: `frameSize × channels` interleaved samples, where `frameSize` is 2.5, 5, 10,
     ///     20, 40 or 60 ms at ``sampleRate`` (e.g. 960 per channel for 20 ms at 48 kHz).
     ///   - packet: where the packet is written. Its size caps the packet; 1500 bytes is ample
-    ///     for one frame (libopus's hard limit is 1275 bytes of coded data per frame).
+    ///     for one frame (libopus's hard limit is 1275 bytes of coded data per frame). A
+    ///     smaller buffer is not an error: libopus lowers the bitrate to fit, and below 3 bytes
+    ///     it writes a 1-byte packet with no audio in it.
     /// - Returns: the packet length in bytes. With DTX on, a result ≤ 2 means "silence,
     ///   nothing to send" (see ``isDTXPacket(byteCount:)``).
     /// - Throws: `.badArgument` if `pcm` is not a whole valid frame, `.bufferTooSmall` if
-    ///   `packet` is empty or too small, or the failure of `opus_encode`.
+    ///   `packet` is empty, or the failure of `opus_encode`.
     public func encode(_ pcm: UnsafeBufferPointer<Int16>, into packet: UnsafeMutableRawBufferPointer) throws(OpusError) -> Int {
         let frameSize = try validatedFrameSize(pcm.count, function: "opus_encode")
         let (output, capacity) = try validatedOutput(packet, function: "opus_encode")
