@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 import Opus
 
 /// SplitMix64: a small seeded generator so every test signal is reproducible.
@@ -113,13 +114,17 @@ enum Signals {
     }
 }
 
-/// Runs `body` and returns the `OpusError` it threw, or nil.
-func opusError<T>(_ body: () throws(OpusError) -> T) -> OpusError? {
+/// Runs `body` and returns the `OpusError` it threw, or nil (recording an issue if it threw
+/// anything else). Closures infer untyped `throws`, hence the cast.
+func opusError<T>(_ body: () throws -> T, sourceLocation: SourceLocation = #_sourceLocation) -> OpusError? {
     do {
         _ = try body()
         return nil
-    } catch {
+    } catch let error as OpusError {
         return error
+    } catch {
+        Issue.record("expected an OpusError, got \(error)", sourceLocation: sourceLocation)
+        return nil
     }
 }
 
