@@ -33,14 +33,14 @@ public struct OpusPacketInfo: Sendable, Hashable {
     /// - Parameters:
     ///   - packet: one complete Opus packet.
     ///   - sampleRate: the rate to count samples at: 8000, 12000, 16000, 24000 or 48000 Hz.
-    /// - Throws: `.badArgument` for an empty packet or unsupported rate, `.invalidPacket`
-    ///   for a malformed one (bad frame count or lengths, more than 120 ms).
+    /// - Throws: `.badArgument` for an unsupported rate, `.invalidPacket` for an empty or
+    ///   malformed packet (bad frame count or lengths, more than 120 ms).
     public init(packet: UnsafeRawBufferPointer, sampleRate: Int) throws(OpusError) {
         guard StreamFormat.isSupported(sampleRate: sampleRate) else {
             throw OpusError(code: .badArgument, function: "OpusPacketInfo.init", detail: "sample rate \(sampleRate) Hz is not one of 8000, 12000, 16000, 24000, 48000")
         }
         guard let base = packet.baseAddress, packet.count > 0 else {
-            throw OpusError(code: .badArgument, function: "OpusPacketInfo.init", detail: "empty packet")
+            throw OpusError(code: .invalidPacket, function: "OpusPacketInfo.init", detail: "empty packet")
         }
         let data = base.assumingMemoryBound(to: UInt8.self)
         let length = Int32(clamping: packet.count)
