@@ -5,10 +5,10 @@ import CVoiceShims
 /// concealment (PLC).
 ///
 /// For each 20 ms tick a receiver does one of:
-/// - the packet arrived: ``decode(_:into:)-(_,UnsafeMutableBufferPointer<Int16>)``;
-/// - it is lost but the next one is here: ``decodeFEC(from:into:)-(_,UnsafeMutableBufferPointer<Int16>)``
+/// - the packet arrived: `decode(_:into:)`;
+/// - it is lost but the next one is here: `decodeFEC(from:into:)`
 ///   with the next packet, then decode that next packet normally on the following tick;
-/// - nothing to go on: ``conceal(into:)-(UnsafeMutableBufferPointer<Int16>)``.
+/// - nothing to go on: `conceal(into:)`.
 ///
 /// **Threads.** One decoder is used by one thread at a time; the caller serializes every
 /// call. `Sendable` only so it can be handed to the audio thread.
@@ -42,7 +42,7 @@ public final class OpusDecoder: @unchecked Sendable {
     /// Decodes one packet.
     ///
     /// - Parameters:
-    ///   - packet: a complete Opus packet (not empty: use ``conceal(into:)-(UnsafeMutableBufferPointer<Int16>)``
+    ///   - packet: a complete Opus packet (not empty: use `conceal(into:)`
     ///     for a lost one).
     ///   - pcm: room for the packet's samples, interleaved; its capacity per channel
     ///     (`pcm.count / channels`) must be at least the packet's duration (up to 120 ms).
@@ -65,10 +65,11 @@ public final class OpusDecoder: @unchecked Sendable {
     /// Recovers the lost frame that preceded `nextPacket` from the in-band FEC (LBRR) data
     /// `nextPacket` carries.
     ///
-    /// `pcm.count / channels` must be exactly the lost frame's duration (a multiple of 2.5 ms,
-    /// at least `nextPacket`'s frame duration). When `nextPacket` carries no FEC (CELT-only
-    /// packet, FEC off at the sender, or silence), libopus conceals the frame instead, as
-    /// ``conceal(into:)-(UnsafeMutableBufferPointer<Int16>)`` would; check
+    /// `pcm.count / channels` must be exactly the lost frame's duration (a multiple of 2.5 ms;
+    /// any part longer than `nextPacket`'s duration is concealed). When `nextPacket` carries
+    /// no FEC (CELT-only packet, FEC off at the sender, or a frame the sender's VAD judged
+    /// inactive), or the duration is shorter than `nextPacket`'s, libopus conceals instead, as
+    /// `conceal(into:)` would; check
     /// `OpusPacketInfo.hasFEC` beforehand to know which happened. Decode `nextPacket`
     /// normally afterwards.
     /// - Returns: the number of samples produced per channel (the lost frame's duration).

@@ -94,7 +94,7 @@ public final class OpusEncoder: @unchecked Sendable {
     }
 
     /// Encodes one frame of interleaved floating-point PCM (nominal range −1…1); otherwise as
-    /// ``encode(_:into:)-(UnsafeBufferPointer<Int16>,_)``.
+    /// `encode(_:into:)`.
     public func encode(_ pcm: UnsafeBufferPointer<Float>, into packet: UnsafeMutableRawBufferPointer) throws(OpusError) -> Int {
         let frameSize = try validatedFrameSize(pcm.count, function: "opus_encode_float")
         let (output, capacity) = try validatedOutput(packet, function: "opus_encode_float")

@@ -18,7 +18,7 @@ import Opus
         }
         #expect(OpusFrameDuration(sampleCount: 959, sampleRate: 48000) == nil)
         #expect(OpusFrameDuration(sampleCount: 1440, sampleRate: 48000) == nil)  // 30 ms
-        #expect(OpusFrameDuration(sampleCount: 3840, sampleRate: 48000) == nil)  // 80 ms: libopus ≥ 1.2 only via multi-frame
+        #expect(OpusFrameDuration(sampleCount: 3840, sampleRate: 48000) == nil)  // 80 ms: libopus 1.3.1 accepts it, this API does not
         #expect(OpusFrameDuration(sampleCount: 0, sampleRate: 48000) == nil)
     }
 }
