@@ -24,10 +24,12 @@ public struct NTPTimestamp: Sendable, Hashable, Comparable {
     /// A timestamp `secondsSince1900` seconds after the NTP epoch (negative values and values
     /// past the 32-bit era are clamped).
     public init(secondsSince1900: Double) {
-        let clamped = min(max(secondsSince1900, 0), Double(UInt32.max) + 0.999_999_999)
-        let whole = clamped.rounded(.down)
-        let fraction = ((clamped - whole) * 4_294_967_296).rounded()
-        self.init(seconds: UInt32(whole), fraction: UInt32(min(fraction, Double(UInt32.max))))
+        // Integer conversions truncate; adding 0.5 first rounds (values are non-negative).
+        // (No `rounded()`: it needs libm, which this module does not link.)
+        let clamped = secondsSince1900.isNaN ? 0 : min(max(secondsSince1900, 0), Double(UInt32.max))
+        let whole = UInt32(clamped)
+        let fraction = min((clamped - Double(whole)) * 4_294_967_296 + 0.5, Double(UInt32.max))
+        self.init(seconds: whole, fraction: UInt32(fraction))
     }
 
     /// A timestamp from Unix time (seconds since 1970-01-01 00:00 UTC).
@@ -52,7 +54,8 @@ public struct NTPTimestamp: Sendable, Hashable, Comparable {
 
     /// Converts a duration in seconds to compact (1/65536 s) units, clamped to 0…UInt32.max.
     public static func compact(fromSeconds seconds: Double) -> UInt32 {
-        UInt32(min(max((seconds * 65_536).rounded(), 0), Double(UInt32.max)))
+        guard !seconds.isNaN else { return 0 }
+        return UInt32(min(max(seconds * 65_536 + 0.5, 0), Double(UInt32.max)))
     }
 
     /// Orders by wire value (within one NTP era).

@@ -51,6 +51,25 @@ public struct RTPCSRCList: RandomAccessCollection, Sendable, Hashable, Expressib
         }
     }
 
+    /// Iterates the identifiers in order (a concrete iterator, so iteration stays free of
+    /// allocation even in unoptimised builds).
+    public struct Iterator: IteratorProtocol, Sendable {
+        private let list: RTPCSRCList
+        private var position = 0
+
+        init(_ list: RTPCSRCList) { self.list = list }
+
+        /// The next identifier, or `nil` at the end.
+        public mutating func next() -> UInt32? {
+            guard position < list.count else { return nil }
+            defer { position += 1 }
+            return list.storage[position]
+        }
+    }
+
+    /// An iterator over the identifiers.
+    public func makeIterator() -> Iterator { Iterator(self) }
+
     /// Lists are equal when they hold the same identifiers in the same order.
     public static func == (lhs: RTPCSRCList, rhs: RTPCSRCList) -> Bool {
         guard lhs.count == rhs.count else { return false }
