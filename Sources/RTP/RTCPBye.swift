@@ -1,0 +1,53 @@
+/// An RTCP BYE packet (RFC 3550 §6.6): the listed sources are leaving, optionally with a
+/// reason.
+public struct RTCPBye: Sendable, Hashable {
+    /// The departing SSRCs/CSRCs (at most 31).
+    public var sources: [UInt32]
+    /// Reason for leaving (at most 255 UTF-8 bytes), if given.
+    public var reason: String?
+
+    /// A BYE for the given sources.
+    public init(sources: [UInt32], reason: String? = nil) {
+        self.sources = sources
+        self.reason = reason
+    }
+
+    init(body: UnsafeRawBufferPointer, count: Int, offset: Int) throws(RTCPParseError) {
+        let listEnd = 4 * count
+        guard listEnd <= body.count else { throw .malformedBye(offset: offset) }
+        let sources = (0..<count).map { body.bigEndianUInt32(at: 4 * $0) }
+        var reason: String? = nil
+        if listEnd < body.count {
+            let end = listEnd + 1 + Int(body[listEnd])
+            guard end <= body.count else { throw .malformedBye(offset: offset) }
+            // A zero-length reason is what padding after the list looks like: treat as none.
+            if end > listEnd + 1 {
+                reason = String(decoding: body[(listEnd + 1)..<end], as: UTF8.self)
+            }
+        }
+        self.init(sources: sources, reason: reason)
+    }
+
+    func validate() throws(RTCPBuildError) {
+        guard sources.count <= 31 else { throw .tooManyEntries(.bye, count: sources.count) }
+        if let reason, reason.utf8.count > 255 { throw .reasonTooLong(length: reason.utf8.count) }
+    }
+
+    var bodyLength: Int {
+        4 * sources.count + (reason.map { (1 + $0.utf8.count + 3) & ~3 } ?? 0)
+    }
+
+    func writeBody(into buffer: UnsafeMutableRawBufferPointer, at start: Int) {
+        var offset = start
+        for source in sources {
+            buffer.storeBigEndian(source, at: offset)
+            offset += 4
+        }
+        guard let reason else { return }
+        let end = start + bodyLength
+        buffer[offset] = UInt8(reason.utf8.count)
+        offset += 1
+        for byte in reason.utf8 { buffer[offset] = byte; offset += 1 }
+        while offset < end { buffer[offset] = 0; offset += 1 }
+    }
+}
