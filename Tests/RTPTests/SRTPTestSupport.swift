@@ -54,9 +54,9 @@ final class PacketBuffer {
     func writeRTP(sequenceNumber: UInt16, ssrc: UInt32, payloadLength: Int = 160) {
         raw[0] = 0x80
         raw[1] = 111
-        raw.storeBytes(of: sequenceNumber.bigEndian, toByteOffset: 2, as: UInt16.self)
-        raw.storeBytes(of: (UInt32(sequenceNumber) &* 960).bigEndian, toByteOffset: 4, as: UInt32.self)
-        raw.storeBytes(of: ssrc.bigEndian, toByteOffset: 8, as: UInt32.self)
+        store(sequenceNumber, at: 2)
+        store(UInt32(sequenceNumber) &* 960, at: 4)
+        store(ssrc, at: 8)
         for offset in 0..<payloadLength { raw[12 + offset] = UInt8(truncatingIfNeeded: Int(sequenceNumber) &+ offset) }
         length = 12 + payloadLength
     }
@@ -65,10 +65,21 @@ final class PacketBuffer {
     func writeRTCP(ssrc: UInt32) {
         raw[0] = 0x81
         raw[1] = 201
-        raw.storeBytes(of: UInt16(7).bigEndian, toByteOffset: 2, as: UInt16.self)
-        raw.storeBytes(of: ssrc.bigEndian, toByteOffset: 4, as: UInt32.self)
+        store(UInt16(7), at: 2)
+        store(ssrc, at: 4)
         for offset in 8..<32 { raw[offset] = UInt8(offset) }
         length = 32
+    }
+
+    /// Big-endian store, byte by byte (no generic unaligned store: it allocates in -Onone).
+    private func store(_ value: UInt16, at offset: Int) {
+        raw[offset] = UInt8(value >> 8)
+        raw[offset + 1] = UInt8(truncatingIfNeeded: value)
+    }
+
+    private func store(_ value: UInt32, at offset: Int) {
+        store(UInt16(value >> 16), at: offset)
+        store(UInt16(truncatingIfNeeded: value), at: offset + 2)
     }
 
     var sequenceNumber: UInt16 { UInt16(bigEndian: raw.loadUnaligned(fromByteOffset: 2, as: UInt16.self)) }
