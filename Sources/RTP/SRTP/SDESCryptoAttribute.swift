@@ -1,0 +1,112 @@
+/// An SDP Security Descriptions `a=crypto` attribute (RFC 4568) with an `inline:` key:
+/// `a=crypto:<tag> <crypto-suite> inline:<base64 key||salt>[|lifetime][|MKI:length] [session-params]`.
+///
+/// Unknown crypto-suites are rejected with `SDESError.unsupportedSuite(name)` rather than kept,
+/// so `profile` is always usable; an offer parser skips such lines and answers with a suite
+/// it knows. Lifetimes (`|2^31` or decimal) and MKIs (`|1:4`) are parsed and reproduced;
+/// session parameters (e.g. `UNENCRYPTED_SRTCP`, `KDR=…`) are not interpreted but are kept
+/// verbatim and formatted back.
+///
+/// `description` is the attribute value and contains the key: do not log it.
+public struct SDESCryptoAttribute: Sendable, Equatable, CustomStringConvertible {
+    /// The tag that pairs an answer with the offer line it accepts (0...999,999,999).
+    public let tag: Int
+    /// The master key and salt, and the crypto suite they belong to.
+    public let keyingMaterial: SRTPKeyingMaterial
+    /// The key's lifetime, if given.
+    public let lifetime: SDESKeyLifetime?
+    /// The master key identifier, if given.
+    public let masterKeyIdentifier: SDESMasterKeyIdentifier?
+    /// Session parameters after the key, verbatim (not interpreted).
+    public let sessionParameters: [String]
+
+    /// The crypto suite.
+    public var profile: SRTPProfile { keyingMaterial.profile }
+
+    /// Creates an attribute to send.
+    ///
+    /// - Throws: `SDESError.invalidTag` unless `tag` is 0...999,999,999.
+    public init(
+        tag: Int, keyingMaterial: SRTPKeyingMaterial, lifetime: SDESKeyLifetime? = nil,
+        masterKeyIdentifier: SDESMasterKeyIdentifier? = nil, sessionParameters: [String] = []
+    ) throws(SDESError) {
+        guard (0...999_999_999).contains(tag) else { throw .invalidTag(String(tag)) }
+        self.tag = tag
+        self.keyingMaterial = keyingMaterial
+        self.lifetime = lifetime
+        self.masterKeyIdentifier = masterKeyIdentifier
+        self.sessionParameters = sessionParameters
+    }
+
+    /// Parses an attribute in any of the forms `a=crypto:<value>`, `crypto:<value>` or the bare
+    /// `<value>`; surrounding whitespace (including a trailing CR) is ignored.
+    ///
+    /// - Throws: an `SDESError` naming the first field that is wrong.
+    public init(parsing line: String) throws(SDESError) {
+        var text = Substring(line).drop(while: \.isWhitespace)
+        while let last = text.last, last.isWhitespace { text = text.dropLast() }
+        if text.hasPrefix("a=") { text = text.dropFirst(2) }
+        if let colon = text.firstIndex(of: ":"), text[..<colon].allSatisfy({ $0.isLetter || $0 == "-" }) {
+            // An attribute name precedes the value (the value itself starts with a digit).
+            let name = text[..<colon]
+            guard name == "crypto" else { throw .notCryptoAttribute(String(name)) }
+            text = text[text.index(after: colon)...]
+        }
+
+        let fields = text.split(whereSeparator: { $0 == " " || $0 == "\t" })
+        guard fields.count >= 1 else { throw .missingField("tag") }
+        guard fields[0].count <= 9, fields[0].allSatisfy(\.isASCIIDigit), let tag = Int(fields[0]) else {
+            throw .invalidTag(String(fields[0]))
+        }
+        guard fields.count >= 2 else { throw .missingField("crypto-suite") }
+        guard let profile = SRTPProfile(sdesName: String(fields[1])) else { throw .unsupportedSuite(String(fields[1])) }
+        guard fields.count >= 3 else { throw .missingField("key-params") }
+
+        let keyParams = fields[2]
+        guard !keyParams.contains(";") else { throw .multipleKeys }
+        guard let methodEnd = keyParams.firstIndex(of: ":") else { throw .unsupportedKeyMethod(String(keyParams)) }
+        let method = keyParams[..<methodEnd]
+        guard method.lowercased() == "inline" else { throw .unsupportedKeyMethod(String(method)) }
+
+        let keyInfo = keyParams[keyParams.index(after: methodEnd)...].split(separator: "|", omittingEmptySubsequences: false)
+        guard let keySalt = SDESBase64.decode(keyInfo[0]) else { throw .invalidBase64(String(keyInfo[0])) }
+        let keyingMaterial: SRTPKeyingMaterial
+        do {
+            keyingMaterial = try SRTPKeyingMaterial(profile: profile, keyAndSalt: keySalt)
+        } catch {
+            throw .wrongKeyLength(expected: profile.keyingMaterialLength, actual: keySalt.count)
+        }
+        var lifetime: SDESKeyLifetime? = nil
+        var mki: SDESMasterKeyIdentifier? = nil
+        // Grammar: key-salt ["|" lifetime] ["|" mki]; an MKI is the part with a colon.
+        for part in keyInfo.dropFirst() {
+            if part.contains(":") {
+                guard mki == nil else { throw .invalidMKI(String(part)) }
+                mki = try SDESMasterKeyIdentifier(parsing: part)
+            } else {
+                guard lifetime == nil, mki == nil, let parsed = SDESKeyLifetime(part) else { throw .invalidLifetime(String(part)) }
+                lifetime = parsed
+            }
+        }
+
+        self.tag = tag
+        self.keyingMaterial = keyingMaterial
+        self.lifetime = lifetime
+        self.masterKeyIdentifier = mki
+        self.sessionParameters = fields.dropFirst(3).map(String.init)
+    }
+
+    /// The attribute value, e.g. `1 AES_CM_128_HMAC_SHA1_80 inline:BASE64|2^31|1:4`.
+    public var attributeValue: String {
+        var keyInfo = "inline:" + SDESBase64.encode(keyingMaterial.keyAndSalt)
+        if let lifetime { keyInfo += "|\(lifetime)" }
+        if let masterKeyIdentifier { keyInfo += "|\(masterKeyIdentifier)" }
+        return ([String(tag), profile.sdesName, keyInfo] + sessionParameters).joined(separator: " ")
+    }
+
+    /// The full SDP line without line ending: `a=crypto:` followed by `attributeValue`.
+    public var attributeLine: String { "a=crypto:" + attributeValue }
+
+    /// Same as `attributeValue` (contains the key).
+    public var description: String { attributeValue }
+}

@@ -1,0 +1,75 @@
+import CSRTP
+
+/// The internal owner of one libsrtp session (`srtp_t`): creates it in `init`, frees it in
+/// `deinit`, and turns `srtp_err_status_t` into `SRTPError`. Not thread-safe; `SRTPSession`
+/// serializes access.
+final class SRTPContext {
+    /// The libsrtp session handle. Valid for the lifetime of this object.
+    let handle: OpaquePointer
+
+    /// Creates a libsrtp session with one wildcard ("template") policy for `direction`: libsrtp
+    /// clones a per-SSRC stream from it the first time it sees each SSRC.
+    init(direction: SRTPDirection, keyingMaterial: SRTPKeyingMaterial, windowSize: Int) throws(SRTPError) {
+        try SRTPLibrary.ensureInitialized()
+        let ssrcType = direction == .outbound ? ssrc_any_outbound : ssrc_any_inbound
+        var created: srtp_t? = nil
+        let status = Self.withPolicy(keyingMaterial, ssrc: srtp_ssrc_t(type: ssrcType, value: 0), windowSize: windowSize) {
+            srtp_create(&created, $0)
+        }
+        guard status == srtp_err_status_ok, let created else {
+            switch status {
+            case srtp_err_status_alloc_fail: throw .allocationFailed
+            case srtp_err_status_bad_param: throw .badParameter("srtp_create rejected the policy for \(keyingMaterial.profile.sdesName)")
+            default: throw .initializationFailed(status: Int32(status.rawValue))
+            }
+        }
+        handle = created
+    }
+
+    deinit {
+        srtp_dealloc(handle)
+    }
+
+    /// Adds an explicit stream for `ssrc` (used when resuming a stream's rollover counter).
+    func addStream(ssrc: UInt32, keyingMaterial: SRTPKeyingMaterial, windowSize: Int) throws(SRTPError) {
+        let status = Self.withPolicy(keyingMaterial, ssrc: srtp_ssrc_t(type: ssrc_specific, value: ssrc), windowSize: windowSize) {
+            srtp_add_stream(handle, $0)
+        }
+        if let error = SRTPError(status: status, function: "srtp_add_stream") { throw error }
+    }
+
+    /// Sets the rollover counter libsrtp uses for the next packet of `ssrc` (its
+    /// "pending ROC"; the stream's replay database is re-based on that packet).
+    func setRolloverCounter(_ roc: UInt32, ssrc: UInt32) throws(SRTPError) {
+        let status = srtp_set_stream_roc(handle, ssrc, roc)
+        if let error = SRTPError(status: status, function: "srtp_set_stream_roc") { throw error }
+    }
+
+    /// The rollover counter of the stream for `ssrc`, or nil if libsrtp has no such stream.
+    func rolloverCounter(ssrc: UInt32) -> UInt32? {
+        var roc: UInt32 = 0
+        return srtp_get_stream_roc(handle, ssrc, &roc) == srtp_err_status_ok ? roc : nil
+    }
+
+    /// Builds a policy for `keyingMaterial` and passes it to `body`; the temporary key copy is
+    /// wiped afterwards (libsrtp keeps its own expanded keys).
+    private static func withPolicy(
+        _ keyingMaterial: SRTPKeyingMaterial, ssrc: srtp_ssrc_t, windowSize: Int,
+        _ body: (UnsafePointer<srtp_policy_t>) -> srtp_err_status_t
+    ) -> srtp_err_status_t {
+        var policy = srtp_policy_t()
+        keyingMaterial.profile.apply(rtp: &policy.rtp, rtcp: &policy.rtcp)
+        policy.ssrc = ssrc
+        policy.window_size = UInt(windowSize)
+        policy.allow_repeat_tx = 0
+        policy.next = nil
+        var key = keyingMaterial.keyAndSalt
+        defer {
+            for index in key.indices { key[index] = 0 }
+        }
+        return key.withUnsafeMutableBufferPointer { keyBytes in
+            policy.key = keyBytes.baseAddress
+            return withUnsafePointer(to: &policy) { body($0) }
+        }
+    }
+}

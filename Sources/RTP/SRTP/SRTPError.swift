@@ -1,0 +1,56 @@
+import CSRTP
+
+/// Why an SRTP operation failed.
+///
+/// Packet-level errors (`authenticationFailed`, `replay`, `malformedPacket`) are expected on
+/// the network path: count them and drop the packet. The others indicate a programming or
+/// configuration error.
+public enum SRTPError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The packet's authentication tag did not verify (tampered, wrong key, or wrong rollover
+    /// counter). libsrtp: `srtp_err_status_auth_fail`.
+    case authenticationFailed
+    /// The packet index was already received or is older than the replay window.
+    /// libsrtp: `srtp_err_status_replay_fail` and `srtp_err_status_replay_old` (merged).
+    case replay
+    /// The packet is too short or its header is inconsistent (CSRC count, extension length).
+    case malformedPacket
+    /// A caller-supplied value is out of range; the string says which and why.
+    case badParameter(String)
+    /// The buffer lacks room: `protect` needs `SRTPSession.maximumTrailerLength` (RTP) or
+    /// `SRTPSession.maximumRTCPTrailerLength` (RTCP) spare bytes after the packet, and
+    /// `length` must not exceed the buffer.
+    case bufferTooSmall
+    /// libsrtp could not allocate memory.
+    case allocationFailed
+    /// `srtp_init` or session creation failed with the given libsrtp status code.
+    case initializationFailed(status: Int32)
+    /// Any other libsrtp status code, with the C function that returned it.
+    case other(status: Int32, function: String)
+
+    /// Maps a libsrtp status from a packet function to an error; nil for `srtp_err_status_ok`.
+    init?(status: srtp_err_status_t, function: String) {
+        switch status {
+        case srtp_err_status_ok: return nil
+        case srtp_err_status_auth_fail: self = .authenticationFailed
+        case srtp_err_status_replay_fail, srtp_err_status_replay_old: self = .replay
+        case srtp_err_status_bad_param, srtp_err_status_parse_err: self = .malformedPacket
+        case srtp_err_status_alloc_fail: self = .allocationFailed
+        case srtp_err_status_init_fail: self = .initializationFailed(status: Int32(status.rawValue))
+        default: self = .other(status: Int32(status.rawValue), function: function)
+        }
+    }
+
+    /// A one-line explanation naming what failed and why.
+    public var description: String {
+        switch self {
+        case .authenticationFailed: return "SRTP authentication failed"
+        case .replay: return "SRTP replay detected (index already seen or older than the window)"
+        case .malformedPacket: return "malformed (S)RTP(C) packet"
+        case .badParameter(let why): return "bad SRTP parameter: \(why)"
+        case .bufferTooSmall: return "buffer too small for the SRTP trailer"
+        case .allocationFailed: return "libsrtp allocation failed"
+        case .initializationFailed(let status): return "libsrtp initialization failed (status \(status))"
+        case .other(let status, let function): return "\(function) failed (libsrtp status \(status))"
+        }
+    }
+}

@@ -1,0 +1,203 @@
+import CSRTP
+
+/// One direction of an SRTP/SRTCP session (RFC 3711) over libsrtp: protects outgoing packets
+/// or authenticates and decrypts incoming ones, in place.
+///
+/// The session uses a wildcard SSRC policy (`ssrc_any_outbound` / `ssrc_any_inbound`): every
+/// SSRC shares the keying material, and libsrtp creates a separate stream context (own
+/// rollover counter, replay window and SRTCP index) the first time it meets each SSRC. That
+/// first packet allocates; after it, `protect`/`unprotect` and their RTCP forms make no heap
+/// allocation.
+///
+/// **Threading:** the class is `Sendable` so it can be handed to the media thread, but it is
+/// not internally synchronized: use it from one thread at a time (typically the send or the
+/// receive path of the pipeline).
+///
+/// **Rollover counter continuity:** before replacing a session with the same key (re-INVITE,
+/// media restart), save `streamStates` and pass them to
+/// `init(direction:keyingMaterial:resuming:)`, or the new session restarts at ROC 0 and every
+/// packet after the first sequence wrap fails authentication at the peer.
+///
+/// **Buffers:** packets are processed in place; the buffer should be 4-byte aligned (libsrtp
+/// reads the header as 32-bit words).
+public final class SRTPSession: @unchecked Sendable {
+    /// Spare bytes `protect` requires after the RTP packet: libsrtp's `SRTP_MAX_TRAILER_LEN`
+    /// (largest tag plus largest MKI), the bound its documentation says it may write.
+    public static let maximumTrailerLength = Int(SRTP_MAX_TAG_LEN) + Int(SRTP_MAX_MKI_LEN)
+
+    /// Spare bytes `protectRTCP` requires after the RTCP packet: `maximumTrailerLength` plus
+    /// the 4-byte SRTCP E-flag/index word.
+    public static let maximumRTCPTrailerLength = maximumTrailerLength + 4
+
+    /// Default replay window, in packets.
+    public static let defaultReplayWindowSize = 1024
+
+    /// Whether this session protects (outbound) or unprotects (inbound).
+    public let direction: SRTPDirection
+    /// The crypto suite in use.
+    public let profile: SRTPProfile
+
+    private let context: SRTPContext
+    private var streams = SRTPStreamTable()
+
+    /// Creates a session for one direction.
+    ///
+    /// - Parameters:
+    ///   - direction: `.outbound` to protect, `.inbound` to unprotect.
+    ///   - keyingMaterial: master key and salt (for inbound: the peer's, from its `a=crypto`).
+    ///   - replayWindowSize: packets kept in each stream's replay window, 64..<32768
+    ///     (libsrtp's limits); also bounds how far packets may be reordered.
+    ///   - resuming: streams of an earlier session with the same keying material whose packet
+    ///     index must continue (see `SRTPStreamState`). Each SSRC gets an explicit stream whose
+    ///     rollover counter is told to libsrtp before its first packet (chosen from that
+    ///     packet's sequence number and the saved highest sequence number, so a wrap during
+    ///     the restart is handled). Packets at or below the saved index are refused with
+    ///     `.replay`: on inbound they may be replays; on outbound they would reuse keystream.
+    /// - Throws: `SRTPError.badParameter` for a bad window size or duplicate SSRCs,
+    ///   `.initializationFailed` / `.allocationFailed` when libsrtp cannot create the session.
+    public init(
+        direction: SRTPDirection,
+        keyingMaterial: SRTPKeyingMaterial,
+        replayWindowSize: Int = SRTPSession.defaultReplayWindowSize,
+        resuming: [SRTPStreamState] = []
+    ) throws(SRTPError) {
+        guard (64..<0x8000).contains(replayWindowSize) else {
+            throw .badParameter("replayWindowSize must be in 64..<32768, got \(replayWindowSize)")
+        }
+        self.direction = direction
+        self.profile = keyingMaterial.profile
+        self.context = try SRTPContext(direction: direction, keyingMaterial: keyingMaterial, windowSize: replayWindowSize)
+        for state in resuming {
+            guard streams.slot(of: state.ssrc) == nil else {
+                throw .badParameter("SSRC \(state.ssrc) appears twice in resuming")
+            }
+            try context.addStream(ssrc: state.ssrc, keyingMaterial: keyingMaterial, windowSize: replayWindowSize)
+            streams.addResumed(state)
+        }
+    }
+
+    /// Protects an RTP packet in place: encrypts the payload and appends the authentication tag.
+    ///
+    /// - Parameters:
+    ///   - buffer: holds the RTP packet at its start, followed by at least
+    ///     `SRTPSession.maximumTrailerLength` spare bytes.
+    ///   - length: the RTP packet's length in bytes.
+    /// - Returns: the SRTP packet's length.
+    /// - Throws: `.bufferTooSmall`, `.malformedPacket`, `.replay` (sequence number reused, or at
+    ///   or below a resumed stream's index), `.badParameter` on an inbound session.
+    public func protect(_ buffer: UnsafeMutableRawBufferPointer, length: Int) throws(SRTPError) -> Int {
+        guard direction == .outbound else { throw .badParameter("protect needs an outbound session") }
+        let base = try Self.checkedBase(buffer, length: length, minimumLength: 12, trailer: Self.maximumTrailerLength)
+        let header = Self.rtpHeader(base)
+        try prepare(ssrc: header.ssrc, sequenceNumber: header.sequenceNumber)
+        var octets = Int32(length)
+        let status = srtp_protect(context.handle, base, &octets)
+        if let error = SRTPError(status: status, function: "srtp_protect") { throw error }
+        streams.record(ssrc: header.ssrc, sequenceNumber: header.sequenceNumber)
+        return Int(octets)
+    }
+
+    /// Authenticates and decrypts an SRTP packet in place.
+    ///
+    /// - Parameters:
+    ///   - buffer: holds the SRTP packet at its start.
+    ///   - length: the SRTP packet's length in bytes (at most `buffer.count`).
+    /// - Returns: the RTP packet's length (tag removed).
+    /// - Throws: `.authenticationFailed`, `.replay`, `.malformedPacket`, `.bufferTooSmall`,
+    ///   `.badParameter` on an outbound session. The buffer's contents are unspecified after
+    ///   a failure.
+    public func unprotect(_ buffer: UnsafeMutableRawBufferPointer, length: Int) throws(SRTPError) -> Int {
+        guard direction == .inbound else { throw .badParameter("unprotect needs an inbound session") }
+        let base = try Self.checkedBase(buffer, length: length, minimumLength: 12, trailer: 0)
+        let header = Self.rtpHeader(base)
+        try prepare(ssrc: header.ssrc, sequenceNumber: header.sequenceNumber)
+        var octets = Int32(length)
+        let status = srtp_unprotect(context.handle, base, &octets)
+        if let error = SRTPError(status: status, function: "srtp_unprotect") { throw error }
+        streams.record(ssrc: header.ssrc, sequenceNumber: header.sequenceNumber)
+        return Int(octets)
+    }
+
+    /// Protects an RTCP compound packet in place (SRTCP: encrypts, appends the E-flag/index
+    /// word and the tag). libsrtp numbers SRTCP packets per SSRC starting at index 1.
+    ///
+    /// - Parameters:
+    ///   - buffer: holds the RTCP packet followed by at least
+    ///     `SRTPSession.maximumRTCPTrailerLength` spare bytes.
+    ///   - length: the RTCP packet's length in bytes.
+    /// - Returns: the SRTCP packet's length.
+    public func protectRTCP(_ buffer: UnsafeMutableRawBufferPointer, length: Int) throws(SRTPError) -> Int {
+        guard direction == .outbound else { throw .badParameter("protectRTCP needs an outbound session") }
+        let base = try Self.checkedBase(buffer, length: length, minimumLength: 8, trailer: Self.maximumRTCPTrailerLength)
+        var octets = Int32(length)
+        let status = srtp_protect_rtcp(context.handle, base, &octets)
+        if let error = SRTPError(status: status, function: "srtp_protect_rtcp") { throw error }
+        return Int(octets)
+    }
+
+    /// Authenticates and decrypts an SRTCP packet in place.
+    ///
+    /// - Returns: the RTCP packet's length (index word and tag removed).
+    /// - Throws: `.authenticationFailed`, `.replay`, `.malformedPacket`, `.bufferTooSmall`,
+    ///   `.badParameter` on an outbound session.
+    public func unprotectRTCP(_ buffer: UnsafeMutableRawBufferPointer, length: Int) throws(SRTPError) -> Int {
+        guard direction == .inbound else { throw .badParameter("unprotectRTCP needs an inbound session") }
+        let base = try Self.checkedBase(buffer, length: length, minimumLength: 8, trailer: 0)
+        var octets = Int32(length)
+        let status = srtp_unprotect_rtcp(context.handle, base, &octets)
+        if let error = SRTPError(status: status, function: "srtp_unprotect_rtcp") { throw error }
+        return Int(octets)
+    }
+
+    /// The rollover counter and highest sequence number of the stream for `ssrc`, or nil if
+    /// this session has not yet protected (outbound) or authenticated (inbound) a packet of
+    /// that SSRC and was not told to resume it.
+    ///
+    /// The ROC comes from libsrtp (`srtp_get_stream_roc`); the sequence number from the
+    /// session's own record of the highest packet index.
+    public func streamState(ssrc: UInt32) -> SRTPStreamState? {
+        guard let slot = streams.slot(of: ssrc) else { return nil }
+        let entry = streams[slot]
+        let ownRoc = UInt32(truncatingIfNeeded: entry.highestIndex >> 16)
+        let roc = entry.awaitingFirstPacket ? ownRoc : (context.rolloverCounter(ssrc: ssrc) ?? ownRoc)
+        return SRTPStreamState(ssrc: ssrc, rolloverCounter: roc,
+                               highestSequenceNumber: UInt16(truncatingIfNeeded: entry.highestIndex))
+    }
+
+    /// The state of every stream known to this session, to pass to
+    /// `init(direction:keyingMaterial:resuming:)` of its replacement.
+    public var streamStates: [SRTPStreamState] {
+        streams.entries.compactMap { streamState(ssrc: $0.ssrc) }
+    }
+
+    /// For a resumed stream: refuses packets at or below the saved index and, until the first
+    /// packet has passed, tells libsrtp the rollover counter that packet belongs to.
+    private func prepare(ssrc: UInt32, sequenceNumber: UInt16) throws(SRTPError) {
+        guard let slot = streams.slot(of: ssrc) else { return }
+        let entry = streams[slot]
+        guard let floor = entry.resumedFloor else { return }
+        let index = SRTPStreamTable.estimatedIndex(sequenceNumber: sequenceNumber, highestIndex: entry.highestIndex)
+        if index <= floor { throw .replay }
+        if entry.awaitingFirstPacket {
+            try context.setRolloverCounter(UInt32(truncatingIfNeeded: index >> 16), ssrc: ssrc)
+        }
+    }
+
+    /// Validates `buffer`/`length` and returns the packet's base address.
+    private static func checkedBase(
+        _ buffer: UnsafeMutableRawBufferPointer, length: Int, minimumLength: Int, trailer: Int
+    ) throws(SRTPError) -> UnsafeMutableRawPointer {
+        guard let base = buffer.baseAddress, length >= 0, length <= buffer.count, buffer.count - length >= trailer else {
+            throw .bufferTooSmall
+        }
+        guard length >= minimumLength, length <= Int(Int32.max) - trailer else { throw .malformedPacket }
+        return base
+    }
+
+    /// SSRC and sequence number from an RTP header (network byte order).
+    private static func rtpHeader(_ base: UnsafeMutableRawPointer) -> (ssrc: UInt32, sequenceNumber: UInt16) {
+        let sequenceNumber = UInt16(bigEndian: base.loadUnaligned(fromByteOffset: 2, as: UInt16.self))
+        let ssrc = UInt32(bigEndian: base.loadUnaligned(fromByteOffset: 8, as: UInt32.self))
+        return (ssrc, sequenceNumber)
+    }
+}
