@@ -126,8 +126,11 @@ private final class LibSRTPCipher {
         var ivBytes = iv + [UInt8](repeating: 0, count: 4)  // libsrtp passes a 16-byte v128_t
         guard setIV(cipher, &ivBytes, 0 /* srtp_direction_encrypt */) == 0,
               setAAD(cipher, aad, UInt32(aad.count)) == 0 else { return nil }
+        // The NSS GCM encrypt writes ciphertext || tag into the buffer: give it the tag's room.
+        var work = payload + [UInt8](repeating: 0, count: 16)
         var length = UInt32(payload.count)
-        guard encrypt(cipher, &payload, &length) == 0 else { return nil }
+        guard encrypt(cipher, &work, &length) == 0, length == UInt32(payload.count) else { return nil }
+        payload = Array(work[..<payload.count])
         var tag = [UInt8](repeating: 0, count: 16)
         var tagLength: UInt32 = 16
         guard getTag(cipher, &tag, &tagLength) == 0, tagLength == 16 else { return nil }
