@@ -47,9 +47,8 @@ import Testing
 
         #expect(measured.allocations == libsrtpOwn.allocations,
                 "\(profile): SRTPSession \(measured.allocations), raw libsrtp \(libsrtpOwn.allocations) allocations")
-        withKnownIssue("Debian's libsrtp2 (NSS backend) allocates inside NSS on every packet", isIntermittent: true) {
-            #expect(measured.allocations == 0)
-        }
+        // Not zero in absolute terms: Debian's libsrtp2 (NSS backend) allocates inside NSS on
+        // every packet, which is why SRTP runs on the network thread (SRTPTransportStage).
     }
 
     /// A resumed stream, once its first packet has passed, is in the same steady state.
