@@ -5,6 +5,11 @@ import TestSupport
 struct Comparison {
     /// Rounds per side; the median is reported (at least 5).
     var rounds: Int
+    /// When not empty, only rows with one of these exact names run (`--only NAME`).
+    var onlyRows: Set<String> = []
+
+    /// Whether the row called `name` is selected.
+    func includes(_ name: String) -> Bool { onlyRows.isEmpty || onlyRows.contains(name) }
 
     /// The result of one comparison row.
     struct Result {
@@ -34,13 +39,12 @@ struct Comparison {
             let sides: [Bool] = round % 2 == 0 ? [true, false] : [false, true]
             for isOurs in sides {
                 prepare()
-                let before = AllocationCounter.current
-                let elapsed = Stopwatch.time(isOurs ? ours : baseline)
-                let allocations = AllocationCounter.current - before
                 if isOurs {
+                    let (elapsed, allocations) = Self.timeOurs(ours)
                     oursTimes.append(elapsed)
                     oursAllocations += allocations
                 } else {
+                    let (elapsed, allocations) = Self.timeBaseline(baseline)
                     baselineTimes.append(elapsed)
                     baselineAllocations += allocations
                 }
@@ -54,6 +58,24 @@ struct Comparison {
             oursAllocationsPerOperation: Double(oursAllocations) / total,
             baselineAllocationsPerOperation: Double(baselineAllocations) / total
         )
+    }
+
+    // One function per side, never inlined, so an instruction profiler (callgrind, see
+    // scripts/instruction-ratios) can attribute each side's work to a stable symbol.
+    @inline(never)
+    static func timeOurs(_ body: () -> Void) -> (nanoseconds: Double, allocations: Int) {
+        timeAndCount(body)
+    }
+
+    @inline(never)
+    static func timeBaseline(_ body: () -> Void) -> (nanoseconds: Double, allocations: Int) {
+        timeAndCount(body)
+    }
+
+    private static func timeAndCount(_ body: () -> Void) -> (nanoseconds: Double, allocations: Int) {
+        let before = AllocationCounter.current
+        let elapsed = Stopwatch.time(body)
+        return (elapsed, AllocationCounter.current - before)
     }
 
     private func median(_ values: [Double]) -> Double {

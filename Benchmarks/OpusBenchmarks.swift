@@ -21,7 +21,7 @@ struct OpusBenchmarks {
         let packetBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1_500, alignment: 8)
         defer { packetBuffer.deallocate() }
 
-        for complexity in [0, 5, 10] {
+        for complexity in [0, 5, 10] where comparison.includes(Self.encodeRow(complexity)) {
             let ours = try makeEncoder(complexity: complexity)
             guard let theirs = cbase_opus_encoder_create(48_000, 1, 24_000, Int32(complexity)) else { throw BenchmarkError.setup("C encoder") }
             defer { opus_encoder_destroy(theirs) }
@@ -37,7 +37,7 @@ struct OpusBenchmarks {
                     precondition(bytes > 0, "C encode failed: \(bytes)")
                 })
             }
-            report.add(group: Self.group, name: "encode c\(complexity) 48k 20ms 24kb/s", unit: "us/frame", baseline: "libopus from C", result: result)
+            report.add(group: Self.group, name: Self.encodeRow(complexity), unit: "us/frame", baseline: "libopus from C", result: result)
         }
 
         // Packets to decode: the same speech at complexity 5.
@@ -61,6 +61,7 @@ struct OpusBenchmarks {
         let output = UnsafeMutableBufferPointer<Int16>.allocate(capacity: Self.frameSize)
         defer { output.deallocate() }
 
+        if comparison.includes(Self.decodeRow) {
         let decode = packets.withUnsafeBytes { packets in
             lengths.withUnsafeBufferPointer { lengths in
                 comparison.run(operations: Self.frames, ours: {
@@ -74,11 +75,13 @@ struct OpusBenchmarks {
                 })
             }
         }
-        report.add(group: Self.group, name: "decode 48k 20ms", unit: "us/frame", baseline: "libopus from C", result: decode)
+        report.add(group: Self.group, name: Self.decodeRow, unit: "us/frame", baseline: "libopus from C", result: decode)
+        }
 
         // PLC: each round starts right after a decoded packet, then conceals a burst, so the
         // concealment measured is the costly early part, not a faded-out tail.
         let burst = 5
+        guard comparison.includes(Self.concealRow) else { return }
         var nextPacket = 0
         let plc = packets.withUnsafeBytes { packets in
             comparison.run(operations: burst, prepare: {
@@ -94,8 +97,12 @@ struct OpusBenchmarks {
                 precondition(cbase_opus_conceal_frames(theirDecoder, Int32(burst), output.baseAddress, Int32(Self.frameSize)) > 0)
             })
         }
-        report.add(group: Self.group, name: "PLC 48k 20ms (burst of \(burst))", unit: "us/frame", baseline: "libopus from C", result: plc)
+        report.add(group: Self.group, name: Self.concealRow, unit: "us/frame", baseline: "libopus from C", result: plc)
     }
+
+    static func encodeRow(_ complexity: Int) -> String { "encode c\(complexity) 48k 20ms 24kb/s" }
+    static let decodeRow = "decode 48k 20ms"
+    static let concealRow = "PLC 48k 20ms (burst of 5)"
 
     private func makeEncoder(complexity: Int) throws -> OpusEncoder {
         let encoder = try OpusEncoder(sampleRate: 48_000, channels: 1, application: .voip)

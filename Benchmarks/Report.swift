@@ -31,7 +31,7 @@ final class Report {
     /// Starts a group's table with its baseline named.
     func beginGroup(_ group: String, baseline: String) {
         print("\n== \(group) (baseline: \(baseline)) ==")
-        print(pad("name", 34) + pad("ours", 10) + pad("baseline", 10) + pad("ratio", 8) + pad("unit", 12) + "allocs/call ours / baseline")
+        print(pad("name", 42) + pad("ours", 10) + pad("baseline", 10) + pad("ratio", 8) + pad("unit", 12) + "allocs/call ours / baseline")
         printedGroups.insert(group)
     }
 
@@ -49,7 +49,7 @@ final class Report {
     }
 
     private func printRow(name: String, ours: String, baseline: String, ratio: String, unit: String, allocations: String) {
-        print(pad(name, 34) + pad(ours, 10) + pad(baseline, 10) + pad(ratio, 8) + pad(unit, 12) + allocations)
+        print(pad(name, 42) + pad(ours, 10) + pad(baseline, 10) + pad(ratio, 8) + pad(unit, 12) + allocations)
     }
 
     private func pad(_ text: String, _ width: Int) -> String {

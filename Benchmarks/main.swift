@@ -1,4 +1,4 @@
-// `swift run -c release benchmarks [group…] [--rounds N] [--json PATH]`
+// `swift run -c release benchmarks [group…] [--rounds N] [--only ROW]… [--json PATH]`
 // Groups: opus, srtp (all when none is named). Every row is ours against its baseline,
 // measured in the same run in interleaved rounds; the median is reported.
 import Foundation
@@ -12,7 +12,8 @@ func fail(_ message: String, status: Int32 = 2) -> Never {
 let availableGroups = ["opus", "srtp"]
 var groups: [String] = []
 var jsonPath: String? = nil
-var rounds = 9
+var rounds = 15
+var onlyRows: Set<String> = []
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
@@ -22,6 +23,9 @@ while let argument = arguments.popFirst() {
     case "--rounds":
         guard let text = arguments.popFirst(), let value = Int(text), value >= 5 else { fail("--rounds needs a number ≥ 5") }
         rounds = value
+    case "--only":
+        guard let name = arguments.popFirst() else { fail("--only needs a row name") }
+        onlyRows.insert(name)
     case _ where availableGroups.contains(argument):
         groups.append(argument)
     default:
@@ -34,7 +38,7 @@ if groups.isEmpty { groups = availableGroups }
 print("warning: a debug build; run `swift run -c release benchmarks` for figures worth quoting")
 #endif
 let report = Report()
-let comparison = Comparison(rounds: rounds)
+let comparison = Comparison(rounds: rounds, onlyRows: onlyRows)
 do {
     for group in groups {
         switch group {

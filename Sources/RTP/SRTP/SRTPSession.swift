@@ -38,7 +38,12 @@ public final class SRTPSession: @unchecked Sendable {
     public let profile: SRTPProfile
 
     private let context: SRTPContext
-    private var streams = SRTPStreamTable()
+    // Unchecked: the session is used by one thread at a time and never re-enters itself, so
+    // the dynamic exclusivity checks Swift would make on every access (several per packet)
+    // only cost time on the per-packet path.
+    @exclusivity(unchecked) private var streams = SRTPStreamTable()
+    /// Whether any stream was resumed; when none was, `prepare` has nothing to check.
+    private let hasResumedStreams: Bool
 
     /// Creates a session for one direction.
     ///
@@ -66,6 +71,7 @@ public final class SRTPSession: @unchecked Sendable {
         }
         self.direction = direction
         self.profile = keyingMaterial.profile
+        self.hasResumedStreams = !resuming.isEmpty
         self.context = try SRTPContext(direction: direction, keyingMaterial: keyingMaterial, windowSize: replayWindowSize)
         for state in resuming {
             guard streams.slot(of: state.ssrc) == nil else {
@@ -173,7 +179,7 @@ public final class SRTPSession: @unchecked Sendable {
     /// For a resumed stream: refuses packets at or below the saved index and, until the first
     /// packet has passed, tells libsrtp the rollover counter that packet belongs to.
     private func prepare(ssrc: UInt32, sequenceNumber: UInt16) throws(SRTPError) {
-        guard let slot = streams.slot(of: ssrc) else { return }
+        guard hasResumedStreams, let slot = streams.slot(of: ssrc) else { return }
         let entry = streams[slot]
         guard let floor = entry.resumedFloor else { return }
         let index = SRTPStreamTable.estimatedIndex(sequenceNumber: sequenceNumber, highestIndex: entry.highestIndex)
