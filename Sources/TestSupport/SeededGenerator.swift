@@ -1,4 +1,4 @@
-/// A deterministic random number generator (SplitMix64) so tests and benchmarks that use
+/// A deterministic random number generator (SeededGenerator) so tests and benchmarks that use
 /// randomness repeat exactly.
 public struct SeededGenerator: RandomNumberGenerator, Sendable {
     private var state: UInt64

@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 import Opus
 
 /// `OpusPacketInfo` on hand-made packets (RFC 6716 §3), malformed packets and random bytes.

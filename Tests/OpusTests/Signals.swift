@@ -1,19 +1,8 @@
 import Foundation
 import Testing
 import Opus
+import TestSupport
 
-/// SplitMix64: a small seeded generator so every test signal is reproducible.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE5_E4B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// Synthetic test signals, as interleaved Int16 PCM.
 enum Signals {

@@ -52,7 +52,7 @@ struct AllocationTests {
         var sequence: UInt16 = 65_000
         var timestamp: UInt32 = 4_294_000_000
         var arrival: UInt32 = 0
-        var random = SplitMix64(seed: 7)
+        var random = SeededGenerator(seed: 7)
         func step() {
             sequence &+= UInt16.random(in: 0...3, using: &random) == 0 ? 2 : 1  // some loss
             timestamp &+= 960

@@ -1,5 +1,6 @@
 import RTP
 import Testing
+import TestSupport
 
 /// Rollover counter (ROC) behaviour across the 16-bit sequence wrap, and its continuity when a
 /// session is re-created with the same key (re-INVITE, media restart).
