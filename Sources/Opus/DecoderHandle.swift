@@ -20,21 +20,13 @@ struct DecoderHandle: ~Copyable {
     deinit { opus_decoder_destroy(pointer) }
 
     /// Runs a `ve_opus_decoder_set_*` shim.
-    func set(
-        _ value: Int32, request: String, _ shim: (OpaquePointer?, Int32) -> Int32
-    ) throws(OpusError) {
-        let status = shim(pointer, value)
-        guard status == OPUS_OK else { throw OpusError(status: status, function: request) }
+    func set(_ value: Int32, request: String, _ shim: (OpaquePointer?, Int32) -> Int32) throws(OpusError) {
+        try OpusControl.set(value, on: pointer, request: request, shim)
     }
 
     /// Runs a `ve_opus_decoder_get_*` shim and returns the value it read.
-    func get(
-        request: String, _ shim: (OpaquePointer?, UnsafeMutablePointer<Int32>?) -> Int32
-    ) throws(OpusError) -> Int32 {
-        var value: Int32 = 0
-        let status = shim(pointer, &value)
-        guard status == OPUS_OK else { throw OpusError(status: status, function: request) }
-        return value
+    func get(request: String, _ shim: (OpaquePointer?, UnsafeMutablePointer<Int32>?) -> Int32) throws(OpusError) -> Int32 {
+        try OpusControl.get(from: pointer, request: request, shim)
     }
 
     /// `opus_decode`. A nil `data` with `length` 0 asks for concealment (PLC); `fec` asks for
