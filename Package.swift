@@ -10,6 +10,8 @@ let package = Package(
         .library(name: "RTP", targets: ["RTP"]),
         .library(name: "AudioDevices", targets: ["AudioDevices"]),
         .library(name: "Transport", targets: ["Transport"]),
+        .library(name: "AudioProcessing", targets: ["AudioProcessing"]),
+        .library(name: "JitterBuffer", targets: ["JitterBuffer"]),
         .library(name: "MediaEngine", targets: ["MediaEngine"]),
         .executable(name: "voicecall", targets: ["voicecall"]),
         .executable(name: "benchmarks", targets: ["benchmarks"]),
@@ -22,14 +24,18 @@ let package = Package(
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
 
         // C shims: what Swift cannot call (variadic *_ctl, macros). Nothing else.
-        .target(name: "CVoiceShims", dependencies: ["COpus"]),
+        .target(name: "CVoiceShims", dependencies: ["COpus", "CALSA"]),
 
         // Protocol / codec.
         .target(name: "Opus", dependencies: ["COpus", "CVoiceShims"]),
         .target(name: "RTP", dependencies: ["CSRTP"]),
 
+        // Signal.
+        .target(name: "AudioProcessing", dependencies: ["CSpeexDSP"]),
+        .target(name: "JitterBuffer", dependencies: ["Opus", "RTP", "AudioProcessing"]),
+
         // I/O.
-        .target(name: "AudioDevices"),
+        .target(name: "AudioDevices", dependencies: ["CALSA", "CVoiceShims"]),
         .target(name: "Transport"),
 
         // Engine.
@@ -39,17 +45,22 @@ let package = Package(
         .executableTarget(name: "voicecall", dependencies: ["MediaEngine", "AudioDevices"]),
         .executableTarget(
             name: "benchmarks",
-            dependencies: ["Opus", "RTP", "AudioDevices", "COpus", "CBaseline", "TestSupport"],
+            dependencies: [
+                "Opus", "RTP", "AudioDevices", "AudioProcessing", "JitterBuffer", "Transport",
+                "COpus", "CSpeexDSP", "CBaseline", "TestSupport",
+            ],
             path: "Benchmarks"
         ),
 
         // Test and benchmark support (never linked into the libraries).
         .target(name: "CAllocationCounter"),
-        .target(name: "CBaseline", dependencies: ["COpus", "CSRTP"]),
+        .target(name: "CBaseline", dependencies: ["COpus", "CSRTP", "CSpeexDSP"]),
         .target(name: "TestSupport", dependencies: ["CAllocationCounter"]),
 
         .testTarget(name: "OpusTests", dependencies: ["Opus", "TestSupport"]),
         .testTarget(name: "RTPTests", dependencies: ["RTP", "TestSupport"]),
+        .testTarget(name: "AudioProcessingTests", dependencies: ["AudioProcessing", "TestSupport"]),
+        .testTarget(name: "JitterBufferTests", dependencies: ["JitterBuffer", "Transport", "TestSupport"]),
         .testTarget(name: "AudioDevicesTests", dependencies: ["AudioDevices", "TestSupport"]),
         .testTarget(name: "TransportTests", dependencies: ["Transport", "TestSupport"]),
         .testTarget(name: "MediaEngineTests", dependencies: ["MediaEngine", "TestSupport"]),
