@@ -20,25 +20,18 @@ public struct UDPEndpoint: Sendable, Hashable, CustomStringConvertible {
     /// The socket address for this endpoint; throws `EINVAL` from `inet_pton` for a
     /// host that is not a numeric IPv4/IPv6 address.
     func socketAddress() throws(SocketError) -> SocketAddress {
-        var storage = sockaddr_storage()
         if host.contains(":") {
             var address = sockaddr_in6()
             address.sin6_family = sa_family_t(AF_INET6)
             address.sin6_port = port.bigEndian
             guard inet_pton(AF_INET6, host, &address.sin6_addr) == 1 else { throw SocketError(function: "inet_pton", code: EINVAL) }
-            withUnsafeBytes(of: address) { source in
-                withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: source) }
-            }
-            return SocketAddress(storage: storage, length: socklen_t(MemoryLayout<sockaddr_in6>.size))
+            return SocketAddress(address)
         }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
         guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else { throw SocketError(function: "inet_pton", code: EINVAL) }
-        withUnsafeBytes(of: address) { source in
-            withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: source) }
-        }
-        return SocketAddress(storage: storage, length: socklen_t(MemoryLayout<sockaddr_in>.size))
+        return SocketAddress(address)
     }
 }
 
@@ -46,6 +39,20 @@ public struct UDPEndpoint: Sendable, Hashable, CustomStringConvertible {
 struct SocketAddress: Sendable {
     var storage: sockaddr_storage
     var length: socklen_t
+
+    init(storage: sockaddr_storage, length: socklen_t) {
+        self.storage = storage
+        self.length = length
+    }
+
+    /// Copies a `sockaddr_in` or `sockaddr_in6` into storage.
+    init<Address>(_ address: Address) {
+        var storage = sockaddr_storage()
+        withUnsafeBytes(of: address) { source in
+            withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: source) }
+        }
+        self.init(storage: storage, length: socklen_t(MemoryLayout<Address>.size))
+    }
 
     var family: Int32 { Int32(storage.ss_family) }
 
