@@ -98,7 +98,7 @@ struct DelayPlot {
         }
 
         // Legend: one row between the title and the plot.
-        var entries: [(String, String, String)] = [("network delay per packet", "#8a8a8a", "dot"), ("lost packet", "#d62728", "mark")]
+        var entries: [(String, String, String)] = [("network delay per packet", "#8a8a8a", "dot"), ("lost", "#d62728", "mark")]
         entries += series.map { ($0.label, $0.color, "line") }
         if let oracle { entries.append((oracle.label, "#2ca02c", "dash")) }
         var legendX = Self.left
@@ -112,7 +112,7 @@ struct DelayPlot {
                 svg += "<line x1=\"\(f(legendX))\" y1=\"\(f(rowY - 4))\" x2=\"\(f(legendX + 24))\" y2=\"\(f(rowY - 4))\" stroke=\"\(color)\" stroke-width=\"2\"\(dash)/>\n"
             }
             svg += "<text x=\"\(f(legendX + 30))\" y=\"\(f(rowY))\">\(Self.escape(label))</text>\n"
-            legendX += 30 + Double(label.count) * 6.6 + 18
+            legendX += 30 + Double(label.count) * 6.4 + 16
         }
         svg += "</svg>\n"
         return svg

@@ -3,7 +3,8 @@ import Transport
 
 /// Jitter buffers on the same network traces: (a) ours, `JitterBuffer.AdaptiveJitterBuffer`
 /// (when built in, see ``AdaptiveJitterBufferReplay``), (b) speexdsp's jitter buffer, (c) the
-/// fixed-delay oracle at the late loss ours reached (speex's while ours is not built in).
+/// fixed-delay oracle at the late loss ours reached, and also at speex's (so speex's own
+/// distance from the optimum shows, as in REFERENCE.md's anchors).
 ///
 /// Per trace: mean and 95th percentile send→play delay, late loss (received but never
 /// played), concealed ticks, CPU per 20 ms tick (buffer + Opus decode/PLC), and the ratios to
@@ -25,8 +26,9 @@ struct JitterBenchmarks {
             traces.append(JitterTrace(name: url.deletingPathExtension().lastPathComponent, trace: try NetworkTrace(contentsOf: url),
                                       isStationary: false))
         }
-        let oracleBasis = AdaptiveJitterBufferReplay.isAvailable ? "ours" : "speex (ours not built in)"
-        print("\n== \(Self.group) (baselines: speexdsp 1.2.1 jitter buffer; fixed-delay oracle at the late loss of \(oracleBasis)) ==")
+        let ours = AdaptiveJitterBufferReplay.isAvailable ? "" : "; ours not built in (-Xswiftc -DVOICEENGINE_ADAPTIVE_JITTER_BUFFER)"
+        print("\n== \(Self.group) (baselines: speexdsp 1.2.1 jitter buffer; fixed-delay oracle at the same late loss\(ours)) ==")
+        print("* = not stationary; oracle@X = the fixed delay D with X's late loss; concealed = ticks without a new packet")
         print(row("trace", "buffer", "mean ms", "p95 ms", "late %", "concealed %", "us/tick", "mean/oracle", "mean/speex", "targets"))
         for entry in traces {
             try replay(entry, stream: stream)
@@ -39,14 +41,17 @@ struct JitterBenchmarks {
         let oursRun = try AdaptiveJitterBufferReplay.replay(trace, stream: stream)
         let speex = speexRun.summary(trace)
         let ours = oursRun?.summary(trace)
-        let oracle = FixedDelayOracle(trace: trace, lateLoss: ours?.lateLoss ?? speex.lateLoss)
+        let speexOracle = FixedDelayOracle(trace: trace, lateLoss: speex.lateLoss)
+        let oracle = ours.map { FixedDelayOracle(trace: trace, lateLoss: $0.lateLoss) } ?? speexOracle
 
         let name = entry.name + (entry.isStationary ? "" : " *")
         print(row(name, "speex", ms(speex.meanDelayMs), ms(speex.p95DelayMs), percent(speex.lateLoss), percent(speex.concealed),
-                  ms(speex.microsecondsPerTick), ratio(speex.meanDelayMs / oracle.delayMs), "", ""))
-        print(row("", "oracle", ms(oracle.delayMs), ms(oracle.delayMs), percent(oracle.lateLoss), percent(oracle.concealed),
-                  "", "", "", ""))
+                  ms(speex.microsecondsPerTick), ratio(speex.meanDelayMs / speexOracle.delayMs), "", ""))
+        print(row("", "oracle@speex", ms(speexOracle.delayMs), ms(speexOracle.delayMs), percent(speexOracle.lateLoss),
+                  percent(speexOracle.concealed), "", "", "", ""))
         if let ours {
+            print(row("", "oracle@ours", ms(oracle.delayMs), ms(oracle.delayMs), percent(oracle.lateLoss), percent(oracle.concealed),
+                      "", "", "", ""))
             let oracleLimit = entry.name == "spikes" ? 1.0 : 1.15
             var misses: [String] = []
             if ours.lateLoss > speex.lateLoss { misses.append("late>speex") }
@@ -58,27 +63,29 @@ struct JitterBenchmarks {
                       ms(ours.microsecondsPerTick), ratio(ours.meanDelayMs / oracle.delayMs), ratio(ours.meanDelayMs / speex.meanDelayMs),
                       misses.isEmpty ? "met" : misses.joined(separator: " ")))
         }
-        record(entry.name, speex: speex, ours: ours, oracle: oracle)
+        record(entry.name, speex: speex, ours: ours, speexOracle: speexOracle, oracle: oracle)
 
         if let plotDirectory {
-            var series = [DelayPlot.series("speexdsp playout delay", color: "#ff7f0e", run: speexRun, trace: trace)]
-            if let oursRun { series.append(DelayPlot.series("ours playout delay", color: "#1f77b4", run: oursRun, trace: trace)) }
+            var series = [DelayPlot.series("speexdsp playout", color: "#ff7f0e", run: speexRun, trace: trace)]
+            if let oursRun { series.append(DelayPlot.series("ours playout", color: "#1f77b4", run: oursRun, trace: trace)) }
             let plot = DelayPlot(
                 title: "\(entry.name): network delay and playout delay", trace: trace, series: series,
-                oracle: (oracle.delayMs, String(format: "oracle fixed delay %.0f ms (late %.2f%%)", oracle.delayMs, oracle.lateLoss * 100)))
+                oracle: (oracle.delayMs, String(format: "oracle %.0f ms (%.2f%% late, ", oracle.delayMs, oracle.lateLoss * 100)
+                                         + (ours == nil ? "as speex)" : "as ours)")))
             try plot.write(to: plotDirectory, name: "jitter-" + entry.name)
         }
     }
 
     /// Figures for `--json`: ours against speex and the oracle when built in; speex against
     /// the oracle always.
-    private func record(_ name: String, speex: PlayoutSummary, ours: PlayoutSummary?, oracle: FixedDelayOracle) {
+    private func record(_ name: String, speex: PlayoutSummary, ours: PlayoutSummary?, speexOracle: FixedDelayOracle,
+                        oracle: FixedDelayOracle) {
         let group = Self.group
         func add(_ figure: String, _ value: Double, _ unit: String, _ baseline: String?, _ baselineValue: Double?) {
             report.add(BenchmarkFigure(group: group, name: "\(name) \(figure)", value: value, unit: unit, baseline: baseline,
                                        baselineValue: baselineValue, ratio: baselineValue.map { value / $0 }), quiet: true)
         }
-        add("speex mean delay", speex.meanDelayMs, "ms", "fixed-delay oracle", oracle.delayMs)
+        add("speex mean delay", speex.meanDelayMs, "ms", "fixed-delay oracle", speexOracle.delayMs)
         add("speex late loss", speex.lateLoss * 100, "%", nil, nil)
         guard let ours else { return }
         add("mean delay", ours.meanDelayMs, "ms", "speexdsp jitter buffer", speex.meanDelayMs)
@@ -90,7 +97,7 @@ struct JitterBenchmarks {
     }
 
     private func row(_ columns: String...) -> String {
-        let widths = [24, 8, 9, 9, 8, 12, 9, 12, 11, 0]
+        let widths = [24, 13, 9, 9, 8, 12, 9, 12, 11, 0]
         return zip(columns, widths).map { text, width in
             text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
         }.joined()
