@@ -6,15 +6,22 @@ import Transport
 /// The baseline: speexdsp 1.2.1's jitter buffer (`jitter_buffer_put/get/tick`) followed by the
 /// same Opus decoder (decode on a packet, PLC otherwise), so its CPU per tick is comparable.
 ///
-/// Timestamps are in milliseconds (a packet's is its trace sequence × 20, span 20, step 20).
-/// Every 20 ms receiver tick: put each packet whose arrival time has come, in arrival order,
-/// then `jitter_buffer_get` one 20 ms frame, then `jitter_buffer_tick`.
+/// Timestamps are in 48 kHz samples, the Opus RTP clock, as deployed speex users (Mumble) feed
+/// it: a packet's is its trace sequence × 960, span 960, step 960. Every 20 ms receiver tick:
+/// put each packet whose arrival time has come, in arrival order, then `jitter_buffer_get`
+/// one 20 ms frame, then `jitter_buffer_tick`.
+///
+/// The unit matters: speex clamps a packet's lateness to ±32767 timestamp units (682 ms in
+/// samples, 32 s in milliseconds) and some of its constants are in timestamp units, so on the
+/// same traces milliseconds give it a higher delay on the heavy-tailed classes and a lower
+/// one on the spike trace.
 enum SpeexJitterBaseline {
-    static let stepMs: Int32 = 20
+    /// Timestamp units per 20 ms frame (48 kHz samples).
+    static let step: Int32 = 960
 
     /// Replays `trace` and records when each packet played.
     static func replay(_ trace: NetworkTrace, stream: OpusPacketStream, tickMs: Double = 20) throws -> PlayoutRun {
-        guard let jitter = jitter_buffer_init(stepMs) else { throw BenchmarkError.setup("jitter_buffer_init") }
+        guard let jitter = jitter_buffer_init(step) else { throw BenchmarkError.setup("jitter_buffer_init") }
         defer { jitter_buffer_destroy(jitter) }
         let decoder = try OpusDecoder(sampleRate: 48_000, channels: 1)
         let pcm = UnsafeMutableBufferPointer<Int16>.allocate(capacity: OpusPacketStream.samplesPerFrame)
@@ -38,7 +45,7 @@ enum SpeexJitterBaseline {
                 stream.payloads[sequence % stream.payloads.count].withUnsafeBytes { payload in
                     var packet = JitterBufferPacket(
                         data: UnsafeMutablePointer(mutating: payload.baseAddress!.assumingMemoryBound(to: CChar.self)),
-                        len: UInt32(payload.count), timestamp: UInt32(sequence) * UInt32(stepMs), span: UInt32(stepMs),
+                        len: UInt32(payload.count), timestamp: UInt32(truncatingIfNeeded: sequence) &* UInt32(step), span: UInt32(step),
                         sequence: UInt16(truncatingIfNeeded: sequence), user_data: UInt32(sequence))
                     jitter_buffer_put(jitter, &packet)
                 }
@@ -47,10 +54,10 @@ enum SpeexJitterBaseline {
             var packet = JitterBufferPacket(data: received.baseAddress, len: UInt32(received.count), timestamp: 0, span: 0,
                                             sequence: 0, user_data: 0)
             var offset: Int32 = 0
-            let status = jitter_buffer_get(jitter, &packet, stepMs, &offset)
+            let status = jitter_buffer_get(jitter, &packet, step, &offset)
             var played: Int? = nil
             if status == JITTER_BUFFER_OK {
-                played = Int(packet.timestamp / UInt32(stepMs))
+                played = Int(packet.timestamp / UInt32(step))
                 _ = try decoder.decode(UnsafeRawBufferPointer(start: received.baseAddress, count: Int(packet.len)), into: pcm)
             } else {
                 _ = try decoder.conceal(into: pcm)
