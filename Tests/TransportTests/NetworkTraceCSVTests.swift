@@ -65,13 +65,4 @@ import Transport
         #expect(throws: NetworkTraceError.self) { try NetworkTrace(contentsOf: missing) }
         #expect("\(NetworkTraceError.wrongFieldCount(line: 3, count: 2))".contains("line 3"))
     }
-
-    @Test func committedTracesParse() throws {
-        let directory = VectorFiles.url("traces")
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        for name in names where name.hasSuffix(".csv") {
-            let trace = try NetworkTrace(contentsOf: directory.appendingPathComponent(name))
-            #expect(trace.packets.count >= 1_000, "\(name)")
-        }
-    }
 }
