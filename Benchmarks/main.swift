@@ -1,5 +1,6 @@
 // `swift run -c release benchmarks [group…] [--rounds N] [--only ROW]… [--json PATH]`
-// Groups: opus, srtp (all when none is named). Every row is ours against its baseline,
+//   jitter options: [--trace FILE]… [--plot DIR] [--write-traces DIR]
+// Groups: opus, srtp, jitter (all when none is named). Every row is ours against its baseline,
 // measured in the same run in interleaved rounds; the median is reported.
 import Foundation
 
@@ -9,11 +10,14 @@ func fail(_ message: String, status: Int32 = 2) -> Never {
     exit(status)
 }
 
-let availableGroups = ["opus", "srtp"]
+let availableGroups = ["opus", "srtp", "jitter"]
 var groups: [String] = []
 var jsonPath: String? = nil
 var rounds = 15
 var onlyRows: Set<String> = []
+var traceFiles: [String] = []
+var plotDirectory: String? = nil
+var writeTracesDirectory: String? = nil
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
@@ -26,6 +30,15 @@ while let argument = arguments.popFirst() {
     case "--only":
         guard let name = arguments.popFirst() else { fail("--only needs a row name") }
         onlyRows.insert(name)
+    case "--trace":
+        guard let path = arguments.popFirst() else { fail("--trace needs a CSV file") }
+        traceFiles.append(path)
+    case "--plot":
+        guard let path = arguments.popFirst() else { fail("--plot needs a directory") }
+        plotDirectory = path
+    case "--write-traces":
+        guard let path = arguments.popFirst() else { fail("--write-traces needs a directory") }
+        writeTracesDirectory = path
     case _ where availableGroups.contains(argument):
         groups.append(argument)
     default:
@@ -37,6 +50,10 @@ if groups.isEmpty { groups = availableGroups }
 #if DEBUG
 print("warning: a debug build; run `swift run -c release benchmarks` for figures worth quoting")
 #endif
+if let writeTracesDirectory {
+    do { try JitterTraceCatalog.write(to: writeTracesDirectory) } catch { fail("benchmarks: \(error)", status: 1) }
+    exit(0)
+}
 let report = Report()
 let comparison = Comparison(rounds: rounds, onlyRows: onlyRows)
 do {
@@ -44,6 +61,7 @@ do {
         switch group {
         case "opus": try OpusBenchmarks(comparison: comparison, report: report).run()
         case "srtp": try SRTPBenchmarks(comparison: comparison, report: report).run()
+        case "jitter": try JitterBenchmarks(report: report, traceFiles: traceFiles, plotDirectory: plotDirectory).run()
         default: break
         }
     }

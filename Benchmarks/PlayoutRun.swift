@@ -1,0 +1,37 @@
+import Transport
+
+/// What one jitter buffer did with one trace: when each packet started playing, and how many
+/// receiver ticks were concealment.
+struct PlayoutRun {
+    /// Receiver ticks from the first played packet to the last, inclusive.
+    var activeTicks = 0
+    /// Active ticks in which no packet started (concealment, inserted silence).
+    var concealedTicks = 0
+    /// Trace sequence → receiver time of the tick in which its audio started, in ms.
+    var playTimeMs: [Int: Double] = [:]
+    /// Every tick processed (including before the first packet).
+    var ticks = 0
+    /// Wall time spent inside the buffer (and its decoder) over all ticks, in ns.
+    var elapsedNanoseconds = 0.0
+
+    /// Microseconds of CPU per tick.
+    var microsecondsPerTick: Double { ticks == 0 ? 0 : elapsedNanoseconds / Double(ticks) / 1_000 }
+
+    /// Send→play delay of every played packet, in sequence order.
+    func delaysMs(_ trace: NetworkTrace) -> [Double] {
+        trace.packets.compactMap { packet in playTimeMs[packet.sequence].map { $0 - packet.sendMs } }
+    }
+
+    /// The summary figures on `trace`.
+    func summary(_ trace: NetworkTrace) -> PlayoutSummary {
+        let delays = delaysMs(trace).sorted()
+        let received = trace.receivedCount
+        let playedReceived = trace.packets.reduce(0) { $0 + ($1.arrivalMs != nil && playTimeMs[$1.sequence] != nil ? 1 : 0) }
+        return PlayoutSummary(
+            meanDelayMs: delays.isEmpty ? .nan : delays.reduce(0, +) / Double(delays.count),
+            p95DelayMs: delays.isEmpty ? .nan : delays[min(delays.count - 1, Int((0.95 * Double(delays.count)).rounded(.up)) - 1)],
+            lateLoss: received == 0 ? 0 : Double(received - playedReceived) / Double(received),
+            concealed: activeTicks == 0 ? 0 : Double(concealedTicks) / Double(activeTicks),
+            microsecondsPerTick: microsecondsPerTick)
+    }
+}
