@@ -24,9 +24,10 @@ public final class PitchPeriodSearch {
 
     /// The best lag `T` comparing `x[0..<T]` with `x[T..<2T]` and the normalized correlation
     /// there (−1…1; 0 for silence). Requires `samples.count >= 2 × maximumLag`; shorter input
-    /// restricts the search to lags below `samples.count / 2`.
-    public func search(_ samples: UnsafeBufferPointer<Int16>) -> (lag: Int, correlation: Double) {
-        let longest = min(maximumLag, (samples.count - 1) / 2)
+    /// restricts the search to lags below `samples.count / 2`, and `maximumLag` (when given)
+    /// to lags up to it.
+    public func search(_ samples: UnsafeBufferPointer<Int16>, maximumLag limit: Int? = nil) -> (lag: Int, correlation: Double) {
+        let longest = min(limit ?? maximumLag, maximumLag, (samples.count - 1) / 2)
         guard longest >= minimumLag else { return (0, 0) }
         // Coarse pass at 1/4 rate, comparing a fixed window of `longest` samples.
         let count = samples.count / decimation

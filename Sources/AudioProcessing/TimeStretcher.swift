@@ -27,11 +27,13 @@ public final class TimeStretcher {
     }
 
     /// Shortens `input` by one pitch period into `output` (capacity ≥ `input.count`).
+    /// - Parameter maximumPeriod: the most samples that may be removed (`nil`: any period).
     /// - Returns: the number of samples written: `input.count` minus the samples removed
     ///   (0 removed when the signal does not allow it).
-    public func accelerate(_ input: UnsafeBufferPointer<Int16>, into output: UnsafeMutableBufferPointer<Int16>) -> Int {
+    public func accelerate(_ input: UnsafeBufferPointer<Int16>, into output: UnsafeMutableBufferPointer<Int16>,
+                           maximumPeriod limit: Int? = nil) -> Int {
         precondition(output.count >= input.count, "accelerate: output smaller than input")
-        guard let period = stretchablePeriod(input) else { return copy(input, into: output) }
+        guard let period = stretchablePeriod(input, limit: limit) else { return copy(input, into: output) }
         for index in 0..<period {
             output[index] = Self.crossfade(input[index], input[index + period], step: index, length: period)
         }
@@ -61,8 +63,8 @@ public final class TimeStretcher {
         return written
     }
 
-    private func stretchablePeriod(_ input: UnsafeBufferPointer<Int16>) -> Int? {
-        let (lag, correlation) = pitch.search(input)
+    private func stretchablePeriod(_ input: UnsafeBufferPointer<Int16>, limit: Int? = nil) -> Int? {
+        let (lag, correlation) = pitch.search(input, maximumLag: limit)
         guard lag > 0, 2 * lag < input.count else { return nil }
         if correlation >= minimumCorrelation { return lag }
         var energy = 0.0
