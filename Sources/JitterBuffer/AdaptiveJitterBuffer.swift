@@ -34,6 +34,9 @@ public final class AdaptiveJitterBuffer {
     static let packetsBeforeEstimate = 50
     /// A timestamp further than this from where the sequence number puts it is a jump (restart).
     static let timestampJumpSeconds = 10
+    /// Margin kept above the target, in ms: preemptive expand starts this early because it
+    /// raises the margin only once a whole frame of inserted audio has built up (several ticks).
+    static let guardMs = 5.0
     /// A sequence number further than this from the highest one is a jump (restart).
     static let sequenceJump: Int64 = 3_000
 
@@ -339,7 +342,7 @@ public final class AdaptiveJitterBuffer {
         hasMergeTail = false
         let frameMs = Double(configuration.frameDurationMs)
         let queuedMs = Double(queue.count) / samplesPerMs
-        if isFirstThisTick && margin >= targetDelayMs + frameMs + 5 {
+        if isFirstThisTick && margin >= targetDelayMs + Self.guardMs + frameMs {
             // Far above target: remove a period even if that costs a frame of margin.
             let written = stretcher.accelerate(frame, into: stretched)
             if written < count {
@@ -348,7 +351,7 @@ public final class AdaptiveJitterBuffer {
                                  sequenceNumber: sequenceNumber, arrivalMs: slot.arrivalMs)
                 return
             }
-        } else if margin < targetDelayMs && queuedMs < frameMs {
+        } else if margin < targetDelayMs + Self.guardMs && queuedMs < frameMs {
             let written = stretcher.preemptiveExpand(frame, into: stretched)
             if written > count {
                 statistics.insertedSamplesForDeceleration += written - count
@@ -356,7 +359,7 @@ public final class AdaptiveJitterBuffer {
                                  sequenceNumber: sequenceNumber, arrivalMs: slot.arrivalMs)
                 return
             }
-        } else if margin >= targetDelayMs && queue.count >= stretcher.maximumPeriod / 4 {
+        } else if margin >= targetDelayMs + Self.guardMs && queue.count >= stretcher.maximumPeriod / 4 {
             // Audio left over from earlier stretching is pure delay: trim it when a period fits.
             let written = stretcher.accelerate(frame, into: stretched, maximumPeriod: queue.count)
             if written < count {
