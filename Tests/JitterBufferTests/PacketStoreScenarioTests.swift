@@ -18,6 +18,11 @@ import TestSupport
         #expect(kinds == [.comfortNoise, .normal])  // silence until the first packet waited 40 ms
         #expect(buffer.statistics.packetsReceived == 50)
         #expect(buffer.statistics.concealmentEvents == 0)
+        // W3C delay: every packet arrives 5 ms after sending and plays 55 ms after arriving.
+        let statistics = buffer.statistics
+        #expect(statistics.jitterBufferEmittedCount == 50 * 960)
+        #expect(abs(statistics.jitterBufferDelay / Double(statistics.jitterBufferEmittedCount) - 0.055) < 1e-9)
+        #expect(abs(statistics.jitterBufferTargetDelay / Double(statistics.jitterBufferEmittedCount) - 0.040) < 1e-9)
     }
 
     @Test func reorderedPacketsPlayInOrder() throws {
