@@ -37,6 +37,10 @@ public final class AdaptiveJitterBuffer {
     /// Margin kept above the target, in ms: preemptive expand starts this early because it
     /// raises the margin only once a whole frame of inserted audio has built up (several ticks).
     static let guardMs = 5.0
+    /// Most pitch periods removed from one frame when the margin is several frames above target.
+    static let fastAcceleratePeriods = 3
+    /// A stall this long (playout waiting with nothing stored) marks the packets ending it as a spike.
+    static let spikeWaitMs = 100.0
     /// A sequence number further than this from the highest one is a jump (restart).
     static let sequenceJump: Int64 = 3_000
 
@@ -160,7 +164,11 @@ public final class AdaptiveJitterBuffer {
         }
 
         if info.hasFEC { statistics.fecPacketsReceived += 1 }
-        estimator.add(arrivalMs: arrivalTimeMs, mediaTimeMs: Double(timestamp) / samplesPerMs)
+        // Packets ending a long stall (playout waited ≥ `spikeWaitMs` with nothing to play) are
+        // a delay spike: waiting already kept them; letting them into the histogram would hold
+        // the target up at the spike's height for seconds afterwards.
+        let isSpike = isPlaying && !isInDTX && Double(waitedSamples) >= Self.spikeWaitMs * samplesPerMs
+        estimator.add(arrivalMs: arrivalTimeMs, mediaTimeMs: Double(timestamp) / samplesPerMs, updatesHistogram: !isSpike)
         if estimator.packetCount >= Self.packetsBeforeEstimate {
             let limits = Double(configuration.minimumDelayMs)...Double(configuration.maximumDelayMs)
             targetDelayMs = min(max(estimator.targetDelayMs, limits.lowerBound), limits.upperBound)
@@ -343,8 +351,18 @@ public final class AdaptiveJitterBuffer {
         let frameMs = Double(configuration.frameDurationMs)
         let queuedMs = Double(queue.count) / samplesPerMs
         if isFirstThisTick && margin >= targetDelayMs + Self.guardMs + frameMs {
-            // Far above target: remove a period even if that costs a frame of margin.
-            let written = stretcher.accelerate(frame, into: stretched)
+            // Far above target: remove a period even if that costs a frame of margin; far far
+            // above (after a stall), up to `fastAcceleratePeriods` periods (NetEq's fast accelerate).
+            var written = stretcher.accelerate(frame, into: stretched)
+            var periods = 1
+            while written < count && periods < Self.fastAcceleratePeriods
+                    && margin >= targetDelayMs + Self.guardMs + Double(periods + 2) * frameMs {
+                for index in 0..<written { decoded[index] = stretched[index] }
+                let shorter = stretcher.accelerate(UnsafeBufferPointer(rebasing: decoded[0..<written]), into: stretched)
+                if shorter == written { break }
+                written = shorter
+                periods += 1
+            }
             if written < count {
                 statistics.removedSamplesForAcceleration += count - written
                 finishProduction(UnsafeBufferPointer(rebasing: stretched[0..<written]), kind: .accelerate,

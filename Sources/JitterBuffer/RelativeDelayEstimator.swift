@@ -46,8 +46,8 @@ final class RelativeDelayEstimator {
     }
 
     /// Adds one packet's arrival: `arrivalMs` on the receiver's clock, `mediaTimeMs` its RTP
-    /// timestamp in milliseconds.
-    func add(arrivalMs: Double, mediaTimeMs: Double) {
+    /// timestamp in milliseconds. `updatesHistogram` false: only the fastest-packet window learns from it.
+    func add(arrivalMs: Double, mediaTimeMs: Double, updatesHistogram: Bool = true) {
         let offset = arrivalMs - mediaTimeMs
         windowArrivals[windowNext] = arrivalMs
         windowOffsets[windowNext] = offset
@@ -60,6 +60,7 @@ final class RelativeDelayEstimator {
             minimum = min(minimum, windowOffsets[index])
         }
         minimumOffsetMs = minimum
+        guard updatesHistogram else { return }
 
         let relative = max(0, offset - minimum)
         let bucket = min(histogram.count - 1, Int(relative / Self.bucketMs))

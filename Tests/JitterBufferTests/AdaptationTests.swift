@@ -103,6 +103,23 @@ import TestSupport
         #expect(mean <= 1.15 * oracle + 10)  // + 10 ms: playout moves in 20 ms ticks, the oracle does not
     }
 
+    /// A delay spike: the network stalls, then delivers the backlog in a burst. Playout waits
+    /// through it (nothing is lost late) and then catches up by accelerating.
+    @Test func delaySpikeIsWaitedOutThenCaughtUp() throws {
+        let count = 1_500  // 30 s
+        var deliveries = Self.network(count: count, ppm: 0, jitterMeanMs: 5, seed: 9)
+        for index in deliveries.indices where (10_000..<10_600).contains(deliveries[index].sendMs) {
+            deliveries[index].arrivalMs = max(deliveries[index].arrivalMs, 10_640)  // a 640 ms stall
+        }
+        let outcome = try Self.play(deliveries, ticks: count)
+        let statistics = outcome.statistics
+        let peak = outcome.delays.map(\.delayMs).max() ?? 0
+        let recovered = outcome.delays.first { $0.nowMs > 10_700 && $0.delayMs < 90 }?.nowMs ?? .infinity
+        print("spike: peak \(peak) ms, back under 90 ms at \(recovered) ms, late \(statistics.packetsDiscarded), mean after 5 s \(outcome.meanDelay(after: 5_000)), removed \(statistics.removedSamplesForAcceleration)")
+        #expect(statistics.packetsDiscarded <= 2)  // jitter at the edges of the stall
+        #expect(recovered < 12_500)
+    }
+
     @Test func noAllocationPerInsertAndTick() throws {
         let buffer = try F.fixedDelayBuffer()
         let packets = F.stream(count: 400).map(\.bytes)
