@@ -37,6 +37,10 @@ public final class AdaptiveJitterBuffer {
     /// Margin kept above the target, in ms: preemptive expand starts this early because it
     /// raises the margin only once a whole frame of inserted audio has built up (several ticks).
     static let guardMs = 5.0
+    /// Extra margin above target + guard + one frame before accelerating: the margin moves in
+    /// whole frames, so without it noise in the fastest-packet estimate flips between
+    /// accelerate and preemptive expand.
+    static let accelerateHysteresisMs = 5.0
     /// Most pitch periods removed from one frame when the margin is several frames above target.
     static let fastAcceleratePeriods = 3
     /// A stall this long (playout waiting with nothing stored) marks the packets ending it as a spike.
@@ -350,7 +354,7 @@ public final class AdaptiveJitterBuffer {
         hasMergeTail = false
         let frameMs = Double(configuration.frameDurationMs)
         let queuedMs = Double(queue.count) / samplesPerMs
-        if isFirstThisTick && margin >= targetDelayMs + Self.guardMs + frameMs {
+        if isFirstThisTick && margin >= targetDelayMs + Self.guardMs + frameMs + Self.accelerateHysteresisMs {
             // Far above target: remove a period even if that costs a frame of margin; far far
             // above (after a stall), up to `fastAcceleratePeriods` periods (NetEq's fast accelerate).
             var written = stretcher.accelerate(frame, into: stretched)
