@@ -52,6 +52,8 @@ final class PlayoutQueue {
     /// What `emit` reports about the samples it wrote.
     struct Emission {
         var started: Segment?
+        /// The last segment with a sequence number that started in the emitted range.
+        var lastStartedSequence: UInt16?
         var latest: Segment?
         var delaySeconds = 0.0
         var packetSamples = 0
@@ -72,7 +74,10 @@ final class PlayoutQueue {
             if segmentEnd <= read { index += 1; continue }
             if segment.start >= end { break }
             let overlap = min(end, segmentEnd) - max(read, segment.start)
-            if segment.start >= read, emission.started == nil { emission.started = segment }
+            if segment.start >= read {
+                if emission.started == nil { emission.started = segment }
+                if let sequence = segment.sequenceNumber { emission.lastStartedSequence = sequence }
+            }
             emission.latest = segment
             if let arrival = segment.arrivalMs, overlap > 0 {
                 emission.packetSamples += overlap

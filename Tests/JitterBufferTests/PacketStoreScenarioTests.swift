@@ -140,6 +140,19 @@ import TestSupport
         #expect(buffer.statistics.silentConcealedSamples == 0)
     }
 
+    @Test func payloadTypeChangeResetsTheDecoderAndPlaysOn() throws {
+        let buffer = try F.fixedDelayBuffer()
+        var deliveries = F.stream(count: 40)
+        for index in 20..<40 {
+            deliveries[index].bytes = F.rtp(sequence: 1_000 + UInt16(index), timestamp: 50_000 + UInt32(index * 960),
+                                            payloadType: 96, payload: F.payloads[index])
+        }
+        let ticks = F.run(buffer, deliveries: deliveries, ticks: 43)
+        #expect(F.played(ticks) == Self.range(1_000, count: 40))
+        #expect(buffer.statistics.packetsDiscarded == 0)
+        #expect(buffer.statistics.concealmentEvents == 0)
+    }
+
     @Test func dtxGapIsSilenceNotLoss() throws {
         let buffer = try F.fixedDelayBuffer()
         var deliveries = F.stream(count: 40)
@@ -168,10 +181,9 @@ import TestSupport
         let ticks = F.run(buffer, deliveries: deliveries, ticks: 70)
         // 1010…1025 fit; 1026 is 16 ahead of the next to play: flush, play on from 1026.
         #expect(buffer.statistics.flushes == 1)
-        let played = F.played(ticks)
-        #expect(Array(played.prefix(11)) == Self.range(1_000, count: 10) + [1_026])
-        #expect(played.last == 1_039)
-        #expect(zip(played, played.dropFirst()).allSatisfy { $0 < $1 })
+        #expect(F.allStarted(ticks) == Self.range(1_000, count: 10) + Self.range(1_026, count: 14))
+        // Catching up after the stall accelerates: some ticks start two packets.
+        #expect(F.played(ticks).count < 24)
     }
 
     @Test func invalidConfigurationNamesTheField() {

@@ -118,6 +118,15 @@ enum StreamFixture {
         return result
     }
 
-    /// Sequence numbers that started playing, in order.
+    /// Sequence numbers that started playing, in order (as each tick reports them: the first
+    /// that started; see `allStarted` for every one).
     static func played(_ ticks: [Tick]) -> [UInt16] { ticks.compactMap(\.event.sequenceNumber) }
+
+    /// Every sequence number that started, expanding each tick's first…last range.
+    static func allStarted(_ ticks: [Tick]) -> [UInt16] {
+        ticks.flatMap { tick -> [UInt16] in
+            guard let first = tick.event.sequenceNumber, let last = tick.event.lastSequenceNumber else { return [] }
+            return (0...Int(last &- first)).map { first &+ UInt16($0) }
+        }
+    }
 }
