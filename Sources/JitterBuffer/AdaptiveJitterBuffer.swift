@@ -65,6 +65,9 @@ public final class AdaptiveJitterBuffer {
     private var payloadType: UInt8 = 0
     private var highestSequence: Int64 = 0
     private var highestTimestamp: Int64 = 0
+    /// A first packet of the current stream has arrived (extension references are set).
+    private var isStarted = false
+    /// Playout has begun (the first packet waited the target delay).
     private var isPlaying = false
     private var nextSequence: Int64 = 0
     private var nextTimestamp: Int64 = 0
@@ -191,7 +194,7 @@ public final class AdaptiveJitterBuffer {
             statistics.flushes += 1
             nextSequence = sequence
             nextTimestamp = timestamp
-            expandedSamples = 0
+            waitedSamples = 0
         }
         switch store.insert(sequence: sequence, timestamp: timestamp, arrivalMs: arrivalTimeMs, hasFEC: info.hasFEC, payload: payload) {
         case .stored:
@@ -205,8 +208,6 @@ public final class AdaptiveJitterBuffer {
             statistics.packetsDiscarded += 1
         }
     }
-
-    private var isStarted = false
 
     private func beginStream(sequence: Int64, timestamp: Int64) {
         isStarted = true
@@ -236,13 +237,13 @@ public final class AdaptiveJitterBuffer {
 
     /// Writes the next `samplesPerFrame` samples of audio into `pcm` and reports how they
     /// were produced. `nowMs` is the receiver's clock, the same as `insert`'s arrival times.
-    /// Before the first packet has waited the target delay it writes silence (`.comfortNoise`,
-    /// counted nowhere).
+    /// Before the first packet has waited the target delay (plus the guard) it writes silence
+    /// (`.comfortNoise`, counted nowhere).
     public func nextFrame(into pcm: UnsafeMutableBufferPointer<Int16>, nowMs: Double) -> PlayoutEvent {
         precondition(pcm.count >= samplesPerFrame, "nextFrame: pcm holds fewer than samplesPerFrame samples")
         let frame = UnsafeMutableBufferPointer(rebasing: pcm[0..<samplesPerFrame])
         if !isPlaying {
-            if store.count > 0 && isStarted && marginMs(nowMs: nowMs) >= targetDelayMs {
+            if store.count > 0 && isStarted && marginMs(nowMs: nowMs) >= targetDelayMs + Self.guardMs {
                 isPlaying = true
                 queue.removeAll()
             } else {
