@@ -261,7 +261,7 @@ public final class AdaptiveJitterBuffer {
         statistics.jitterBufferEmittedCount += emission.packetSamples
         statistics.jitterBufferTargetDelay += Double(emission.packetSamples) * targetDelayMs / 1_000
         if let started = emission.started {
-            return PlayoutEvent(kind: started.kind, sequenceNumber: started.sequenceNumber,
+            return PlayoutEvent(kind: started.kind, sequenceNumber: emission.firstStartedSequence,
                                 lastSequenceNumber: emission.lastStartedSequence)
         }
         return PlayoutEvent(kind: emission.latest?.kind ?? lastKind, sequenceNumber: nil)

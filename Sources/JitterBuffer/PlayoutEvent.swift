@@ -1,10 +1,10 @@
 /// The outcome of one `AdaptiveJitterBuffer.nextFrame` tick.
 public struct PlayoutEvent: Sendable, Hashable {
-    /// How the audio that started this tick was produced (the latest production when the
-    /// tick only continued audio produced earlier).
+    /// How the first audio that started this tick was produced (the latest production when
+    /// the tick only continued audio produced earlier).
     public var kind: PlayoutKind
     /// The RTP sequence number whose audio started playing this tick, if any (the first, when
-    /// accelerating started more than one).
+    /// more than one started: after accelerate, or after the end of a DTX gap within the tick).
     public var sequenceNumber: UInt16?
     /// The last sequence number whose audio started this tick: equal to `sequenceNumber`
     /// unless accelerate consumed more than one packet in the tick, in which case every

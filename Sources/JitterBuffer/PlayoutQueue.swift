@@ -52,7 +52,8 @@ final class PlayoutQueue {
     /// What `emit` reports about the samples it wrote.
     struct Emission {
         var started: Segment?
-        /// The last segment with a sequence number that started in the emitted range.
+        /// The first and last sequence numbers among the segments that started in the emitted range.
+        var firstStartedSequence: UInt16?
         var lastStartedSequence: UInt16?
         var latest: Segment?
         var delaySeconds = 0.0
@@ -76,7 +77,10 @@ final class PlayoutQueue {
             let overlap = min(end, segmentEnd) - max(read, segment.start)
             if segment.start >= read {
                 if emission.started == nil { emission.started = segment }
-                if let sequence = segment.sequenceNumber { emission.lastStartedSequence = sequence }
+                if let sequence = segment.sequenceNumber {
+                    if emission.firstStartedSequence == nil { emission.firstStartedSequence = sequence }
+                    emission.lastStartedSequence = sequence
+                }
             }
             emission.latest = segment
             if let arrival = segment.arrivalMs, overlap > 0 {
