@@ -68,6 +68,30 @@ import TestSupport
         #expect(ticks[expandAt + 1].event.sequenceNumber == 1_016)
     }
 
+    /// Concealment and the merge back into decoded audio add no click: across each seam (the
+    /// frame boundary into concealment, and into the merged frame with its 2.5 ms crossfade) no
+    /// sample-to-sample step exceeds the lossless decode's largest. (Inside a merged frame the
+    /// decoder itself re-converges and may step a little higher: not a seam.)
+    @Test func concealmentAndMergeSeamsAreSmooth() throws {
+        func run(dropping: Set<Int>) throws -> [F.Tick] {
+            let deliveries = F.stream(count: 40, fec: false).enumerated().filter { !dropping.contains($0.offset) }.map(\.element)
+            return F.run(try F.fixedDelayBuffer(), deliveries: deliveries, ticks: 43, keepAudio: true)
+        }
+        func steps(_ samples: [Int16]) -> [Int] { zip(samples, samples.dropFirst()).map { abs(Int($1) - Int($0)) } }
+        let lossless = try run(dropping: [])
+        let lossy = try run(dropping: [12, 20, 21, 30])
+        let limit = steps(lossless.flatMap(\.pcm)).max() ?? 0
+        let lossySteps = steps(lossy.flatMap(\.pcm))
+        var seams = 0
+        for (tick, outcome) in lossy.enumerated() where tick > 0 && [.expand, .merge].contains(outcome.event.kind) {
+            let start = tick * F.frameSamples - 1
+            let seam = lossySteps[start..<(start + 121)]
+            #expect(seam.max()! <= limit, "tick \(tick) \(outcome.event.kind): \(seam.max()!) > \(limit)")
+            seams += 1
+        }
+        #expect(seams == 7)  // 12, 20–21 and 30 concealed (4 expand ticks) and 3 merges
+    }
+
     @Test func latePacketIsRecoveredFromTheNextPacketsFEC() throws {
         let buffer = try F.fixedDelayBuffer()
         var deliveries = F.stream(count: 40)
