@@ -181,11 +181,11 @@ public final class AdaptiveJitterBuffer {
             targetDelayMs = min(max(estimator.targetDelayMs, limits.lowerBound), limits.upperBound)
         }
 
+        if isPlaying && (sequence < nextSequence || timestamp < nextTimestamp) {
+            statistics.packetsDiscarded += 1  // its turn has passed (or its span is being concealed)
+            return
+        }
         if sequence < nextSequence {
-            if isPlaying {
-                statistics.packetsDiscarded += 1  // its turn has passed
-                return
-            }
             nextSequence = sequence  // arrived before playout began: start from it
             nextTimestamp = timestamp
         }
@@ -312,7 +312,7 @@ public final class AdaptiveJitterBuffer {
                     && gap % (configuration.sampleRate / 400) == 0 {
             recoverFromFEC(next, samples: gap)
         } else {
-            expand(advancing: true)
+            expand(advancing: true, toward: next)
         }
     }
 
@@ -324,7 +324,7 @@ public final class AdaptiveJitterBuffer {
         } catch {
             store.remove(sequence: slot.sequence)
             statistics.packetsDiscarded += 1  // corrupt: conceal its span instead
-            nextSequence = slot.sequence
+            nextSequence = slot.sequence + 1
             nextTimestamp = slot.timestamp
             expand(advancing: true)
             return
@@ -407,7 +407,7 @@ public final class AdaptiveJitterBuffer {
     private func recoverFromFEC(_ carrier: PacketStore.Slot, samples: Int) {
         let output = UnsafeMutableBufferPointer(rebasing: decoded[0..<samples])
         guard let count = try? decoder.decodeFEC(from: store.payload(of: carrier), into: output) else {
-            expand(advancing: true)
+            expand(advancing: true, toward: carrier)
             return
         }
         statistics.fecPacketsRecovered += 1
@@ -418,9 +418,10 @@ public final class AdaptiveJitterBuffer {
                          sequenceNumber: sequenceNumber, arrivalMs: carrier.arrivalMs)
     }
 
-    /// Opus concealment for one frame. `advancing`: a later packet is stored, so the missing
-    /// frame's turn is spent; otherwise playout waits where it is.
-    private func expand(advancing: Bool) {
+    /// Opus concealment for one frame. `advancing`: a later packet (`next`) is stored, so the
+    /// concealed frame spends part of the missing span before it (once the span is spent,
+    /// `next` is due); otherwise playout waits where it is.
+    private func expand(advancing: Bool, toward next: PacketStore.Slot? = nil) {
         let tail = mergeTail.count
         let produced: Int
         if hasMergeTail {
@@ -441,9 +442,11 @@ public final class AdaptiveJitterBuffer {
         expandedSamples += samplesPerFrame
         if !advancing { waitedSamples += samplesPerFrame }
         if advancing {
-            nextSequence += 1
             nextTimestamp += Int64(samplesPerFrame)
-            // The concealed span now stands for the lost packet: what follows merges in.
+            if let next, nextTimestamp >= next.timestamp {
+                nextSequence = next.sequence  // the missing span is concealed: `next` merges in
+                nextTimestamp = next.timestamp
+            }
         }
     }
 

@@ -1,5 +1,6 @@
 import Testing
 import JitterBuffer
+import RTP
 import TestSupport
 
 /// Store scenarios with exact expectations, on a fixed 40 ms target so playout is predictable.
@@ -208,6 +209,39 @@ import TestSupport
         #expect(F.allStarted(ticks) == Self.range(1_000, count: 10) + Self.range(1_026, count: 14))
         // Catching up after the stall accelerates: some ticks start two packets.
         #expect(F.played(ticks).count < 24)
+    }
+
+    /// 10 ms ticks over 20 ms packets: each packet spans two ticks, and a lost packet's span
+    /// is concealed in two ticks before the next merges in.
+    @Test func packetsLongerThanTheTick() throws {
+        var configuration = JitterBufferConfiguration()
+        configuration.frameDurationMs = 10
+        configuration.minimumDelayMs = 40
+        configuration.maximumDelayMs = 40
+        configuration.initialDelayMs = 40
+        let buffer = try AdaptiveJitterBuffer(configuration: configuration)
+        var deliveries = F.stream(count: 30, fec: false)
+        deliveries.remove(at: 12)
+        var pcm = [Int16](repeating: 0, count: 480)
+        var events: [PlayoutEvent] = []
+        var next = 0
+        for tick in 0..<65 {  // playout starts at tick 5 (45 ms margin); 30 packets fill 60 ticks
+            let now = Double(tick) * 10
+            while next < deliveries.count && deliveries[next].arrivalMs <= now {
+                deliveries[next].bytes.withUnsafeBytes { raw in
+                    if let view = try? RTPPacketView(raw) { buffer.insert(view, arrivalTimeMs: deliveries[next].arrivalMs) }
+                }
+                next += 1
+            }
+            events.append(pcm.withUnsafeMutableBufferPointer { buffer.nextFrame(into: $0, nowMs: now) })
+        }
+        #expect(events.compactMap(\.sequenceNumber) == Self.range(1_000, count: 30).filter { $0 != 1_012 })
+        #expect(buffer.statistics.concealmentEvents == 1)
+        #expect(buffer.statistics.concealedSamples == 960)
+        #expect(buffer.statistics.packetsDiscarded == 0)
+        let merge = try #require(events.firstIndex { $0.kind == .merge })
+        #expect(events[merge].sequenceNumber == 1_013)
+        #expect(events[merge - 1].kind == .expand && events[merge - 2].kind == .expand)
     }
 
     @Test func invalidConfigurationNamesTheField() {
