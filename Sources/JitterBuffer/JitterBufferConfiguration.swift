@@ -1,0 +1,18 @@
+/// Settings of an `AdaptiveJitterBuffer`. All delays are in milliseconds of playout time.
+public struct JitterBufferConfiguration: Sendable {
+    /// Output sample rate in Hz (8, 12, 16, 24 or 48 kHz, as Opus decodes).
+    public var sampleRate = 48_000
+    /// Duration of one playout tick and of the sender's packets, in milliseconds (10, 20, 40 or 60).
+    public var frameDurationMs = 20
+    /// Lowest target delay the buffer may choose.
+    public var minimumDelayMs = 0
+    /// Highest target delay the buffer may choose.
+    public var maximumDelayMs = 1_000
+    /// Target delay used until enough packets have arrived to estimate one (about 1 s).
+    public var initialDelayMs = 60
+    /// Packets the store holds; a packet further ahead than this flushes the store.
+    public var capacityPackets = 256
+
+    /// The defaults: 48 kHz, 20 ms, 0–1000 ms delay starting at 60 ms, 256 packets.
+    public init() {}
+}

@@ -1,0 +1,19 @@
+import Opus
+
+/// Why an `AdaptiveJitterBuffer` could not be created: one case per invalid configuration field.
+public enum JitterBufferError: Error, Equatable, Sendable {
+    /// `sampleRate` is not one Opus decodes to (8, 12, 16, 24 or 48 kHz).
+    case invalidSampleRate(Int)
+    /// `frameDurationMs` is not 10, 20, 40 or 60.
+    case invalidFrameDuration(Int)
+    /// `minimumDelayMs` is negative or above `maximumDelayMs`.
+    case invalidMinimumDelay(Int)
+    /// `maximumDelayMs` is not positive or above 10 s.
+    case invalidMaximumDelay(Int)
+    /// `initialDelayMs` lies outside `minimumDelayMs...maximumDelayMs`.
+    case invalidInitialDelay(Int)
+    /// `capacityPackets` is below 2 or above 65 536.
+    case invalidCapacity(Int)
+    /// The Opus decoder could not be created.
+    case decoderCreationFailed(OpusError)
+}

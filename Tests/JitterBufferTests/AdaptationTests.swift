@@ -1,0 +1,157 @@
+import Foundation
+import Testing
+import JitterBuffer
+import RTP
+import TestSupport
+
+/// Long runs on a virtual clock with a seeded synthetic network: drift, jitter, allocation.
+@Suite struct AdaptationTests {
+    typealias F = StreamFixture
+
+    /// A network: a sender whose clock runs `ppm` fast (receiver's view), a base delay and
+    /// exponentially distributed jitter with the given mean, and random loss.
+    static func network(count: Int, ppm: Double, baseMs: Double = 40, jitterMeanMs: Double, lossRate: Double = 0,
+                        paretoShape: Double? = nil, seed: UInt64) -> [F.Delivery] {
+        var generator = SeededGenerator(seed: seed)
+        var deliveries = F.stream(count: count)
+        deliveries = deliveries.enumerated().compactMap { index, delivery in
+            var delivery = delivery
+            let uniform = Double.random(in: Double.ulpOfOne..<1, using: &generator)
+            let lost = Double.random(in: 0..<1, using: &generator) < lossRate
+            delivery.sendMs = Double(index) * F.frameMs / (1 + ppm * 1e-6)
+            // Exponential jitter with the given mean, or Pareto with that scale.
+            let jitter = paretoShape.map { jitterMeanMs * pow(uniform, -1 / $0) } ?? -log(uniform) * jitterMeanMs
+            delivery.arrivalMs = delivery.sendMs + baseMs + min(500, jitter)
+            return lost ? nil : delivery
+        }
+        return deliveries
+    }
+
+    struct Outcome {
+        var delays: [(nowMs: Double, delayMs: Double)]
+        var statistics: JitterBufferStatistics
+        var lateRate: Double { Double(statistics.packetsDiscarded) / Double(max(1, statistics.packetsReceived)) }
+        func meanDelay(after ms: Double) -> Double {
+            let tail = delays.filter { $0.nowMs >= ms }.map(\.delayMs)
+            return tail.reduce(0, +) / Double(max(1, tail.count))
+        }
+    }
+
+    /// Plays `deliveries` and records each started packet's send→play delay.
+    static func play(_ deliveries: [F.Delivery], configuration: JitterBufferConfiguration = .init(), ticks: Int) throws -> Outcome {
+        let buffer = try AdaptiveJitterBuffer(configuration: configuration)
+        var sendBySequence: [UInt16: Double] = [:]
+        for delivery in deliveries {
+            sendBySequence[UInt16(delivery.bytes[2]) << 8 | UInt16(delivery.bytes[3])] = delivery.sendMs
+        }
+        let ticks = F.run(buffer, deliveries: deliveries, ticks: ticks)
+        let delays = ticks.compactMap { tick -> (Double, Double)? in
+            guard let sequence = tick.event.sequenceNumber, let send = sendBySequence[sequence] else { return nil }
+            return (tick.nowMs, tick.nowMs - send)
+        }
+        return Outcome(delays: delays, statistics: buffer.statistics)
+    }
+
+    /// Without stretching, 5 min at ±1000 ppm would move the delay by 300 ms.
+    @Test("drift of ±1000 ppm with jitter keeps the delay bounded", arguments: [1_000.0, -1_000.0])
+    func driftKeepsLevelBounded(ppm: Double) throws {
+        let count = 15_000  // 5 minutes
+        let outcome = try Self.play(Self.network(count: count, ppm: ppm, jitterMeanMs: 8, seed: 11), ticks: count)
+        let settled = outcome.delays.filter { $0.nowMs >= 10_000 }.map(\.delayMs)
+        let firstMinute = outcome.delays.filter { $0.nowMs >= 10_000 && $0.nowMs < 70_000 }.map(\.delayMs)
+        let lastMinute = outcome.delays.filter { $0.nowMs >= 240_000 }.map(\.delayMs)
+        func mean(_ values: [Double]) -> Double { values.reduce(0, +) / Double(max(1, values.count)) }
+        let statistics = outcome.statistics
+        print("drift \(ppm) ppm: delay \(settled.min()!)…\(settled.max()!) ms, first minute \(mean(firstMinute)), last minute \(mean(lastMinute)), late \(outcome.lateRate), removed \(statistics.removedSamplesForAcceleration), inserted \(statistics.insertedSamplesForDeceleration), concealed \(statistics.concealedSamples)")
+        #expect(settled.min()! >= 40)
+        #expect(settled.max()! <= 160)
+        #expect(abs(mean(lastMinute) - mean(firstMinute)) < 20)
+        #expect(outcome.lateRate < 0.03)
+    }
+
+    /// On a jitter-free network every drifted sample is absorbed by time-stretching alone.
+    @Test("drift of ±1000 ppm without jitter is absorbed by stretching", arguments: [1_000.0, -1_000.0])
+    func driftIsAbsorbedByStretching(ppm: Double) throws {
+        let count = 6_000  // 2 minutes: 120 ms = 5 760 samples of drift
+        var configuration = JitterBufferConfiguration()
+        configuration.initialDelayMs = 10  // start near the steady state: count only drift
+        let outcome = try Self.play(Self.network(count: count, ppm: ppm, jitterMeanMs: 0, seed: 3),
+                                    configuration: configuration, ticks: count - 10)
+        let statistics = outcome.statistics
+        let net = statistics.removedSamplesForAcceleration - statistics.insertedSamplesForDeceleration
+        let settled = outcome.delays.filter { $0.nowMs >= 10_000 }.map(\.delayMs)
+        print("drift \(ppm) ppm, no jitter: net removed \(net), delay \(settled.min()!)…\(settled.max()!), concealed \(statistics.concealedSamples)")
+        #expect(statistics.concealedSamples == 0)
+        #expect(statistics.packetsDiscarded == 0)
+        #expect(abs(abs(Double(net)) - 5_760) < 1_500)
+        #expect(ppm > 0 ? net > 0 : net < 0)
+        #expect(settled.max()! - settled.min()! < 45)
+    }
+
+    /// Against the offline optimum: the fixed delay that loses no more packets late than we
+    /// did is the (1 − late rate) quantile of one-way delay (REFERENCE.md, the oracle).
+    @Test("stationary jitter: near the fixed-delay oracle", arguments: [(5.0, UInt64(5)), (10.0, UInt64(6)), (20.0, UInt64(7))])
+    func stationaryJitterApproachesTheOracle(jitterMeanMs: Double, seed: UInt64) throws {
+        let count = 3_000  // 1 minute
+        let deliveries = Self.network(count: count, ppm: 0, jitterMeanMs: jitterMeanMs, lossRate: 0.01, seed: seed)
+        let outcome = try Self.play(deliveries, ticks: count)
+        let oneWay = deliveries.filter { $0.sendMs >= 5_000 }.map { $0.arrivalMs - $0.sendMs }.sorted()
+        let late = Double(outcome.statistics.packetsDiscarded) / Double(deliveries.count)
+        let oracle = oneWay[min(oneWay.count - 1, Int(Double(oneWay.count) * (1 - late)))]
+        let mean = outcome.meanDelay(after: 5_000)
+        let statistics = outcome.statistics
+        print("jitter mean \(jitterMeanMs) ms: delay \(mean) ms, oracle \(oracle) ms at late \(late), ratio \(mean / oracle), removed \(statistics.removedSamplesForAcceleration), inserted \(statistics.insertedSamplesForDeceleration), concealment events \(statistics.concealmentEvents)")
+        #expect(late < 0.03)
+        #expect(mean <= 1.15 * oracle + 10)  // + 10 ms: playout moves in 20 ms ticks, the oracle does not
+    }
+
+    /// REFERENCE.md's anchor network: 40 ms base, Pareto(2.5, 5 ms) jitter, 1 % loss, where
+    /// speexdsp measured 80.6 ms mean at 0.59 % late (oracle 72.4 ms) over 10 minutes.
+    @Test func paretoAnchorNetwork() throws {
+        let count = 6_000  // 2 minutes
+        let deliveries = Self.network(count: count, ppm: 0, jitterMeanMs: 5, lossRate: 0.01, paretoShape: 2.5, seed: 21)
+        let outcome = try Self.play(deliveries, ticks: count)
+        let oneWay = deliveries.filter { $0.sendMs >= 5_000 }.map { $0.arrivalMs - $0.sendMs }.sorted()
+        let late = Double(outcome.statistics.packetsDiscarded) / Double(deliveries.count)
+        let oracle = oneWay[min(oneWay.count - 1, Int(Double(oneWay.count) * (1 - late)))]
+        let mean = outcome.meanDelay(after: 5_000)
+        print("pareto(2.5, 5 ms): delay \(mean) ms at late \(late), oracle \(oracle) ms, concealment events \(outcome.statistics.concealmentEvents), FEC recovered \(outcome.statistics.fecPacketsRecovered)")
+        #expect(late < 0.02)
+        #expect(mean <= 1.15 * oracle + 10)
+    }
+
+    /// A delay spike: the network stalls, then delivers the backlog in a burst. Playout waits
+    /// through it (nothing is lost late) and then catches up by accelerating.
+    @Test func delaySpikeIsWaitedOutThenCaughtUp() throws {
+        let count = 1_500  // 30 s
+        var deliveries = Self.network(count: count, ppm: 0, jitterMeanMs: 5, seed: 9)
+        for index in deliveries.indices where (10_000..<10_600).contains(deliveries[index].sendMs) {
+            deliveries[index].arrivalMs = max(deliveries[index].arrivalMs, 10_640)  // a 640 ms stall
+        }
+        let outcome = try Self.play(deliveries, ticks: count)
+        let statistics = outcome.statistics
+        let peak = outcome.delays.map(\.delayMs).max() ?? 0
+        let recovered = outcome.delays.first { $0.nowMs > 10_700 && $0.delayMs < 90 }?.nowMs ?? .infinity
+        print("spike: peak \(peak) ms, back under 90 ms at \(recovered) ms, late \(statistics.packetsDiscarded), mean after 5 s \(outcome.meanDelay(after: 5_000)), removed \(statistics.removedSamplesForAcceleration)")
+        #expect(statistics.packetsDiscarded <= 2)  // jitter at the edges of the stall
+        #expect(recovered < 12_500)
+    }
+
+    @Test func noAllocationPerInsertAndTick() throws {
+        let buffer = try F.fixedDelayBuffer()
+        let packets = F.stream(count: 400).map(\.bytes)
+        var pcm = [Int16](repeating: 0, count: F.frameSamples)
+        func step(_ index: Int) {
+            packets[index].withUnsafeBytes { raw in
+                if let view = try? RTPPacketView(raw) { buffer.insert(view, arrivalTimeMs: Double(index) * 20 + 5) }
+            }
+            _ = pcm.withUnsafeMutableBufferPointer { buffer.nextFrame(into: $0, nowMs: Double(index) * 20 + 45) }
+        }
+        for index in 0..<100 { step(index) }
+        let (_, allocations) = AllocationCounter.measure {
+            for index in 100..<400 { step(index) }
+        }
+        #expect(allocations == 0)
+        #expect(buffer.statistics.packetsReceived == 400)
+    }
+}
