@@ -1,18 +1,11 @@
 import Dispatch
-import Transport
-#if VOICEENGINE_ADAPTIVE_JITTER_BUFFER
 import JitterBuffer
 import RTP
-#endif
+import Transport
 
 /// Ours: the `JitterBuffer` module's `AdaptiveJitterBuffer`, fed real RTP packets with Opus
 /// payloads in arrival order and asked for one frame per 20 ms receiver tick.
-///
-/// Compiled only with `-Xswiftc -DVOICEENGINE_ADAPTIVE_JITTER_BUFFER` until the module's
-/// `AdaptiveJitterBuffer` lands; without it ``replay(_:stream:tickMs:)`` returns nil and the
-/// group compares speexdsp with the oracle only.
 enum AdaptiveJitterBufferReplay {
-    #if VOICEENGINE_ADAPTIVE_JITTER_BUFFER
     static let isAvailable = true
 
     /// Replays `trace`; a tick counts as concealed when its event is expand or comfort noise.
@@ -42,10 +35,18 @@ enum AdaptiveJitterBufferReplay {
             let event = buffer.nextFrame(into: pcm, nowMs: now)
             run.elapsedNanoseconds += Double(DispatchTime.now().uptimeNanoseconds - start)
 
-            if let rtpSequence = event.sequenceNumber {
-                let played = OpusPacketStream.traceSequence(rtp: rtpSequence, near: lastPlayed)
-                lastPlayed = played
-                run.playTimeMs[played] = now
+            if event.kind == .fecRecovery {
+                // Played from the FEC copy in the next packet, not from its own payload: for a
+                // like-for-like comparison with speex and the oracle (neither uses FEC) the packet
+                // counts as not played on time, and the recovery is tallied separately.
+                run.fecRecoveredTicks += 1
+                if firstPlayTick != nil { concealedSinceLastPlay += 1 }
+            } else if let rtpSequence = event.sequenceNumber {
+                // Accelerate may start several packets in one tick: first…last all started now.
+                let first = OpusPacketStream.traceSequence(rtp: rtpSequence, near: lastPlayed)
+                let last = event.lastSequenceNumber.map { OpusPacketStream.traceSequence(rtp: $0, near: first) } ?? first
+                for played in first...max(first, last) { run.playTimeMs[played] = now }
+                lastPlayed = max(first, last)
                 if let first = firstPlayTick {
                     run.concealedTicks += concealedSinceLastPlay
                     run.activeTicks = tick - first + 1
@@ -62,10 +63,4 @@ enum AdaptiveJitterBufferReplay {
         run.ticks = tick
         return run
     }
-    #else
-    static let isAvailable = false
-
-    /// Always nil: built without `VOICEENGINE_ADAPTIVE_JITTER_BUFFER`.
-    static func replay(_ trace: NetworkTrace, stream: OpusPacketStream, tickMs: Double = 20) throws -> PlayoutRun? { nil }
-    #endif
 }

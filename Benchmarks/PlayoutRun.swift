@@ -7,6 +7,8 @@ struct PlayoutRun {
     var activeTicks = 0
     /// Active ticks in which no packet started (concealment, inserted silence).
     var concealedTicks = 0
+    /// Ticks whose audio was rebuilt from the next packet's in-band FEC (ours only).
+    var fecRecoveredTicks = 0
     /// Trace sequence → receiver time of the tick in which its audio started, in ms.
     var playTimeMs: [Int: Double] = [:]
     /// Every tick processed (including before the first packet).
