@@ -77,6 +77,7 @@ final class PCMChannel<Calls: ALSACalls> {
             for _ in 0..<max(policy.playbackPrefillPeriods, 1) {
                 let written = calls.write(pcm, from: scratch, frames: frames)
                 if written < 0 && written != -Int(EAGAIN) { return Int32(written) }
+                if written > 0 { counters.frames.wrappingAdd(written, ordering: .relaxed) }
             }
         }
         return calls.start(pcm)
@@ -150,9 +151,11 @@ final class PCMChannel<Calls: ALSACalls> {
     }
 
     private func transferred(_ frames: Int) {
+        let now = MonotonicClock.nanoseconds
         counters.frames.wrappingAdd(frames, ordering: .relaxed)
+        counters.lastTransferNanoseconds.store(now, ordering: .releasing)
         if faultStartNanoseconds != 0 {
-            let elapsed = MonotonicClock.nanoseconds - faultStartNanoseconds
+            let elapsed = now - faultStartNanoseconds
             faultStartNanoseconds = 0
             counters.lastRecoveryNanoseconds.store(elapsed, ordering: .relaxed)
             post(.recovered(direction, nanoseconds: elapsed))

@@ -25,6 +25,9 @@ public struct StreamStatistics: Sendable, Equatable {
     public var ringUnderflowSamples: Int = 0
     /// Whether the device was lost.
     public var isLost: Bool = false
+    /// CLOCK_MONOTONIC time of the last transfer, when `frames` was reached: with the rate it
+    /// maps any frame index of the stream to the time it passed the application boundary.
+    public var lastTransferNanoseconds: Int64 = 0
 }
 
 /// The atomics behind `StreamStatistics`, written by the I/O thread.
@@ -40,10 +43,7 @@ final class StreamCounters: Sendable {
     let ringOverflowSamples = Atomic<Int>(0)
     let ringUnderflowSamples = Atomic<Int>(0)
     let isLost = Atomic<Bool>(false)
-
-    func add(_ counter: borrowing Atomic<Int>, _ amount: Int) {
-        counter.wrappingAdd(amount, ordering: .relaxed)
-    }
+    let lastTransferNanoseconds = Atomic<Int64>(0)
 
     var snapshot: StreamStatistics {
         StreamStatistics(
@@ -55,6 +55,7 @@ final class StreamCounters: Sendable {
             timestampNanoseconds: timestampNanoseconds.load(ordering: .relaxed),
             ringOverflowSamples: ringOverflowSamples.load(ordering: .relaxed),
             ringUnderflowSamples: ringUnderflowSamples.load(ordering: .relaxed),
-            isLost: isLost.load(ordering: .acquiring))
+            isLost: isLost.load(ordering: .acquiring),
+            lastTransferNanoseconds: lastTransferNanoseconds.load(ordering: .acquiring))
     }
 }

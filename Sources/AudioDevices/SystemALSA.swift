@@ -6,13 +6,38 @@ import CVoiceShims
 
 /// The real ALSA: each method calls the libasound function it is named after.
 public struct SystemALSA: ALSACalls {
-    /// The system's ALSA library.
-    public init() {}
+    /// A private ALSA configuration (`snd_config_load_string`), kept for the PCMs opened from it.
+    private final class Configuration: @unchecked Sendable {
+        let tree: OpaquePointer?
+        let status: Int32
+        init(_ text: String) {
+            var tree: OpaquePointer? = nil
+            status = text.withCString { snd_config_load_string(&tree, $0, 0) }
+            self.tree = tree
+        }
+        deinit { if let tree { snd_config_delete(tree) } }
+    }
+
+    private let configuration: Configuration?
+
+    /// The system's ALSA library and its configuration (`/usr/share/alsa/alsa.conf`, …).
+    public init() { configuration = nil }
+
+    /// PCMs defined by `configuration` alone (`snd_pcm_open_lconf`), e.g.
+    /// `pcm.loop { type pulse handle_underrun true }`: the `pulse` plugin reports underruns
+    /// only when asked to.
+    public init(configuration text: String) { configuration = Configuration(text) }
 
     public func open(device: String, direction: AudioDirection) -> (pcm: OpaquePointer?, code: Int32) {
         var pcm: OpaquePointer? = nil
         let stream = direction == .capture ? SND_PCM_STREAM_CAPTURE : SND_PCM_STREAM_PLAYBACK
-        let code = snd_pcm_open(&pcm, device, stream, SND_PCM_NONBLOCK)
+        let code: Int32
+        if let configuration {
+            guard configuration.status >= 0, let tree = configuration.tree else { return (nil, min(configuration.status, -EINVAL)) }
+            code = snd_pcm_open_lconf(&pcm, device, stream, SND_PCM_NONBLOCK, tree)
+        } else {
+            code = snd_pcm_open(&pcm, device, stream, SND_PCM_NONBLOCK)
+        }
         return (code < 0 ? nil : pcm, code)
     }
 
