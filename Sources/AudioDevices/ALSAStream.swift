@@ -15,6 +15,10 @@ import Synchronization
 /// Faults are handled on that thread: `EPIPE` is recovered and counted, `ESTRPIPE` resumed
 /// (then prepared), repeated failures close and reopen the PCM, and a device that is gone is
 /// reported as `.deviceLost` on `events` and to the event handler, never as a crash or a hang.
+/// Events are posted from the I/O thread on these fault paths only (posting takes the
+/// `AsyncStream`'s lock); the per-period path never does.
+///
+/// A stream runs once: after `stop()`, open a new one.
 ///
 /// `Calls` is the ALSA layer: `SystemALSA` for real devices, `ScriptedALSA` in tests,
 /// `NullAudioDevice` or `WAVFileAudioDevice` for devices without ALSA.
@@ -43,6 +47,7 @@ public final class ALSAStream<Calls: ALSACalls>: @unchecked Sendable {
                 parameters: StreamParameters = StreamParameters(), ringMs: Int = 1_000,
                 policy: RecoveryPolicy = RecoveryPolicy(), calls: Calls,
                 onEvent: (@Sendable (AudioDeviceEvent) -> Void)? = nil) throws(ALSAError) {
+        guard !directions.isEmpty else { throw ALSAError(function: "ALSAStream.init", code: -EINVAL, device: device) }
         self.device = device
         self.directions = directions
         let (events, continuation) = AsyncStream.makeStream(of: AudioDeviceEvent.self, bufferingPolicy: .bufferingNewest(256))
@@ -82,7 +87,7 @@ public final class ALSAStream<Calls: ALSACalls>: @unchecked Sendable {
     /// The negotiated parameters of the first direction opened.
     public var parameters: StreamParameters { (capture ?? playback)!.parameters }
 
-    /// Starts the PCMs and, unless `thread` is `.none`, the I/O thread.
+    /// Starts the PCMs and, unless `thread` is `.none`, the I/O thread. Later calls do nothing.
     public func start(thread: IOThreadMode = .realtime(priority: 10)) throws(ALSAError) {
         let alreadyStarted = state.withLock { state -> Bool in
             defer { state.started = true }

@@ -171,7 +171,7 @@ final class PCMChannel<Calls: ALSACalls> {
 
     /// Handles a negative errno from `function`: recover, resume, reopen, or give up.
     func handle(_ code: Int32, function: StaticString) {
-        guard let pcm else { return }
+        guard let pcm, code != -EAGAIN, code != -EINTR else { return }
         if faultStartNanoseconds == 0 { faultStartNanoseconds = MonotonicClock.nanoseconds }
         switch code {
         case -EPIPE:
@@ -213,8 +213,6 @@ final class PCMChannel<Calls: ALSACalls> {
                 return
             }
             counters.recoveries.wrappingAdd(1, ordering: .relaxed)
-        case -EAGAIN, -EINTR:
-            return
         default:
             reopen(after: ALSAError(function: String(describing: function), code: code, device: device))
         }

@@ -167,3 +167,24 @@ import TestSupport
         #expect(Date().timeIntervalSince(started) < 1)
     }
 }
+
+extension FaultHandlingTests {
+    @Test func eagainIsNotAFault() throws {
+        let alsa = ScriptedALSA()
+        let recorder = EventRecorder()
+        let stream = try makeStream(alsa, recorder, directions: .capture)
+        alsa.clearLog()
+        alsa.failIO(.capture, -Int(EAGAIN))
+        stream.runOnce()
+        stream.runOnce()
+        #expect(alsa.log.isEmpty)
+        #expect(recorder.all.isEmpty)
+        #expect(stream.statistics(.capture).frames == 480)
+    }
+
+    @Test func rejectsAStreamWithNoDirection() {
+        #expect(throws: ALSAError(function: "ALSAStream.init", code: -EINVAL, device: "mock")) {
+            try ALSAStream(device: "mock", directions: [], calls: ScriptedALSA())
+        }
+    }
+}
