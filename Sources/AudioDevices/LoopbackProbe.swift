@@ -86,12 +86,26 @@ public enum LoopbackProbe {
                               correlation: found?.correlation ?? 0, sampleRate: parameters.sampleRate)
     }
 
-    /// Finds `reference` in `signal`: a coarse search on every 4th frame, refined at full rate.
-    /// Returns the sample position of the best match and its normalised correlation.
+    /// Finds `reference` in `signal`: its loudest 4,800-frame window is searched for on every
+    /// 4th frame, then refined at full rate. Returns the sample position where `reference`
+    /// starts in `signal` and the normalised correlation of the match.
     public static func locate(_ reference: [Int16], in signal: [Int16], channels: Int = 1) -> (position: Int, correlation: Double)? {
         let length = min(reference.count, 4_800 * channels)
         guard length > 0, signal.count >= length else { return nil }
-        let ref = reference[0..<length].map(Double.init)
+        var window = 0, loudest = -1.0
+        for start in stride(from: 0, through: reference.count - length, by: 480 * channels) {
+            var energy = 0.0
+            for index in stride(from: start, to: start + length, by: 4) { energy += Double(reference[index]) * Double(reference[index]) }
+            if energy > loudest { (window, loudest) = (start, energy) }
+        }
+        guard let match = locateWindow(Array(reference[window..<window + length]), in: signal, channels: channels),
+              match.position >= window else { return nil }
+        return (match.position - window, match.correlation)
+    }
+
+    private static func locateWindow(_ window: [Int16], in signal: [Int16], channels: Int) -> (position: Int, correlation: Double)? {
+        let length = window.count
+        let ref = window.map(Double.init)
         let sig = signal.map(Double.init)
         func correlation(at lag: Int, step: Int) -> Double {
             var cross = 0.0, refEnergy = 0.0, sigEnergy = 0.0

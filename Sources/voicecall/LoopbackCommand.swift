@@ -5,7 +5,7 @@ import Foundation
 /// printing the round-trip latency, the match and the xruns.
 enum LoopbackCommand {
     static let usage = """
-        usage: voicecall loopback [--device NAME] [--seconds N] [--file WAV] [--period-ms MS] [--stall-ms MS]
+        usage: voicecall loopback [--device NAME] [--seconds N] [--file WAV] [--period-ms MS] [--stall-ms MS] [--pulse-underruns]
           --device     ALSA PCM (default: pulse when PULSE_SERVER is set, else default)
           --seconds    how long to run (default 2)
           --file       play this mono WAV (at its rate) instead of a chirp

@@ -115,3 +115,28 @@ import TestSupport
         #expect(Array(recording.samples.dropFirst(960).prefix(samples.count)) == samples)
     }
 }
+
+extension RealtimePathTests {
+    @Test func probeLocatesASignalThatStartsWithSilence() {
+        let chirp = LoopbackProbe.chirp(sampleRate: 48_000, durationMs: 200)
+        let reference = [Int16](repeating: 0, count: 9_600) + chirp
+        let captured = [Int16](repeating: 0, count: 2_345) + reference + [Int16](repeating: 0, count: 3_000)
+        let found = LoopbackProbe.locate(reference, in: captured)
+        #expect(found?.position == 2_345)
+        #expect((found?.correlation ?? 0) > 0.99)
+    }
+
+    @Test func probeMeasuresTheRoundTripOfAPacedWAVDevice() throws {
+        // The WAV device captures its source, not what is played: give it the played signal
+        // delayed by 30 ms: the probe must measure those 30 ms plus the 20 ms (two periods) of
+        // playback prefill that sit in the device buffer ahead of the signal.
+        let chirp = LoopbackProbe.chirp(sampleRate: 48_000)
+        let source = [Int16](repeating: 0, count: 9_600 + 1_440 + 960) + chirp
+        let device = VirtualAudioDevice.wavFile(WAVAudio(sampleRate: 48_000, channelCount: 1, samples: source), recordsPlayback: false)
+        let stream = try ALSAStream(device: "wav", parameters: StreamParameters(periodMs: 10), calls: device)
+        let result = try LoopbackProbe.run(stream, signal: chirp, maximumLatencyMs: 200, timeoutSeconds: 5, thread: .normal)
+        let latency = try #require(result.latencyMs)
+        #expect(result.correlation > 0.99)
+        #expect(abs(latency - 50) < 15, "measured \(latency) ms")
+    }
+}
