@@ -140,3 +140,17 @@ extension RealtimePathTests {
         #expect(abs(latency - 50) < 15, "measured \(latency) ms")
     }
 }
+
+extension RealtimePathTests {
+    @Test func refusedRealtimePriorityFallsBackAndSaysSo() throws {
+        // Priority 1000 is outside SCHED_FIFO's range: refused (EINVAL) even for root.
+        let stream = try ALSAStream(device: "null", parameters: StreamParameters(periodMs: 10), calls: VirtualAudioDevice.null())
+        try stream.start(thread: .realtime(priority: 1_000))
+        let deadline = Date().addingTimeInterval(5)
+        while stream.statistics(.capture).frames < 960 && Date() < deadline { usleep(2_000); _ = stream.read() }
+        stream.stop()
+        #expect(!stream.isRealtime)
+        #expect(stream.realtimeRefusal == EINVAL)
+        #expect(stream.statistics(.capture).frames >= 960, "the stream runs at normal priority")
+    }
+}
