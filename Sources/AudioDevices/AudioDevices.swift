@@ -1,6 +1,10 @@
 /// # AudioDevices
 ///
-/// Where audio enters and leaves the engine: WAV files now; ALSA capture and playback,
-/// device lists and the null device as the device layer grows. Everything here is an
-/// adapter around the sans-I/O media core.
+/// Where audio enters and leaves the engine: ALSA capture and playback streams
+/// (`ALSAStream`, generic over the ALSA call layer `ALSACalls`), the device list and card
+/// hot-plug (`AudioDeviceList`, `DeviceChangeMonitor`), the null and WAV file devices
+/// (`VirtualAudioDevice`), a loopback latency probe, and WAV files. Everything here is an
+/// adapter around the sans-I/O media core: a real-time I/O thread per stream moves whole
+/// periods between the device and preallocated rings, and recovers from xruns, suspends and
+/// unplugs by itself.
 enum AudioDevicesModule {}

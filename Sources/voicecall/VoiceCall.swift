@@ -7,6 +7,8 @@ struct VoiceCall {
         usage: voicecall <command> [options]
         commands:
           demo      a two-party SRTP/Opus call over UDP on loopback (see: voicecall demo --help)
+          devices   lists ALSA devices and sound cards
+          loopback  plays a chirp or WAV and captures it back: round-trip latency and xruns
           help      this text
         """
 
@@ -18,6 +20,12 @@ struct VoiceCall {
             case "demo":
                 if arguments.flag("--help") { print(DemoCommand.usage); return }
                 try DemoCommand.run(&arguments)
+            case "devices":
+                if arguments.flag("--help") { print(DevicesCommand.usage); return }
+                try DevicesCommand.run(&arguments)
+            case "loopback":
+                if arguments.flag("--help") { print(LoopbackCommand.usage); return }
+                try LoopbackCommand.run(&arguments)
             case "help", "--help", "-h":
                 print(usage)
             default:

@@ -1,0 +1,221 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Synchronization
+
+/// A capture, playback or duplex PCM stream with its own real-time I/O thread.
+///
+/// Opening negotiates S16_LE at the requested rate, channels, period and buffer (read the
+/// result from `parameters(for:)`). `start()` prefills playback with silence, starts every PCM
+/// back to back and spawns one thread that waits with `poll` on all their descriptors and moves
+/// whole periods between the device and two preallocated rings: the app reads captured audio
+/// with `read(into:)` and queues audio to play with `write(_:)` from its own thread. The I/O
+/// thread never allocates or locks per period.
+///
+/// Faults are handled on that thread: `EPIPE` is recovered and counted, `ESTRPIPE` resumed
+/// (then prepared), repeated failures close and reopen the PCM, and a device that is gone is
+/// reported as `.deviceLost` on `events` and to the event handler, never as a crash or a hang.
+/// Events are posted from the I/O thread on these fault paths only (posting takes the
+/// `AsyncStream`'s lock); the per-period path never does.
+///
+/// A stream runs once: after `stop()`, open a new one.
+///
+/// `Calls` is the ALSA layer: `SystemALSA` for real devices, `ScriptedALSA` in tests,
+/// `NullAudioDevice` or `WAVFileAudioDevice` for devices without ALSA.
+public final class ALSAStream<Calls: ALSACalls>: @unchecked Sendable {
+    /// The PCM name the stream opened.
+    public let device: String
+    /// The directions it opened.
+    public let directions: StreamDirections
+    /// Faults and recoveries, as they happen (buffering the newest 256).
+    public let events: AsyncStream<AudioDeviceEvent>
+
+    private let loop: PCMIOLoop<Calls>
+    private let capture: PCMChannel<Calls>?
+    private let playback: PCMChannel<Calls>?
+    private let continuation: AsyncStream<AudioDeviceEvent>.Continuation
+    private let state = Mutex<(thread: pthread_t?, started: Bool)>((nil, false))
+
+    /// Opens `device` in `directions` with `parameters` through `calls`.
+    ///
+    /// - Parameters:
+    ///   - ringMs: capacity of each ring between the I/O thread and the app, in milliseconds.
+    ///   - onEvent: also told of every event, on the I/O thread: keep it short.
+    /// - Throws: `ALSAError` naming the call that failed (`snd_pcm_open`,
+    ///   `snd_pcm_hw_params_set_rate_near`, …).
+    public init(device: String = "default", directions: StreamDirections = .duplex,
+                parameters: StreamParameters = StreamParameters(), ringMs: Int = 1_000,
+                policy: RecoveryPolicy = RecoveryPolicy(), calls: Calls,
+                onEvent: (@Sendable (AudioDeviceEvent) -> Void)? = nil) throws(ALSAError) {
+        guard !directions.isEmpty else { throw ALSAError(function: "ALSAStream.init", code: -EINVAL, device: device) }
+        self.device = device
+        self.directions = directions
+        let (events, continuation) = AsyncStream.makeStream(of: AudioDeviceEvent.self, bufferingPolicy: .bufferingNewest(256))
+        self.events = events
+        self.continuation = continuation
+        let post: @Sendable (AudioDeviceEvent) -> Void = { event in
+            continuation.yield(event)
+            onEvent?(event)
+        }
+        let ringSamples = parameters.sampleRate * parameters.channelCount * max(ringMs, 1) / 1_000
+        capture = directions.includes(.capture)
+            ? try PCMChannel(calls: calls, device: device, direction: .capture, requested: parameters,
+                             ringSamples: ringSamples, policy: policy, post: post)
+            : nil
+        playback = directions.includes(.playback)
+            ? try PCMChannel(calls: calls, device: device, direction: .playback, requested: parameters,
+                             ringSamples: ringSamples, policy: policy, post: post)
+            : nil
+        loop = PCMIOLoop(calls: calls, channels: [capture, playback].compactMap { $0 })
+    }
+
+    deinit {
+        stop()
+        continuation.finish()
+    }
+
+    private func channel(_ direction: AudioDirection) -> PCMChannel<Calls>? {
+        direction == .capture ? capture : playback
+    }
+
+    /// What the device negotiated for `direction` (nil if not opened). Read it before `start()`
+    /// or after `stop()`: a reopen may renegotiate.
+    public func parameters(for direction: AudioDirection) -> StreamParameters? {
+        channel(direction)?.parameters
+    }
+
+    /// The negotiated parameters of the first direction opened.
+    public var parameters: StreamParameters { (capture ?? playback)!.parameters }
+
+    /// Starts the PCMs and, unless `thread` is `.none`, the I/O thread. Later calls do nothing.
+    public func start(thread: IOThreadMode = .realtime(priority: 10)) throws(ALSAError) {
+        let alreadyStarted = state.withLock { state -> Bool in
+            defer { state.started = true }
+            return state.started
+        }
+        guard !alreadyStarted else { return }
+        try loop.startAll()
+        guard thread != .none else { return }
+        let loop = self.loop
+        let timeoutMs = Int32(max(20, min(200, Int(parameters.periodMs * 4))))
+        loop.running.store(true, ordering: .releasing)
+        let spawned = IOThread.spawn {
+            if case let .realtime(priority) = thread {
+                let refusal = IOThread.makeCurrentRealtime(priority: priority)
+                loop.realtime.store(refusal == 0, ordering: .relaxed)
+                loop.realtimeRefusal.store(refusal, ordering: .relaxed)
+            }
+            while loop.running.load(ordering: .acquiring) {
+                if !loop.runOnce(timeoutMs: timeoutMs) { break }
+            }
+            loop.finished.store(true, ordering: .releasing)
+        }
+        guard let spawned else {
+            loop.running.store(false, ordering: .releasing)
+            throw ALSAError(function: "pthread_create", code: -EAGAIN, device: device)
+        }
+        state.withLock { $0.thread = spawned }
+    }
+
+    /// Stops the I/O thread (waiting at most 2 s for it) and closes the PCMs. Idempotent.
+    public func stop() {
+        let thread = state.withLock { state -> pthread_t? in
+            defer { state.thread = nil }
+            return state.thread
+        }
+        var closable = true
+        if let thread {
+            loop.running.store(false, ordering: .releasing)
+            let deadline = MonotonicClock.nanoseconds + 2_000_000_000
+            while !loop.finished.load(ordering: .acquiring) && MonotonicClock.nanoseconds < deadline { usleep(1_000) }
+            if loop.finished.load(ordering: .acquiring) {
+                pthread_join(thread, nil)
+            } else {
+                pthread_detach(thread)  // stuck inside ALSA: leave it the PCMs rather than free them under it
+                closable = false
+            }
+        }
+        if closable {
+            capture?.close()
+            playback?.close()
+        }
+    }
+
+    /// Drives the I/O loop once on the calling thread (for `IOThreadMode.none`): one `poll`
+    /// of at most `timeoutMs`, then the transfers. Returns false once every PCM is lost.
+    @discardableResult
+    public func runOnce(timeoutMs: Int32 = 0) -> Bool { loop.runOnce(timeoutMs: timeoutMs) }
+
+    /// Moves captured interleaved samples into `buffer`; returns how many. One reader thread.
+    @discardableResult
+    public func read(into buffer: UnsafeMutableBufferPointer<Int16>) -> Int {
+        capture?.ring.read(into: buffer) ?? 0
+    }
+
+    /// Captured samples ready, up to `maximumCount`, as an array.
+    public func read(maximumCount: Int = .max) -> [Int16] {
+        capture?.ring.read(maximumCount: maximumCount) ?? []
+    }
+
+    /// Queues interleaved samples to play; returns how many fit. One writer thread.
+    @discardableResult
+    public func write(_ samples: UnsafeBufferPointer<Int16>) -> Int {
+        playback?.ring.write(samples) ?? 0
+    }
+
+    /// Queues an array of interleaved samples to play; returns how many fit.
+    @discardableResult
+    public func write(_ samples: [Int16]) -> Int {
+        samples.withUnsafeBufferPointer { write($0) }
+    }
+
+    /// Captured samples waiting in the ring.
+    public var capturedSamplesAvailable: Int { capture?.ring.availableToRead ?? 0 }
+
+    /// Room in the playback ring, in samples.
+    public var playbackSpaceAvailable: Int { playback?.ring.availableToWrite ?? 0 }
+
+    /// Counters for `direction` (all zero if not opened).
+    public func statistics(_ direction: AudioDirection) -> StreamStatistics {
+        channel(direction)?.counters.snapshot ?? StreamStatistics()
+    }
+
+    /// `snd_pcm_delay` after the last transfer, in frames (the echo canceller's alignment).
+    public func delayFrames(_ direction: AudioDirection) -> Int {
+        channel(direction)?.counters.delayFrames.load(ordering: .relaxed) ?? 0
+    }
+
+    /// `snd_pcm_htimestamp` of the last transfer, CLOCK_MONOTONIC nanoseconds.
+    public func timestampNanoseconds(_ direction: AudioDirection) -> Int64 {
+        channel(direction)?.counters.timestampNanoseconds.load(ordering: .relaxed) ?? 0
+    }
+
+    /// Whether the I/O thread runs under SCHED_FIFO.
+    public var isRealtime: Bool { loop.realtime.load(ordering: .relaxed) }
+
+    /// Why SCHED_FIFO was refused (an errno such as `EPERM`), or 0.
+    public var realtimeRefusal: Int32 { loop.realtimeRefusal.load(ordering: .relaxed) }
+
+    /// Whether every opened direction has lost its device.
+    public var isLost: Bool {
+        (capture?.counters.isLost.load(ordering: .acquiring) ?? true)
+            && (playback?.counters.isLost.load(ordering: .acquiring) ?? true)
+    }
+
+    /// Makes the I/O thread sleep `milliseconds` before its next wait: a diagnostic that forces
+    /// xruns on purpose.
+    public func stall(milliseconds: Int) {
+        loop.stallMilliseconds.store(milliseconds, ordering: .relaxed)
+    }
+}
+
+extension ALSAStream where Calls == SystemALSA {
+    /// Opens a real ALSA PCM.
+    public convenience init(device: String = "default", directions: StreamDirections = .duplex,
+                            parameters: StreamParameters = StreamParameters(), ringMs: Int = 1_000,
+                            policy: RecoveryPolicy = RecoveryPolicy(),
+                            onEvent: (@Sendable (AudioDeviceEvent) -> Void)? = nil) throws(ALSAError) {
+        try self.init(device: device, directions: directions, parameters: parameters, ringMs: ringMs,
+                      policy: policy, calls: SystemALSA(), onEvent: onEvent)
+    }
+}

@@ -1,0 +1,251 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One open PCM of a stream (one direction): its descriptors, its ring, its fault handling.
+/// Touched only by the thread that runs the I/O loop (or by the opener before it starts).
+final class PCMChannel<Calls: ALSACalls> {
+    let calls: Calls
+    let device: String
+    let direction: AudioDirection
+    let policy: RecoveryPolicy
+    let ring: SampleRing
+    let counters = StreamCounters()
+    private(set) var parameters: StreamParameters
+    private(set) var pcm: OpaquePointer?
+    /// Period buffer for one transfer (sized at the first open).
+    private let scratch: UnsafeMutablePointer<Int16>
+    private let scratchSamples: Int
+    /// Where this PCM's descriptors sit in the loop's pollfd array.
+    var descriptorOffset = 0
+    var descriptorCount = 0
+    /// Set when the PCM was reopened, so the loop refreshes its descriptors.
+    var descriptorsChanged = false
+    private(set) var isLost = false
+    /// When the current fault began (0: none pending).
+    private var faultStartNanoseconds: Int64 = 0
+    /// POLLERR wake-ups in a row that moved no audio and returned no error.
+    private var idleErrorWakeups = 0
+    private let post: @Sendable (AudioDeviceEvent) -> Void
+
+    init(calls: Calls, device: String, direction: AudioDirection, requested: StreamParameters,
+         ringSamples: Int, policy: RecoveryPolicy, post: @escaping @Sendable (AudioDeviceEvent) -> Void) throws(ALSAError) {
+        self.calls = calls
+        self.device = device
+        self.direction = direction
+        self.policy = policy
+        self.post = post
+        self.parameters = requested
+        let (pcm, negotiated) = try Self.open(calls: calls, device: device, direction: direction, requested: requested)
+        self.pcm = pcm
+        self.parameters = negotiated
+        scratchSamples = max(negotiated.periodSamples, requested.periodSamples)
+        scratch = .allocate(capacity: scratchSamples)
+        scratch.initialize(repeating: 0, count: scratchSamples)
+        ring = SampleRing(minimumCapacity: max(ringSamples, 4 * scratchSamples))
+    }
+
+    deinit {
+        if let pcm { calls.close(pcm) }
+        scratch.deallocate()
+    }
+
+    private static func open(calls: Calls, device: String, direction: AudioDirection,
+                             requested: StreamParameters) throws(ALSAError) -> (OpaquePointer, StreamParameters) {
+        let opened = calls.open(device: device, direction: direction)
+        guard let pcm = opened.pcm, opened.code >= 0 else {
+            throw ALSAError(function: "snd_pcm_open", code: opened.code < 0 ? opened.code : -ENODEV, device: device)
+        }
+        var parameters = requested
+        let configured = calls.configure(pcm, &parameters)
+        guard configured.code >= 0 else {
+            calls.close(pcm)
+            throw ALSAError(function: configured.function, code: configured.code, device: device)
+        }
+        return (pcm, parameters)
+    }
+
+    /// Frames per transfer: one period, bounded by the scratch buffer.
+    private var transferFrames: Int { min(parameters.periodFrames, scratchSamples / max(parameters.channelCount, 1)) }
+
+    /// Prefills playback with silence and starts the PCM; returns 0 or a negative errno.
+    func startPCM() -> Int32 {
+        guard let pcm else { return -ENODEV }
+        if direction == .playback {
+            let frames = transferFrames
+            scratch.update(repeating: 0, count: frames * parameters.channelCount)
+            for _ in 0..<max(policy.playbackPrefillPeriods, 1) {
+                let written = calls.write(pcm, from: scratch, frames: frames)
+                if written < 0 && written != -Int(EAGAIN) { return Int32(written) }
+                if written > 0 { counters.frames.wrappingAdd(written, ordering: .relaxed) }
+            }
+        }
+        return calls.start(pcm)
+    }
+
+    /// Stops and closes the PCM.
+    func close() {
+        guard let pcm else { return }
+        _ = calls.drop(pcm)
+        calls.close(pcm)
+        self.pcm = nil
+    }
+
+    /// Serves one wake-up with the PCM's demangled poll events.
+    func service(events: Int16) {
+        guard let pcm, !isLost else { return }
+        if events & Int16(POLLHUP | POLLNVAL) != 0 {
+            fail(ALSAError(function: "poll", code: -ENODEV, device: device))
+            return
+        }
+        let moved = direction == .capture ? capture(pcm) : playback(pcm)
+        if events & Int16(POLLERR) != 0 && moved == 0 && !isLost {
+            idleErrorWakeups += 1
+            if idleErrorWakeups >= 100 { fail(ALSAError(function: "poll", code: -ENODEV, device: device)) }
+        } else if moved > 0 {
+            idleErrorWakeups = 0
+        }
+    }
+
+    /// Reads ready periods into the ring; returns frames moved.
+    private func capture(_ pcm: OpaquePointer) -> Int {
+        let frames = transferFrames, channels = parameters.channelCount
+        var moved = 0
+        for _ in 0..<8 {
+            let count = calls.read(pcm, into: scratch, frames: frames)
+            if count == -Int(EAGAIN) || count == 0 { break }
+            if count < 0 { handle(Int32(count), function: "snd_pcm_readi"); return moved }
+            let samples = count * channels
+            let written = ring.write(UnsafeBufferPointer(start: scratch, count: samples))
+            if written < samples { counters.ringOverflowSamples.wrappingAdd(samples - written, ordering: .relaxed) }
+            transferred(count)
+            moved += count
+            if count < frames { break }
+        }
+        updateTiming(pcm)
+        return moved
+    }
+
+    /// Writes periods from the ring (silence when it runs dry) while the device has room.
+    private func playback(_ pcm: OpaquePointer) -> Int {
+        let frames = transferFrames, samples = frames * parameters.channelCount
+        var moved = 0
+        for _ in 0..<8 {
+            let available = calls.availableFrames(pcm)
+            if available == -Int(EAGAIN) { break }
+            if available < 0 { handle(Int32(available), function: "snd_pcm_avail_update"); return moved }
+            if available < frames { break }
+            let got = ring.read(into: UnsafeMutableBufferPointer(start: scratch, count: samples))
+            if got < samples {
+                (scratch + got).update(repeating: 0, count: samples - got)
+                counters.ringUnderflowSamples.wrappingAdd(samples - got, ordering: .relaxed)
+            }
+            let count = calls.write(pcm, from: scratch, frames: frames)
+            if count == -Int(EAGAIN) { break }
+            if count < 0 { handle(Int32(count), function: "snd_pcm_writei"); return moved }
+            transferred(count)
+            moved += count
+        }
+        updateTiming(pcm)
+        return moved
+    }
+
+    private func transferred(_ frames: Int) {
+        let now = MonotonicClock.nanoseconds
+        counters.frames.wrappingAdd(frames, ordering: .relaxed)
+        counters.lastTransferNanoseconds.store(now, ordering: .releasing)
+        if faultStartNanoseconds != 0 {
+            let elapsed = now - faultStartNanoseconds
+            faultStartNanoseconds = 0
+            counters.lastRecoveryNanoseconds.store(elapsed, ordering: .relaxed)
+            post(.recovered(direction, nanoseconds: elapsed))
+        }
+    }
+
+    private func updateTiming(_ pcm: OpaquePointer) {
+        let delay = calls.delay(pcm)
+        if delay.code >= 0 { counters.delayFrames.store(delay.frames, ordering: .relaxed) }
+        let stamp = calls.timestamp(pcm)
+        if stamp.code >= 0 { counters.timestampNanoseconds.store(stamp.nanoseconds, ordering: .relaxed) }
+    }
+
+    /// Handles a negative errno from `function`: recover, resume, reopen, or give up.
+    func handle(_ code: Int32, function: StaticString) {
+        guard let pcm, code != -EAGAIN, code != -EINTR else { return }
+        if faultStartNanoseconds == 0 { faultStartNanoseconds = MonotonicClock.nanoseconds }
+        switch code {
+        case -EPIPE:
+            let total = counters.xruns.wrappingAdd(1, ordering: .relaxed).newValue
+            post(.xrun(direction, count: total))
+            var status = calls.recover(pcm, error: code)
+            var attempts = 1
+            while status < 0 && attempts < policy.recoveryAttempts {
+                status = calls.prepare(pcm)
+                attempts += 1
+            }
+            if status >= 0 { status = startPCM() }
+            guard status >= 0 else {
+                reopen(after: ALSAError(function: "snd_pcm_recover", code: status, device: device))
+                return
+            }
+            counters.recoveries.wrappingAdd(1, ordering: .relaxed)
+        case -ESTRPIPE:
+            counters.suspends.wrappingAdd(1, ordering: .relaxed)
+            post(.suspended(direction))
+            var status = calls.resume(pcm)
+            var attempts = 1
+            while status == -EAGAIN && attempts < policy.resumeAttempts {
+                calls.sleep(microseconds: policy.resumeRetryMicroseconds)
+                status = calls.resume(pcm)
+                attempts += 1
+            }
+            if status < 0 {
+                status = calls.prepare(pcm)
+                attempts = 1
+                while status < 0 && attempts < policy.recoveryAttempts {
+                    status = calls.prepare(pcm)
+                    attempts += 1
+                }
+                if status >= 0 { status = startPCM() }
+            }
+            guard status >= 0 else {
+                reopen(after: ALSAError(function: "snd_pcm_prepare", code: status, device: device))
+                return
+            }
+            counters.recoveries.wrappingAdd(1, ordering: .relaxed)
+        default:
+            reopen(after: ALSAError(function: String(describing: function), code: code, device: device))
+        }
+    }
+
+    /// Closes the PCM and opens it again (bounded); declares the device lost if that fails.
+    private func reopen(after error: ALSAError) {
+        close()
+        descriptorsChanged = true
+        for _ in 0..<max(policy.reopenAttempts, 0) {
+            do {
+                let (pcm, negotiated) = try Self.open(calls: calls, device: device, direction: direction, requested: parameters)
+                self.pcm = pcm
+                parameters = negotiated
+                if startPCM() >= 0 {
+                    counters.reopens.wrappingAdd(1, ordering: .relaxed)
+                    post(.reopened(direction))
+                    return
+                }
+                close()
+            } catch {
+                continue
+            }
+        }
+        fail(error)
+    }
+
+    /// Marks the device lost and tells the stream's listeners.
+    private func fail(_ error: ALSAError) {
+        close()
+        descriptorsChanged = true
+        isLost = true
+        counters.isLost.store(true, ordering: .releasing)
+        post(.deviceLost(direction, error))
+    }
+}

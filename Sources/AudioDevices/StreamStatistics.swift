@@ -1,0 +1,61 @@
+import Synchronization
+
+/// Counters of one direction of a stream, readable at any time without stopping audio.
+public struct StreamStatistics: Sendable, Equatable {
+    /// Frames moved to or from the device.
+    public var frames: Int = 0
+    /// Underruns or overruns (`EPIPE`).
+    public var xruns: Int = 0
+    /// Suspends (`ESTRPIPE`).
+    public var suspends: Int = 0
+    /// Successful recoveries from xruns and suspends.
+    public var recoveries: Int = 0
+    /// Times the PCM was closed and reopened.
+    public var reopens: Int = 0
+    /// Time from the last fault to the first transfer after it, in nanoseconds (0 if none).
+    public var lastRecoveryNanoseconds: Int64 = 0
+    /// `snd_pcm_delay` after the last transfer, in frames: for playback, frames queued before
+    /// the speaker; for capture, frames captured but not yet read.
+    public var delayFrames: Int = 0
+    /// `snd_pcm_htimestamp` of the last transfer (CLOCK_MONOTONIC nanoseconds).
+    public var timestampNanoseconds: Int64 = 0
+    /// Samples lost because the ring was full (capture: nobody read; playback: never).
+    public var ringOverflowSamples: Int = 0
+    /// Samples of silence played because the playback ring ran dry.
+    public var ringUnderflowSamples: Int = 0
+    /// Whether the device was lost.
+    public var isLost: Bool = false
+    /// CLOCK_MONOTONIC time of the last transfer, when `frames` was reached: with the rate it
+    /// maps any frame index of the stream to the time it passed the application boundary.
+    public var lastTransferNanoseconds: Int64 = 0
+}
+
+/// The atomics behind `StreamStatistics`, written by the I/O thread.
+final class StreamCounters: Sendable {
+    let frames = Atomic<Int>(0)
+    let xruns = Atomic<Int>(0)
+    let suspends = Atomic<Int>(0)
+    let recoveries = Atomic<Int>(0)
+    let reopens = Atomic<Int>(0)
+    let lastRecoveryNanoseconds = Atomic<Int64>(0)
+    let delayFrames = Atomic<Int>(0)
+    let timestampNanoseconds = Atomic<Int64>(0)
+    let ringOverflowSamples = Atomic<Int>(0)
+    let ringUnderflowSamples = Atomic<Int>(0)
+    let isLost = Atomic<Bool>(false)
+    let lastTransferNanoseconds = Atomic<Int64>(0)
+
+    var snapshot: StreamStatistics {
+        StreamStatistics(
+            frames: frames.load(ordering: .relaxed), xruns: xruns.load(ordering: .relaxed),
+            suspends: suspends.load(ordering: .relaxed), recoveries: recoveries.load(ordering: .relaxed),
+            reopens: reopens.load(ordering: .relaxed),
+            lastRecoveryNanoseconds: lastRecoveryNanoseconds.load(ordering: .relaxed),
+            delayFrames: delayFrames.load(ordering: .relaxed),
+            timestampNanoseconds: timestampNanoseconds.load(ordering: .relaxed),
+            ringOverflowSamples: ringOverflowSamples.load(ordering: .relaxed),
+            ringUnderflowSamples: ringUnderflowSamples.load(ordering: .relaxed),
+            isLost: isLost.load(ordering: .acquiring),
+            lastTransferNanoseconds: lastTransferNanoseconds.load(ordering: .acquiring))
+    }
+}

@@ -1,0 +1,156 @@
+import AudioDevices
+import Foundation
+import Testing
+import TestSupport
+
+/// The I/O thread's per-period work: rings, the allocation rule, and devices without ALSA.
+@Suite struct RealtimePathTests {
+    @Test func ringWrapsAroundAndKeepsOrder() {
+        let ring = SampleRing(minimumCapacity: 100)
+        #expect(ring.capacity == 128)
+        var next: Int16 = 0, expected: Int16 = 0
+        for round in 0..<50 {
+            let chunk = (0..<(37 + round % 11)).map { _ -> Int16 in defer { next &+= 1 }; return next }
+            #expect(ring.write(chunk) == chunk.count)
+            for sample in ring.read(maximumCount: chunk.count) {
+                #expect(sample == expected)
+                expected &+= 1
+            }
+        }
+        #expect(ring.write([Int16](repeating: 1, count: 200)) == 128)
+        #expect(ring.availableToWrite == 0)
+    }
+
+    @Test func ringMovesSamplesBetweenTwoThreadsInOrder() {
+        let ring = SampleRing(minimumCapacity: 256)
+        let total = 200_000
+        let producer = Thread {
+            var next: Int16 = 0
+            var sent = 0
+            var chunk = [Int16](repeating: 0, count: 61)
+            let deadline = Date().addingTimeInterval(20)
+            while sent < total && Date() < deadline {
+                let count = min(chunk.count, total - sent)
+                for index in 0..<count { chunk[index] = next &+ Int16(truncatingIfNeeded: index) }
+                let written = chunk.withUnsafeBufferPointer { ring.write(UnsafeBufferPointer(rebasing: $0[0..<count])) }
+                next &+= Int16(truncatingIfNeeded: written)
+                sent += written
+                if written == 0 { usleep(10) }
+            }
+        }
+        producer.start()
+        var received = 0, outOfOrder = 0
+        var expected: Int16 = 0
+        var buffer = [Int16](repeating: 0, count: 100)
+        let deadline = Date().addingTimeInterval(20)
+        while received < total && Date() < deadline {
+            let count = buffer.withUnsafeMutableBufferPointer { ring.read(into: $0) }
+            for sample in buffer[0..<count] {
+                if sample != expected { outOfOrder += 1 }
+                expected &+= 1
+            }
+            received += count
+            if count == 0 { usleep(10) }
+        }
+        #expect(received == total)
+        #expect(outOfOrder == 0)
+    }
+
+    @Test func steadyStatePeriodsAllocateNothing() throws {
+        let alsa = ScriptedALSA()
+        let stream = try ALSAStream(device: "mock", parameters: StreamParameters(periodMs: 10), calls: alsa)
+        try stream.start(thread: .none)
+        let input = UnsafeMutableBufferPointer<Int16>.allocate(capacity: 480)
+        let output = UnsafeMutableBufferPointer<Int16>.allocate(capacity: 480)
+        defer { input.deallocate(); output.deallocate() }
+        input.initialize(repeating: 7)
+        output.initialize(repeating: 0)
+        func period() {
+            stream.write(UnsafeBufferPointer(input))
+            _ = stream.runOnce()
+            stream.read(into: output)
+        }
+        for _ in 0..<50 { period() }  // warm-up: lazy one-time setup
+        let (_, allocations) = AllocationCounter.measure {
+            for _ in 0..<500 { period() }
+        }
+        #expect(allocations == 0, "\(allocations) allocations in 500 periods")
+        #expect(stream.statistics(.capture).frames == 550 * 480)
+        #expect(stream.statistics(.playback).ringUnderflowSamples == 0)
+    }
+
+    @Test func nullDeviceIsPacedInRealTime() throws {
+        let stream = try ALSAStream(device: "null", parameters: StreamParameters(periodMs: 10), calls: VirtualAudioDevice.null())
+        try stream.start(thread: .normal)
+        let started = Date()
+        var captured = 0
+        while captured < 4_800 && Date().timeIntervalSince(started) < 5 {
+            captured += stream.read().count
+            usleep(2_000)
+        }
+        let elapsed = Date().timeIntervalSince(started)
+        stream.stop()
+        #expect(captured >= 4_800)
+        #expect(elapsed > 0.08 && elapsed < 1.5, "100 ms of audio took \(elapsed) s")
+    }
+
+    @Test func wavFileDeviceAsFastAsPossibleDeliversTheFileAndRecordsPlayback() throws {
+        let samples = (0..<48_000).map { Int16(truncatingIfNeeded: $0 &* 7) }
+        let device = VirtualAudioDevice.wavFile(WAVAudio(sampleRate: 48_000, channelCount: 1, samples: samples),
+                                                pacing: .asFastAsPossible)
+        let stream = try ALSAStream(device: "wav", parameters: StreamParameters(periodMs: 10), ringMs: 2_000, calls: device)
+        try stream.start(thread: .none)
+        stream.write(samples)
+        let started = Date()
+        var captured: [Int16] = []
+        while !device.sourceFinished && Date().timeIntervalSince(started) < 5 {
+            stream.runOnce()
+            captured += stream.read()
+        }
+        stream.stop()
+        #expect(Date().timeIntervalSince(started) < 2, "one second of audio, unpaced")
+        #expect(captured == samples)
+        let recording = device.recording()
+        #expect(recording.sampleRate == 48_000)
+        #expect(Array(recording.samples.dropFirst(960).prefix(samples.count)) == samples)
+    }
+}
+
+extension RealtimePathTests {
+    @Test func probeLocatesASignalThatStartsWithSilence() {
+        let chirp = LoopbackProbe.chirp(sampleRate: 48_000, durationMs: 200)
+        let reference = [Int16](repeating: 0, count: 9_600) + chirp
+        let captured = [Int16](repeating: 0, count: 2_345) + reference + [Int16](repeating: 0, count: 3_000)
+        let found = LoopbackProbe.locate(reference, in: captured)
+        #expect(found?.position == 2_345)
+        #expect((found?.correlation ?? 0) > 0.99)
+    }
+
+    @Test func probeMeasuresTheRoundTripOfAPacedWAVDevice() throws {
+        // The WAV device captures its source, not what is played: give it the played signal
+        // delayed by 30 ms: the probe must measure those 30 ms plus the 20 ms (two periods) of
+        // playback prefill that sit in the device buffer ahead of the signal.
+        let chirp = LoopbackProbe.chirp(sampleRate: 48_000)
+        let source = [Int16](repeating: 0, count: 9_600 + 1_440 + 960) + chirp
+        let device = VirtualAudioDevice.wavFile(WAVAudio(sampleRate: 48_000, channelCount: 1, samples: source), recordsPlayback: false)
+        let stream = try ALSAStream(device: "wav", parameters: StreamParameters(periodMs: 10), calls: device)
+        let result = try LoopbackProbe.run(stream, signal: chirp, maximumLatencyMs: 200, timeoutSeconds: 5, thread: .normal)
+        let latency = try #require(result.latencyMs)
+        #expect(result.correlation > 0.99)
+        #expect(abs(latency - 50) < 15, "measured \(latency) ms")
+    }
+}
+
+extension RealtimePathTests {
+    @Test func refusedRealtimePriorityFallsBackAndSaysSo() throws {
+        // Priority 1000 is outside SCHED_FIFO's range: refused (EINVAL) even for root.
+        let stream = try ALSAStream(device: "null", parameters: StreamParameters(periodMs: 10), calls: VirtualAudioDevice.null())
+        try stream.start(thread: .realtime(priority: 1_000))
+        let deadline = Date().addingTimeInterval(5)
+        while stream.statistics(.capture).frames < 960 && Date() < deadline { usleep(2_000); _ = stream.read() }
+        stream.stop()
+        #expect(!stream.isRealtime)
+        #expect(stream.realtimeRefusal == EINVAL)
+        #expect(stream.statistics(.capture).frames >= 960, "the stream runs at normal priority")
+    }
+}
