@@ -19,9 +19,7 @@ enum AdaptiveJitterBufferReplay {
         var run = PlayoutRun()
         var next = 0
         var tick = 0
-        var firstPlayTick: Int? = nil
         var lastPlayed = arrivals.first?.sequence ?? 0
-        var concealedSinceLastPlay = 0
         while true {
             let now = Double(tick) * tickMs
             guard now <= endMs else { break }
@@ -40,23 +38,15 @@ enum AdaptiveJitterBufferReplay {
                 // like-for-like comparison with speex and the oracle (neither uses FEC) the packet
                 // counts as not played on time, and the recovery is tallied separately.
                 run.fecRecoveredTicks += 1
-                if firstPlayTick != nil { concealedSinceLastPlay += 1 }
+                run.recordTick(tick, nowMs: now, played: nil, concealed: true)
             } else if let rtpSequence = event.sequenceNumber {
                 // Accelerate may start several packets in one tick: first…last all started now.
                 let first = OpusPacketStream.traceSequence(rtp: rtpSequence, near: lastPlayed)
                 let last = event.lastSequenceNumber.map { OpusPacketStream.traceSequence(rtp: $0, near: first) } ?? first
-                for played in first...max(first, last) { run.playTimeMs[played] = now }
                 lastPlayed = max(first, last)
-                if let first = firstPlayTick {
-                    run.concealedTicks += concealedSinceLastPlay
-                    run.activeTicks = tick - first + 1
-                } else {
-                    firstPlayTick = tick
-                    run.activeTicks = 1
-                }
-                concealedSinceLastPlay = 0
-            } else if firstPlayTick != nil && (event.kind == .expand || event.kind == .comfortNoise) {
-                concealedSinceLastPlay += 1
+                run.recordTick(tick, nowMs: now, played: first...lastPlayed, concealed: false)
+            } else {
+                run.recordTick(tick, nowMs: now, played: nil, concealed: event.kind == .expand || event.kind == .comfortNoise)
             }
             tick += 1
         }

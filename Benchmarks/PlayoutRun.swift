@@ -17,6 +17,28 @@ struct PlayoutRun {
     var elapsedNanoseconds = 0.0
 
     /// Microseconds of CPU per tick.
+    private var firstPlayTick: Int? = nil
+    private var concealedSinceLastPlay = 0
+
+    /// Books one receiver tick: the packets (trace sequences) whose audio started at `nowMs`,
+    /// or, when none did, whether the tick was concealment. Concealed ticks count only between
+    /// the first and the last played packet, so start-up and the drained tail do not.
+    mutating func recordTick(_ tick: Int, nowMs: Double, played: ClosedRange<Int>?, concealed: Bool) {
+        guard let played else {
+            if concealed && firstPlayTick != nil { concealedSinceLastPlay += 1 }
+            return
+        }
+        for sequence in played { playTimeMs[sequence] = nowMs }
+        if let first = firstPlayTick {
+            concealedTicks += concealedSinceLastPlay
+            activeTicks = tick - first + 1
+        } else {
+            firstPlayTick = tick
+            activeTicks = 1
+        }
+        concealedSinceLastPlay = 0
+    }
+
     var microsecondsPerTick: Double { ticks == 0 ? 0 : elapsedNanoseconds / Double(ticks) / 1_000 }
 
     /// Send→play delay of every played packet, in sequence order.

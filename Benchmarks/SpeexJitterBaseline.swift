@@ -34,8 +34,6 @@ enum SpeexJitterBaseline {
         var run = PlayoutRun()
         var next = 0
         var tick = 0
-        var firstPlayTick: Int? = nil
-        var concealedSinceLastPlay = 0
         while true {
             let now = Double(tick) * tickMs
             guard now <= endMs else { break }
@@ -65,19 +63,7 @@ enum SpeexJitterBaseline {
             jitter_buffer_tick(jitter)
             run.elapsedNanoseconds += Double(DispatchTime.now().uptimeNanoseconds - start)
 
-            if let played {
-                run.playTimeMs[played] = now
-                if let first = firstPlayTick {
-                    run.concealedTicks += concealedSinceLastPlay
-                    run.activeTicks = tick - first + 1
-                } else {
-                    firstPlayTick = tick
-                    run.activeTicks = 1
-                }
-                concealedSinceLastPlay = 0
-            } else if firstPlayTick != nil {
-                concealedSinceLastPlay += 1
-            }
+            run.recordTick(tick, nowMs: now, played: played.map { $0...$0 }, concealed: true)
             tick += 1
         }
         run.ticks = tick
