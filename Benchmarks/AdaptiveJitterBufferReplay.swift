@@ -38,6 +38,11 @@ enum AdaptiveJitterBufferReplay {
                 // like-for-like comparison with speex and the oracle (neither uses FEC) the packet
                 // counts as not played on time, and the recovery is tallied separately.
                 run.fecRecoveredTicks += 1
+                if let rtpSequence = event.sequenceNumber {
+                    let recovered = OpusPacketStream.traceSequence(rtp: rtpSequence, near: lastPlayed)
+                    run.fecRecoveredSequences.insert(recovered)
+                    lastPlayed = max(lastPlayed, recovered)
+                }
                 run.recordTick(tick, nowMs: now, played: nil, concealed: true)
             } else if let rtpSequence = event.sequenceNumber {
                 // Accelerate may start several packets in one tick: first…last all started now.

@@ -9,6 +9,8 @@ struct PlayoutRun {
     var concealedTicks = 0
     /// Ticks whose audio was rebuilt from the next packet's in-band FEC (ours only).
     var fecRecoveredTicks = 0
+    /// Trace sequences whose audio was rebuilt from the next packet's FEC (ours only).
+    var fecRecoveredSequences: Set<Int> = []
     /// Trace sequence → receiver time of the tick in which its audio started, in ms.
     var playTimeMs: [Int: Double] = [:]
     /// Every tick processed (including before the first packet).
@@ -51,10 +53,14 @@ struct PlayoutRun {
         let delays = delaysMs(trace).sorted()
         let received = trace.receivedCount
         let playedReceived = trace.packets.reduce(0) { $0 + ($1.arrivalMs != nil && playTimeMs[$1.sequence] != nil ? 1 : 0) }
+        let recoveredReceived = trace.packets.reduce(0) {
+            $0 + ($1.arrivalMs != nil && playTimeMs[$1.sequence] == nil && fecRecoveredSequences.contains($1.sequence) ? 1 : 0)
+        }
         return PlayoutSummary(
             meanDelayMs: delays.isEmpty ? .nan : delays.reduce(0, +) / Double(delays.count),
             p95DelayMs: delays.isEmpty ? .nan : delays[min(delays.count - 1, Int((0.95 * Double(delays.count)).rounded(.up)) - 1)],
             lateLoss: received == 0 ? 0 : Double(received - playedReceived) / Double(received),
+            lateLossCreditingFEC: received == 0 ? 0 : Double(received - playedReceived - recoveredReceived) / Double(received),
             concealed: activeTicks == 0 ? 0 : Double(concealedTicks) / Double(activeTicks),
             microsecondsPerTick: microsecondsPerTick)
     }
