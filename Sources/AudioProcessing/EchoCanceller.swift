@@ -110,6 +110,10 @@ public final class EchoCanceller {
         reference.deallocate()
     }
 
+    /// Latency the canceller adds to the microphone signal, in samples: one frame when the
+    /// residual echo suppressor runs (speexdsp's preprocessor works one frame behind), else 0.
+    public var latencySamples: Int { residual == nil ? 0 : frameCount }
+
     /// The delay currently applied to the reference, in milliseconds.
     public var alignmentDelayMs: Double { Double(alignmentDelaySamples) * 1_000 / Double(configuration.sampleRate) }
 
