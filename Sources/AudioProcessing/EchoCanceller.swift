@@ -61,7 +61,8 @@ public final class EchoCanceller {
     /// How many times the alignment moved (each move resets the adaptive filter).
     public private(set) var alignmentChanges = 0
 
-    private let echo: SpeexEchoState
+    /// The speexdsp echo state (a `VoiceProcessor` links its own preprocessor to it).
+    let echo: SpeexEchoState
     private let residual: SpeexPreprocessState?
     private let delayLine: UnsafeMutablePointer<Int16>
     private let delayLineCount: Int
