@@ -18,22 +18,20 @@ public enum EchoMeasurement {
     }
 
     /// Seconds until the ERLE over 500 ms windows reaches `targetDb` and stays there to the end
-    /// (`nil`: never).
+    /// (`nil`: never). Windows more than 30 dB below the loudest (pauses) do not count: their
+    /// ERLE says nothing about the filter.
     public static func convergenceSeconds(microphone: [Int16], residual: [Int16], sampleRate: Int, targetDb: Double) -> Double? {
         let window = sampleRate / 2
+        let energies = frameEnergies(microphone, frameCount: window)
+        let loudest = energies.max() ?? 0
         var lastFailure: Int? = nil
-        var start = 0
-        var windows = 0
-        while start + window <= microphone.count {
+        for (index, energy) in energies.enumerated() where energy > loudest * 1e-3 {
+            let start = index * window
             let value = erle(microphone: microphone, residual: residual, frameCount: sampleRate / 100, range: start..<(start + window))
-            let micEnergy = frameEnergies(Array(microphone[start..<(start + window)]), frameCount: window).first ?? 0
-            if micEnergy > 1e4, value < targetDb { lastFailure = start }
-            start += window
-            windows += 1
+            if value < targetDb { lastFailure = index }
         }
         guard let lastFailure else { return 0 }
-        let end = lastFailure + window
-        return end + window <= microphone.count ? Double(end) / Double(sampleRate) : nil
+        return lastFailure + 1 < energies.count ? Double((lastFailure + 1) * window) / Double(sampleRate) : nil
     }
 
     /// Mean energy per frame.
