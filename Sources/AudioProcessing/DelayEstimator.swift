@@ -6,7 +6,8 @@
 /// rhythm of speech remains and the level does not). For every lag from 0 to the maximum delay
 /// an exponentially weighted cross-correlation (memory about 1.5 s) is updated per block and
 /// normalized by both energies. Every 50 ms the best lag is a *candidate*; it becomes the
-/// estimate only when its normalized correlation is at least `minimumConfidence` and the same
+/// estimate only when, after 0.5 s of signal, its normalized correlation is at least
+/// `minimumConfidence` (0.3) and the same
 /// candidate (within one block) has won `requiredAgreements` evaluations in a row: that is the
 /// hysteresis that keeps the estimate from jumping on one noisy peak. A delay change
 /// (route change, xrun) is followed once the new peak has overtaken the old one.
@@ -18,7 +19,7 @@ public final class DelayEstimator {
     /// The largest delay that can be estimated, in samples.
     public let maximumDelaySamples: Int
     /// Normalized correlation a candidate needs before it is accepted.
-    public var minimumConfidence = 0.25
+    public var minimumConfidence = 0.3
     /// Consecutive evaluations a candidate must win before it replaces the estimate.
     public var requiredAgreements = 3
     /// The current estimate in samples (`nil` until the first confident one).
@@ -42,6 +43,10 @@ public final class DelayEstimator {
     private var accumulated = 0
     private var blocksSinceEvaluation = 0
     private var candidate = -1
+    private var blocksSeen = 0
+    /// Blocks of evidence before any estimate (0.5 s): a short correlation memory finds
+    /// spurious peaks between unrelated signals.
+    private let warmUpBlocks = 250
     private var agreements = 0
 
     /// Creates an estimator for `sampleRate` covering delays up to `maximumDelayMs`.
@@ -71,7 +76,7 @@ public final class DelayEstimator {
         farEnergy.update(repeating: 0, count: lagCount)
         farMean = 0; micMean = 0; micEnergy = 0
         farAccumulator = 0; micAccumulator = 0; accumulated = 0
-        blocksSinceEvaluation = 0; candidate = -1; agreements = 0
+        blocksSinceEvaluation = 0; candidate = -1; agreements = 0; blocksSeen = 0
         delaySamples = nil; confidence = 0
     }
 
@@ -111,6 +116,7 @@ public final class DelayEstimator {
             farEnergy[lag] = lambda * farEnergy[lag] + value * value
         }
         blocksSinceEvaluation += 1
+        blocksSeen += 1
         guard blocksSinceEvaluation >= evaluationBlocks else { return false }
         blocksSinceEvaluation = 0
         return evaluate()
@@ -126,7 +132,7 @@ public final class DelayEstimator {
             if value > best { best = value; bestLag = lag }
         }
         confidence = best
-        guard bestLag >= 0, best >= minimumConfidence else { agreements = 0; return false }
+        guard blocksSeen >= warmUpBlocks, bestLag >= 0, best >= minimumConfidence else { agreements = 0; return false }
         if candidate >= 0, abs(bestLag - candidate) <= 1 { agreements += 1 } else { candidate = bestLag; agreements = 1 }
         guard agreements >= requiredAgreements else { return false }
         let samples = candidate * blockCount
