@@ -80,6 +80,15 @@ public final class EchoCanceller {
         guard configuration.frameDurationMs == 10 || configuration.frameDurationMs == 20 else {
             throw .unsupportedFrameSize(frameCount: frameCount, sampleRate: configuration.sampleRate)
         }
+        guard (1...2_000).contains(configuration.tailMs) else {
+            throw .invalidConfiguration("tailMs \(configuration.tailMs) not in 1…2000")
+        }
+        guard (0...2_000).contains(configuration.maximumDelayMs) else {
+            throw .invalidConfiguration("maximumDelayMs \(configuration.maximumDelayMs) not in 0…2000")
+        }
+        guard configuration.alignmentMarginMs >= 0 else {
+            throw .invalidConfiguration("alignmentMarginMs \(configuration.alignmentMarginMs) is negative")
+        }
         self.configuration = configuration
         self.frameCount = frameCount
         let tail = max(frameCount, configuration.sampleRate * configuration.tailMs / 1_000)

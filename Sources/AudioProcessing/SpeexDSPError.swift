@@ -4,6 +4,8 @@ public enum SpeexDSPError: Error, Equatable, Sendable {
     case unsupportedFrameSize(frameCount: Int, sampleRate: Int)
     /// A sample rate outside what the processor supports.
     case unsupportedSampleRate(Int)
+    /// A configuration value out of its range: which one and why.
+    case invalidConfiguration(String)
     /// The named speexdsp constructor returned no state (out of memory or bad parameters).
     case stateCreationFailed(function: String)
     /// A speexdsp call returned an error code.

@@ -140,6 +140,14 @@ final class EchoCancellerTests: XCTestCase {
         }
     }
 
+    /// Out-of-range settings are rejected, saying which.
+    func testRejectsInvalidConfiguration() {
+        XCTAssertThrowsError(try EchoCanceller(configuration: .init(tailMs: 0))) { error in
+            XCTAssertEqual(error as? SpeexDSPError, .invalidConfiguration("tailMs 0 not in 1…2000"))
+        }
+        XCTAssertThrowsError(try EchoCanceller(configuration: .init(maximumDelayMs: -1)))
+    }
+
     /// Steady state on the real-time path: no heap allocation per frame.
     func testProcessAllocatesNothing() throws {
         let canceller = try EchoCanceller(configuration: .init(sampleRate: 48_000))
