@@ -1,0 +1,136 @@
+import AudioProcessing
+import CSpeexDSP
+import TestSupport
+
+/// Echo cancellation: quality (ERLE, convergence, double talk) of speexdsp alone with the
+/// unaligned reference against ours (speexdsp + our delay alignment + speex residual echo
+/// suppression) on seeded synthetic rooms, and cost per 10 ms frame against the raw speexdsp
+/// calls in the same run.
+struct AECBenchmarks {
+    static let group = "aec"
+    static let rate = 16_000
+    /// (bulk delay ms, echo gain dB, RT60 ms, tanh drive or nil)
+    static let rooms: [(delay: Int, gain: Double, rt60: Int, drive: Float?)] = [
+        (20, -3, 200, nil), (120, -6, 300, nil), (250, -9, 250, nil), (400, -12, 300, nil),
+        (120, -6, 250, 3), (250, -6, 250, 3),
+    ]
+
+    let comparison: Comparison
+    let report: Report
+
+    func run() throws {
+        report.beginGroup(Self.group, baseline: "speexdsp alone, unaligned reference / raw speexdsp calls")
+        let far = try SpeechFixture.samples(SpeechFixture.alice)
+        for room in Self.rooms {
+            let label = "\(room.delay) ms\(room.drive == nil ? "" : " soft-clip")"
+            guard comparison.includes("ERLE " + label) else { continue }
+            let path = EchoPath(sampleRate: Self.rate, rt60Ms: room.rt60, bulkDelayMs: room.delay, gainDb: room.gain,
+                                softClipDrive: room.drive, seed: UInt64(room.delay))
+            let microphone = path.echo(of: far)
+            let alone = try Self.process(EchoCanceller(configuration: .init(sampleRate: Self.rate, delayEstimation: false)), microphone, far)
+            let ours = try Self.process(EchoCanceller(configuration: .init(sampleRate: Self.rate)), microphone, far)
+            let range = (4 * Self.rate)..<microphone.count
+            let erleOurs = EchoMeasurement.erle(microphone: microphone, residual: ours, frameCount: 160, range: range)
+            let erleAlone = EchoMeasurement.erle(microphone: microphone, residual: alone, frameCount: 160, range: range)
+            report.add(BenchmarkFigure(group: Self.group, name: "ERLE " + label, value: erleOurs, unit: "dB",
+                                       baseline: "speexdsp alone", baselineValue: erleAlone, ratio: nil))
+            let never = Double(microphone.count) / Double(Self.rate)
+            let convergenceOurs = EchoMeasurement.convergenceSeconds(microphone: microphone, residual: ours, sampleRate: Self.rate, targetDb: 20) ?? never
+            let convergenceAlone = EchoMeasurement.convergenceSeconds(microphone: microphone, residual: alone, sampleRate: Self.rate, targetDb: 20) ?? never
+            report.add(BenchmarkFigure(group: Self.group, name: "convergence to 20 dB " + label, value: convergenceOurs, unit: "s",
+                                       baseline: "speexdsp alone (\(never) s: never)", baselineValue: convergenceAlone, ratio: nil))
+        }
+        if comparison.includes("double talk") { try doubleTalk(far: far) }
+        for rate in [16_000, 48_000] where comparison.includes("cost \(rate / 1_000) kHz") {
+            try cost(rate: rate)
+        }
+    }
+
+    static func process(_ canceller: EchoCanceller, _ microphone: [Int16], _ far: [Int16]) -> [Int16] {
+        let frameCount = canceller.frameCount
+        var output = [Int16](repeating: 0, count: microphone.count)
+        microphone.withUnsafeBufferPointer { mic in
+            far.withUnsafeBufferPointer { farBuffer in
+                output.withUnsafeMutableBufferPointer { out in
+                    for frame in 0..<(microphone.count / frameCount) {
+                        let range = (frame * frameCount)..<((frame + 1) * frameCount)
+                        canceller.process(microphone: UnsafeBufferPointer(rebasing: mic[range]),
+                                          farEnd: UnsafeBufferPointer(rebasing: farBuffer[range]),
+                                          output: UnsafeMutableBufferPointer(rebasing: out[range]))
+                    }
+                }
+            }
+        }
+        return output
+    }
+
+    /// Near-end preservation: far end throughout at 120 ms / −6 dB, near end from 4 s; the
+    /// correlation of the output with the clean near end (best lag) against the raw microphone's.
+    private func doubleTalk(far: [Int16]) throws {
+        let near = try SpeechFixture.samples(SpeechFixture.bob)
+        let start = 4 * Self.rate
+        let path = EchoPath(sampleRate: Self.rate, rt60Ms: 250, bulkDelayMs: 120, gainDb: -6, seed: 3)
+        let echo = path.echo(of: far)
+        let cleanNear = [Int16](repeating: 0, count: start) + near.prefix(far.count - start)
+        let microphone = zip(echo, cleanNear).map { Int16(clamping: Int($0) + Int($1)) }
+        let ours = Self.process(try EchoCanceller(configuration: .init(sampleRate: Self.rate)), microphone, far)
+        let alone = Self.process(try EchoCanceller(configuration: .init(sampleRate: Self.rate, delayEstimation: false)), microphone, far)
+        let clean = Array(cleanNear[start...])
+        let oursCorrelation = SignalComparison.bestCorrelation(reference: clean, signal: Array(ours[start...]), maxLag: 200).correlation
+        let aloneCorrelation = SignalComparison.bestCorrelation(reference: clean, signal: Array(alone[start...]), maxLag: 200).correlation
+        let rawCorrelation = SignalComparison.bestCorrelation(reference: clean, signal: Array(microphone[start...]), maxLag: 200).correlation
+        report.add(BenchmarkFigure(group: Self.group, name: "double talk near-end corr", value: oursCorrelation, unit: "corr",
+                                   baseline: "speexdsp alone", baselineValue: aloneCorrelation, ratio: nil))
+        report.add(BenchmarkFigure(group: Self.group, name: "double talk raw mic corr", value: rawCorrelation, unit: "corr",
+                                   baseline: nil, baselineValue: nil, ratio: nil))
+    }
+
+    /// µs per 10 ms frame: speex echo + residual suppression through our wrapper (alignment
+    /// delay line, estimator off) and the full canceller (estimator on), each against the raw
+    /// `speex_echo_cancellation` + `speex_preprocess_run` calls with the same settings.
+    private func cost(rate: Int) throws {
+        let far = try SpeechFixture.samples(SpeechFixture.alice, sampleRate: rate)
+        let frameCount = rate / 100
+        let frames = 200
+        let path = EchoPath(sampleRate: rate, rt60Ms: 200, bulkDelayMs: 0, gainDb: -6, seed: 1)
+        let microphone = path.echo(of: Array(far.prefix(frames * frameCount)))
+        let farFrames = Array(far.prefix(frames * frameCount))
+        var output = [Int16](repeating: 0, count: frameCount)
+        let tail = rate * 200 / 1_000
+        guard let echo = speex_echo_state_init(Int32(frameCount), Int32(tail)),
+              let preprocess = speex_preprocess_state_init(Int32(frameCount), Int32(rate)) else { throw BenchmarkError.setup("speex state") }
+        defer { speex_echo_state_destroy(echo); speex_preprocess_state_destroy(preprocess) }
+        var sampleRate = Int32(rate)
+        _ = speex_echo_ctl(echo, SPEEX_ECHO_SET_SAMPLING_RATE, &sampleRate)
+        var one: Int32 = 1, noise: Int32 = -15, suppress: Int32 = -45, active: Int32 = -15
+        _ = speex_preprocess_ctl(preprocess, SPEEX_PREPROCESS_SET_DENOISE, &one)
+        _ = speex_preprocess_ctl(preprocess, SPEEX_PREPROCESS_SET_NOISE_SUPPRESS, &noise)
+        _ = speex_preprocess_ctl(preprocess, SPEEX_PREPROCESS_SET_ECHO_SUPPRESS, &suppress)
+        _ = speex_preprocess_ctl(preprocess, SPEEX_PREPROCESS_SET_ECHO_SUPPRESS_ACTIVE, &active)
+        _ = speex_preprocess_ctl(preprocess, SPEEX_PREPROCESS_SET_ECHO_STATE, UnsafeMutableRawPointer(echo))
+        for estimation in [false, true] {
+            let canceller = try EchoCanceller(configuration: .init(sampleRate: rate, delayEstimation: estimation))
+            let name = "cost \(rate / 1_000) kHz " + (estimation ? "full canceller" : "speexdsp part")
+            let result = microphone.withUnsafeBufferPointer { mic in
+                farFrames.withUnsafeBufferPointer { farBuffer in
+                    output.withUnsafeMutableBufferPointer { out in
+                        comparison.run(operations: frames, ours: {
+                            for frame in 0..<frames {
+                                let range = (frame * frameCount)..<((frame + 1) * frameCount)
+                                canceller.process(microphone: UnsafeBufferPointer(rebasing: mic[range]),
+                                                  farEnd: UnsafeBufferPointer(rebasing: farBuffer[range]), output: out)
+                            }
+                        }, baseline: {
+                            for frame in 0..<frames {
+                                speex_echo_cancellation(echo, mic.baseAddress! + frame * frameCount,
+                                                        farBuffer.baseAddress! + frame * frameCount, out.baseAddress!)
+                                _ = speex_preprocess_run(preprocess, out.baseAddress!)
+                            }
+                        })
+                    }
+                }
+            }
+            report.add(group: Self.group, name: name, unit: "us/frame", baseline: "raw speexdsp calls", result: result)
+        }
+    }
+}

@@ -1,0 +1,143 @@
+/// Estimates the bulk delay between a far-end (played) signal and the microphone signal that
+/// carries its echo, from the cross-correlation of their decimated envelopes.
+///
+/// Both signals are cut into 2 ms blocks; each block becomes one envelope value (mean absolute
+/// sample) with its slow mean removed (a first-order high-pass at about 1.6 Hz, so the syllable
+/// rhythm of speech remains and the level does not). For every lag from 0 to the maximum delay
+/// an exponentially weighted cross-correlation (memory about 1.5 s) is updated per block and
+/// normalized by both energies. Every 50 ms the best lag is a *candidate*; it becomes the
+/// estimate only when, after 0.5 s of signal, its normalized correlation is at least
+/// `minimumConfidence` (0.3) and the same
+/// candidate (within one block) has won `requiredAgreements` evaluations in a row: that is the
+/// hysteresis that keeps the estimate from jumping on one noisy peak. A delay change
+/// (route change, xrun) is followed once the new peak has overtaken the old one.
+///
+/// All state is allocated in `init`; `process` allocates nothing.
+public final class DelayEstimator {
+    /// Samples per envelope block (2 ms).
+    public let blockCount: Int
+    /// The largest delay that can be estimated, in samples.
+    public let maximumDelaySamples: Int
+    /// Normalized correlation a candidate needs before it is accepted.
+    public var minimumConfidence = 0.3
+    /// Consecutive evaluations a candidate must win before it replaces the estimate.
+    public var requiredAgreements = 3
+    /// The current estimate in samples (`nil` until the first confident one).
+    public private(set) var delaySamples: Int?
+    /// Normalized correlation (0…1) of the last evaluated best lag.
+    public private(set) var confidence = 0.0
+
+    private let lagCount: Int
+    private let forgetting: Double
+    private let meanSmoothing = 0.02
+    private let evaluationBlocks = 25
+    private var farMean = 0.0
+    private var micMean = 0.0
+    private var micEnergy = 0.0
+    private let farHistory: UnsafeMutablePointer<Double>  // 2 × lagCount, written twice
+    private var historyPosition = 0
+    private let correlation: UnsafeMutablePointer<Double>
+    private let farEnergy: UnsafeMutablePointer<Double>
+    private var farAccumulator = 0.0
+    private var micAccumulator = 0.0
+    private var accumulated = 0
+    private var blocksSinceEvaluation = 0
+    private var candidate = -1
+    private var blocksSeen = 0
+    /// Blocks of evidence before any estimate (0.5 s): a short correlation memory finds
+    /// spurious peaks between unrelated signals.
+    private let warmUpBlocks = 250
+    private var agreements = 0
+
+    /// Creates an estimator for `sampleRate` covering delays up to `maximumDelayMs`.
+    public init(sampleRate: Int, maximumDelayMs: Int = 500) {
+        blockCount = max(1, sampleRate / 500)
+        lagCount = maximumDelayMs / 2 + 1
+        maximumDelaySamples = (lagCount - 1) * blockCount
+        forgetting = 1.0 - 1.0 / 750.0
+        farHistory = .allocate(capacity: 2 * lagCount)
+        farHistory.initialize(repeating: 0, count: 2 * lagCount)
+        correlation = .allocate(capacity: lagCount)
+        correlation.initialize(repeating: 0, count: lagCount)
+        farEnergy = .allocate(capacity: lagCount)
+        farEnergy.initialize(repeating: 0, count: lagCount)
+    }
+
+    deinit {
+        farHistory.deallocate()
+        correlation.deallocate()
+        farEnergy.deallocate()
+    }
+
+    /// Forgets everything learnt (the estimate too).
+    public func reset() {
+        farHistory.update(repeating: 0, count: 2 * lagCount)
+        correlation.update(repeating: 0, count: lagCount)
+        farEnergy.update(repeating: 0, count: lagCount)
+        farMean = 0; micMean = 0; micEnergy = 0
+        farAccumulator = 0; micAccumulator = 0; accumulated = 0
+        blocksSinceEvaluation = 0; candidate = -1; agreements = 0; blocksSeen = 0
+        delaySamples = nil; confidence = 0
+    }
+
+    /// Feeds simultaneous far-end and microphone samples (same count). Returns true when the
+    /// estimate changed.
+    @discardableResult
+    public func process(farEnd: UnsafeBufferPointer<Int16>, microphone: UnsafeBufferPointer<Int16>) -> Bool {
+        precondition(farEnd.count == microphone.count, "DelayEstimator: far-end and microphone counts differ")
+        var changed = false
+        for index in 0..<farEnd.count {
+            farAccumulator += abs(Double(farEnd[index]))
+            micAccumulator += abs(Double(microphone[index]))
+            accumulated += 1
+            if accumulated == blockCount {
+                if addBlock(far: farAccumulator / Double(blockCount), mic: micAccumulator / Double(blockCount)) { changed = true }
+                farAccumulator = 0; micAccumulator = 0; accumulated = 0
+            }
+        }
+        return changed
+    }
+
+    private func addBlock(far: Double, mic: Double) -> Bool {
+        farMean += meanSmoothing * (far - farMean)
+        micMean += meanSmoothing * (mic - micMean)
+        let farValue = far - farMean
+        let micValue = mic - micMean
+        historyPosition = historyPosition == 0 ? lagCount - 1 : historyPosition - 1
+        farHistory[historyPosition] = farValue
+        farHistory[historyPosition + lagCount] = farValue
+        // farHistory[historyPosition + lag] is the far envelope `lag` blocks ago.
+        let lambda = forgetting
+        micEnergy = lambda * micEnergy + micValue * micValue
+        let history = farHistory + historyPosition
+        for lag in 0..<lagCount {
+            let value = history[lag]
+            correlation[lag] = lambda * correlation[lag] + micValue * value
+            farEnergy[lag] = lambda * farEnergy[lag] + value * value
+        }
+        blocksSinceEvaluation += 1
+        blocksSeen += 1
+        guard blocksSinceEvaluation >= evaluationBlocks else { return false }
+        blocksSinceEvaluation = 0
+        return evaluate()
+    }
+
+    private func evaluate() -> Bool {
+        var bestLag = -1
+        var best = 0.0
+        for lag in 0..<lagCount {
+            let denominator = (farEnergy[lag] * micEnergy).squareRoot()
+            guard denominator > 1e-9 else { continue }
+            let value = correlation[lag] / denominator
+            if value > best { best = value; bestLag = lag }
+        }
+        confidence = best
+        guard blocksSeen >= warmUpBlocks, bestLag >= 0, best >= minimumConfidence else { agreements = 0; return false }
+        if candidate >= 0, abs(bestLag - candidate) <= 1 { agreements += 1 } else { candidate = bestLag; agreements = 1 }
+        guard agreements >= requiredAgreements else { return false }
+        let samples = candidate * blockCount
+        if let current = delaySamples, abs(current - samples) <= blockCount { return false }
+        delaySamples = samples
+        return true
+    }
+}

@@ -1,0 +1,190 @@
+import CSpeexDSP
+
+/// Acoustic echo canceller: speexdsp's MDF adaptive filter, fed with a far-end reference that
+/// is aligned by our own bulk-delay estimate (`DelayEstimator`), followed by speexdsp's
+/// residual echo suppression (its preprocessor linked to the echo state).
+///
+/// speexdsp cannot find a bulk delay: the echo must arrive within its filter (the tail). The
+/// canceller keeps the far end in a delay line of up to `maximumDelayMs`, estimates where the
+/// echo sits in the microphone signal, and hands speexdsp the far end delayed by that estimate
+/// minus a small safety margin, so a short tail cancels echoes arriving 0–500 ms after playout.
+/// When the estimate moves (route change, xrun) the filter is reset and re-converges.
+///
+/// Call `process` once per frame of `frameCount` samples, on the real-time path: it allocates
+/// nothing.
+public final class EchoCanceller {
+    /// How an `EchoCanceller` is built.
+    public struct Configuration: Sendable, Equatable {
+        /// Sample rate in Hz (8 000–48 000).
+        public var sampleRate: Int
+        /// Frame duration in milliseconds: 10 or 20.
+        public var frameDurationMs: Int
+        /// Length of speexdsp's adaptive filter in milliseconds (the echo tail it models).
+        public var tailMs: Int
+        /// Largest bulk delay the alignment follows, in milliseconds.
+        public var maximumDelayMs: Int
+        /// How much earlier than the estimated delay the reference is placed, in milliseconds,
+        /// so that the start of the echo path stays inside the filter.
+        public var alignmentMarginMs: Int
+        /// Whether speexdsp's residual echo suppressor runs after the linear filter.
+        public var residualEchoSuppression: Bool
+        /// Whether the bulk delay is estimated and followed (off: speexdsp alone with the
+        /// reference as given, or at the known delay).
+        public var delayEstimation: Bool
+        /// A device-reported delay to start from, in milliseconds (`nil`: unknown).
+        public var knownDelayMs: Int?
+
+        /// A configuration; the defaults suit a 16 kHz, 10 ms voice pipeline.
+        public init(sampleRate: Int = 16_000, frameDurationMs: Int = 10, tailMs: Int = 200,
+                    maximumDelayMs: Int = 500, alignmentMarginMs: Int = 20,
+                    residualEchoSuppression: Bool = true, delayEstimation: Bool = true,
+                    knownDelayMs: Int? = nil) {
+            self.sampleRate = sampleRate
+            self.frameDurationMs = frameDurationMs
+            self.tailMs = tailMs
+            self.maximumDelayMs = maximumDelayMs
+            self.alignmentMarginMs = alignmentMarginMs
+            self.residualEchoSuppression = residualEchoSuppression
+            self.delayEstimation = delayEstimation
+            self.knownDelayMs = knownDelayMs
+        }
+    }
+
+    /// The configuration this canceller was built with.
+    public let configuration: Configuration
+    /// Samples per frame.
+    public let frameCount: Int
+    /// The bulk-delay estimator (readable for statistics; tunable before processing starts).
+    public let delayEstimator: DelayEstimator
+    /// The delay currently applied to the reference before speexdsp, in samples.
+    public private(set) var alignmentDelaySamples = 0
+    /// How many times the alignment moved (each move resets the adaptive filter).
+    public private(set) var alignmentChanges = 0
+
+    /// The speexdsp echo state (a `VoiceProcessor` links its own preprocessor to it).
+    let echo: SpeexEchoState
+    private let residual: SpeexPreprocessState?
+    private let delayLine: UnsafeMutablePointer<Int16>
+    private let delayLineCount: Int
+    private var writePosition = 0
+    private let reference: UnsafeMutablePointer<Int16>
+    private let marginSamples: Int
+
+    /// Creates a canceller; throws when the frame duration or rate is unsupported or speexdsp
+    /// cannot create its state.
+    public init(configuration: Configuration = Configuration()) throws(SpeexDSPError) {
+        guard (8_000...48_000).contains(configuration.sampleRate) else {
+            throw .unsupportedSampleRate(configuration.sampleRate)
+        }
+        let frameCount = configuration.sampleRate * configuration.frameDurationMs / 1_000
+        guard configuration.frameDurationMs == 10 || configuration.frameDurationMs == 20 else {
+            throw .unsupportedFrameSize(frameCount: frameCount, sampleRate: configuration.sampleRate)
+        }
+        guard (1...2_000).contains(configuration.tailMs) else {
+            throw .invalidConfiguration("tailMs \(configuration.tailMs) not in 1…2000")
+        }
+        guard (0...2_000).contains(configuration.maximumDelayMs) else {
+            throw .invalidConfiguration("maximumDelayMs \(configuration.maximumDelayMs) not in 0…2000")
+        }
+        guard configuration.alignmentMarginMs >= 0 else {
+            throw .invalidConfiguration("alignmentMarginMs \(configuration.alignmentMarginMs) is negative")
+        }
+        self.configuration = configuration
+        self.frameCount = frameCount
+        let tail = max(frameCount, configuration.sampleRate * configuration.tailMs / 1_000)
+        echo = try SpeexEchoState(frameCount: frameCount, filterLength: tail, sampleRate: configuration.sampleRate)
+        if configuration.residualEchoSuppression {
+            let preprocess = try SpeexPreprocessState(frameCount: frameCount, sampleRate: configuration.sampleRate)
+            try preprocess.set(SPEEX_PREPROCESS_SET_DENOISE, 1, name: "SPEEX_PREPROCESS_SET_DENOISE")
+            try preprocess.set(SPEEX_PREPROCESS_SET_NOISE_SUPPRESS, -15, name: "SPEEX_PREPROCESS_SET_NOISE_SUPPRESS")
+            try preprocess.set(SPEEX_PREPROCESS_SET_ECHO_SUPPRESS, -45, name: "SPEEX_PREPROCESS_SET_ECHO_SUPPRESS")
+            try preprocess.set(SPEEX_PREPROCESS_SET_ECHO_SUPPRESS_ACTIVE, -15, name: "SPEEX_PREPROCESS_SET_ECHO_SUPPRESS_ACTIVE")
+            preprocess.setEchoState(echo)
+            residual = preprocess
+        } else {
+            residual = nil
+        }
+        delayEstimator = DelayEstimator(sampleRate: configuration.sampleRate, maximumDelayMs: configuration.maximumDelayMs)
+        marginSamples = configuration.sampleRate * configuration.alignmentMarginMs / 1_000
+        delayLineCount = delayEstimator.maximumDelaySamples + 2 * frameCount
+        delayLine = .allocate(capacity: delayLineCount)
+        delayLine.initialize(repeating: 0, count: delayLineCount)
+        reference = .allocate(capacity: frameCount)
+        reference.initialize(repeating: 0, count: frameCount)
+        if let known = configuration.knownDelayMs { setKnownDelay(ms: known) }
+    }
+
+    deinit {
+        residual?.setEchoState(nil)
+        delayLine.deallocate()
+        reference.deallocate()
+    }
+
+    /// Latency the canceller adds to the microphone signal, in samples: one frame when the
+    /// residual echo suppressor runs (speexdsp's preprocessor works one frame behind), else 0.
+    public var latencySamples: Int { residual == nil ? 0 : frameCount }
+
+    /// The delay currently applied to the reference, in milliseconds.
+    public var alignmentDelayMs: Double { Double(alignmentDelaySamples) * 1_000 / Double(configuration.sampleRate) }
+
+    /// Aligns the reference to a device-reported delay (e.g. the sum of `snd_pcm_delay` on both
+    /// streams), in milliseconds; the estimator still corrects it when it finds otherwise.
+    public func setKnownDelay(ms: Int) {
+        forceAlignment(forEchoDelay: configuration.sampleRate * ms / 1_000)
+    }
+
+    /// Forgets the adaptive filter, the delay estimate and the reference history.
+    public func reset() {
+        echo.reset()
+        delayEstimator.reset()
+        delayLine.update(repeating: 0, count: delayLineCount)
+        alignmentDelaySamples = 0
+        if let known = configuration.knownDelayMs { setKnownDelay(ms: known) }
+    }
+
+    /// Removes the echo of `farEnd` (what was played, frame by frame as played) from
+    /// `microphone` into `output`. All three hold exactly `frameCount` samples; `output` may
+    /// not alias the inputs.
+    public func process(microphone: UnsafeBufferPointer<Int16>, farEnd: UnsafeBufferPointer<Int16>,
+                        output: UnsafeMutableBufferPointer<Int16>) {
+        precondition(microphone.count == frameCount && farEnd.count == frameCount && output.count == frameCount,
+                     "EchoCanceller.process: frames must hold \(frameCount) samples")
+        // Delay line: append the far-end frame.
+        for index in 0..<frameCount {
+            delayLine[writePosition] = farEnd[index]
+            writePosition += 1
+            if writePosition == delayLineCount { writePosition = 0 }
+        }
+        if configuration.delayEstimation, delayEstimator.process(farEnd: farEnd, microphone: microphone),
+           let delay = delayEstimator.delaySamples {
+            applyAlignment(forEchoDelay: delay)
+        }
+        // Reference = far end `alignmentDelaySamples` ago, ending with the newest sample.
+        var readPosition = writePosition - frameCount - alignmentDelaySamples
+        while readPosition < 0 { readPosition += delayLineCount }
+        for index in 0..<frameCount {
+            reference[index] = delayLine[readPosition]
+            readPosition += 1
+            if readPosition == delayLineCount { readPosition = 0 }
+        }
+        echo.cancel(microphone: microphone.baseAddress!, reference: reference, output: output.baseAddress!)
+        if let residual { _ = residual.run(output.baseAddress!) }
+    }
+
+    /// Sets the alignment unconditionally (a device-reported delay).
+    private func forceAlignment(forEchoDelay delay: Int) {
+        alignmentDelaySamples = min(max(0, delay - marginSamples), delayEstimator.maximumDelaySamples)
+        alignmentChanges += 1
+        echo.reset()
+    }
+
+    private func applyAlignment(forEchoDelay delay: Int) {
+        let aligned = min(max(0, delay - marginSamples), delayEstimator.maximumDelaySamples)
+        // Inside the tolerance the adaptive filter absorbs the difference; moving (and
+        // resetting it) would only cost convergence.
+        guard abs(aligned - alignmentDelaySamples) > marginSamples else { return }
+        alignmentDelaySamples = aligned
+        alignmentChanges += 1
+        echo.reset()
+    }
+}

@@ -1,0 +1,41 @@
+/// Which voice-processing stages run on the microphone signal, and their settings.
+public struct ProcessingConfiguration: Sendable, Equatable {
+    /// Echo cancellation (with delay alignment and residual echo suppression).
+    public var echoCancellation: Bool
+    /// Noise suppression.
+    public var noiseSuppression: Bool
+    /// Automatic gain control toward `agcTargetLevel`.
+    public var automaticGainControl: Bool
+    /// Voice activity detection (reported per frame; the samples are not gated).
+    public var voiceActivityDetection: Bool
+    /// Largest noise attenuation in dB (negative).
+    public var noiseSuppressionDb: Int
+    /// AGC target RMS level, linear on a 16-bit scale (8 000 ≈ −12 dBFS).
+    public var agcTargetLevel: Float
+
+    /// A configuration; everything off by default.
+    public init(echoCancellation: Bool = false, noiseSuppression: Bool = false, automaticGainControl: Bool = false,
+                voiceActivityDetection: Bool = false, noiseSuppressionDb: Int = -15, agcTargetLevel: Float = 8_000) {
+        self.echoCancellation = echoCancellation
+        self.noiseSuppression = noiseSuppression
+        self.automaticGainControl = automaticGainControl
+        self.voiceActivityDetection = voiceActivityDetection
+        self.noiseSuppressionDb = noiseSuppressionDb
+        self.agcTargetLevel = agcTargetLevel
+    }
+
+    /// The configuration for a session mode: `voiceChat` all on, `measurement` and `default` off.
+    public init(mode: VoiceProcessingMode) {
+        switch mode {
+        case .voiceChat:
+            self.init(echoCancellation: true, noiseSuppression: true, automaticGainControl: true, voiceActivityDetection: true)
+        case .measurement, .default:
+            self.init()
+        }
+    }
+
+    /// Whether any stage runs.
+    public var isProcessing: Bool {
+        echoCancellation || noiseSuppression || automaticGainControl || voiceActivityDetection
+    }
+}

@@ -1,0 +1,60 @@
+/// Sample-rate conversion of mono 16-bit audio (speexdsp's resampler): a device rate to the
+/// pipeline rate, with a quality level and a fine ratio adjustment that absorbs the drift
+/// between two device clocks. No allocation per call after `init`.
+public final class Resampler {
+    /// Speed/quality trade-off (speexdsp levels 0…10).
+    public enum Quality: Int, Sendable, CaseIterable {
+        /// Level 0: cheapest.
+        case fastest = 0
+        /// Level 3: speexdsp's recommendation for VoIP.
+        case voip = 3
+        /// Level 4: speexdsp's default.
+        case standard = 4
+        /// Level 5: desktop audio.
+        case desktop = 5
+        /// Level 10: best.
+        case best = 10
+    }
+
+    /// Input sample rate in Hz.
+    public let inputRate: Int
+    /// Output sample rate in Hz.
+    public let outputRate: Int
+    /// The drift correction currently applied, in parts per million (positive: more output).
+    public private(set) var driftPPM = 0.0
+    private let state: SpeexResamplerState
+
+    /// Creates a resampler from `inputRate` to `outputRate` (1 000–384 000 Hz).
+    public init(inputRate: Int, outputRate: Int, quality: Quality = .voip) throws(SpeexDSPError) {
+        guard (1_000...384_000).contains(inputRate) else { throw .unsupportedSampleRate(inputRate) }
+        guard (1_000...384_000).contains(outputRate) else { throw .unsupportedSampleRate(outputRate) }
+        self.inputRate = inputRate
+        self.outputRate = outputRate
+        state = try SpeexResamplerState(inputRate: inputRate, outputRate: outputRate, quality: quality.rawValue)
+        state.skipZeros()
+    }
+
+    /// Samples of delay the filter adds, counted at the input rate.
+    public var inputLatency: Int { state.inputLatency }
+
+    /// Converts as much of `input` as fits in `output`.
+    /// - Returns: input samples consumed and output samples written.
+    @discardableResult
+    public func process(_ input: UnsafeBufferPointer<Int16>, into output: UnsafeMutableBufferPointer<Int16>) -> (consumed: Int, written: Int) {
+        state.process(input, into: output)
+    }
+
+    /// Adjusts the conversion ratio by `ppm` parts per million (positive: the output side
+    /// runs faster, so more output per input), to follow measured clock drift. Keeps the
+    /// filter state, so there is no click.
+    public func adjustRatio(ppm: Double) throws(SpeexDSPError) {
+        // ratio = input / output; more output per input → smaller ratio.
+        let denominator = UInt32(outputRate) * 1_000
+        let numerator = UInt32((Double(inputRate) * 1_000 / (1 + ppm / 1_000_000)).rounded())
+        try state.setRate(numerator: numerator, denominator: denominator, inputRate: inputRate, outputRate: outputRate)
+        driftPPM = ppm
+    }
+
+    /// Clears the filter history (a new stream).
+    public func reset() { state.reset() }
+}

@@ -1,0 +1,44 @@
+import CSpeexDSP
+
+/// Owns one `SpeexPreprocessState` (noise suppression, AGC, VAD, residual echo suppression):
+/// created in `init`, destroyed in `deinit`. Internal: the public API is `VoiceProcessor` and
+/// `EchoCanceller`.
+final class SpeexPreprocessState {
+    let pointer: OpaquePointer
+    let frameCount: Int
+
+    init(frameCount: Int, sampleRate: Int) throws(SpeexDSPError) {
+        guard let state = speex_preprocess_state_init(Int32(frameCount), Int32(sampleRate)) else {
+            throw .stateCreationFailed(function: "speex_preprocess_state_init")
+        }
+        pointer = state
+        self.frameCount = frameCount
+    }
+
+    deinit { speex_preprocess_state_destroy(pointer) }
+
+    /// Sets an `Int32` parameter (`SPEEX_PREPROCESS_SET_*`).
+    func set(_ request: Int32, _ value: Int32, name: String) throws(SpeexDSPError) {
+        var value = value
+        let code = speex_preprocess_ctl(pointer, request, &value)
+        if code != 0 { throw .callFailed(function: "speex_preprocess_ctl(\(name))", code: code) }
+    }
+
+    /// Sets a `Float` parameter (`SPEEX_PREPROCESS_SET_AGC_LEVEL`).
+    func setFloat(_ request: Int32, _ value: Float, name: String) throws(SpeexDSPError) {
+        var value = value
+        let code = speex_preprocess_ctl(pointer, request, &value)
+        if code != 0 { throw .callFailed(function: "speex_preprocess_ctl(\(name))", code: code) }
+    }
+
+    /// Links the echo state whose residual echo this preprocessor suppresses (`nil`: none).
+    func setEchoState(_ echo: SpeexEchoState?) {
+        _ = speex_preprocess_ctl(pointer, SPEEX_PREPROCESS_SET_ECHO_STATE, echo.map { UnsafeMutableRawPointer($0.pointer) })
+    }
+
+    /// Processes `frameCount` samples in place; returns the VAD decision (true: speech).
+    @inline(__always)
+    func run(_ samples: UnsafeMutablePointer<Int16>) -> Bool {
+        speex_preprocess_run(pointer, samples) != 0
+    }
+}

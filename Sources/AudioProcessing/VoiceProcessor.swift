@@ -1,0 +1,89 @@
+import CSpeexDSP
+
+/// The uplink voice-processing chain for one microphone: echo cancellation (`EchoCanceller`)
+/// then one speexdsp preprocessor for residual echo suppression, noise suppression, AGC and
+/// VAD, each switched by a `ProcessingConfiguration` — typically `ProcessingConfiguration(mode:)`.
+/// One preprocessor linked to the echo state (as speexdsp intends) means the AGC and VAD see
+/// the residual echo as echo, not as speech to amplify.
+///
+/// Everything is allocated in `init`; `process` allocates nothing, and switching the
+/// configuration only sets flags (it may run between frames).
+public final class VoiceProcessor {
+    /// Samples per frame.
+    public let frameCount: Int
+    /// Sample rate in Hz.
+    public let sampleRate: Int
+    /// The stages in effect.
+    public private(set) var configuration: ProcessingConfiguration
+    /// The echo canceller (always built, used when `configuration.echoCancellation`).
+    public let echoCanceller: EchoCanceller
+    /// The VAD decision for the last frame (true when VAD is off).
+    public private(set) var isVoiceActive = true
+
+    private let preprocessor: SpeexPreprocessState
+
+    /// Creates a processor for `sampleRate` and 10 or 20 ms frames.
+    public init(sampleRate: Int = 16_000, frameDurationMs: Int = 10, configuration: ProcessingConfiguration,
+                echoCancellerConfiguration: EchoCanceller.Configuration? = nil) throws(SpeexDSPError) {
+        var echoConfiguration = echoCancellerConfiguration ?? EchoCanceller.Configuration()
+        echoConfiguration.sampleRate = sampleRate
+        echoConfiguration.frameDurationMs = frameDurationMs
+        echoConfiguration.residualEchoSuppression = false  // done by our preprocessor below
+        echoCanceller = try EchoCanceller(configuration: echoConfiguration)
+        self.sampleRate = sampleRate
+        frameCount = echoCanceller.frameCount
+        preprocessor = try SpeexPreprocessState(frameCount: frameCount, sampleRate: sampleRate)
+        self.configuration = configuration
+        try apply(configuration)
+    }
+
+    /// Switches stages and settings (between frames).
+    public func setConfiguration(_ configuration: ProcessingConfiguration) throws(SpeexDSPError) {
+        try apply(configuration)
+        self.configuration = configuration
+    }
+
+    /// Switches to the configuration of a session mode.
+    public func setMode(_ mode: VoiceProcessingMode) throws(SpeexDSPError) {
+        try setConfiguration(ProcessingConfiguration(mode: mode))
+    }
+
+    private func apply(_ configuration: ProcessingConfiguration) throws(SpeexDSPError) {
+        // Residual echo suppression works through the denoiser's gains, so the denoiser runs
+        // whenever echo cancellation does (at −1 dB noise attenuation when NS is off).
+        let denoise = configuration.noiseSuppression || configuration.echoCancellation
+        try preprocessor.set(SPEEX_PREPROCESS_SET_DENOISE, denoise ? 1 : 0, name: "SPEEX_PREPROCESS_SET_DENOISE")
+        let noiseDb = configuration.noiseSuppression ? Int32(configuration.noiseSuppressionDb) : -1
+        try preprocessor.set(SPEEX_PREPROCESS_SET_NOISE_SUPPRESS, noiseDb, name: "SPEEX_PREPROCESS_SET_NOISE_SUPPRESS")
+        try preprocessor.set(SPEEX_PREPROCESS_SET_ECHO_SUPPRESS, -45, name: "SPEEX_PREPROCESS_SET_ECHO_SUPPRESS")
+        try preprocessor.set(SPEEX_PREPROCESS_SET_ECHO_SUPPRESS_ACTIVE, -15, name: "SPEEX_PREPROCESS_SET_ECHO_SUPPRESS_ACTIVE")
+        preprocessor.setEchoState(configuration.echoCancellation ? echoCanceller.echo : nil)
+        try preprocessor.set(SPEEX_PREPROCESS_SET_AGC, configuration.automaticGainControl ? 1 : 0, name: "SPEEX_PREPROCESS_SET_AGC")
+        try preprocessor.setFloat(SPEEX_PREPROCESS_SET_AGC_LEVEL, configuration.agcTargetLevel, name: "SPEEX_PREPROCESS_SET_AGC_LEVEL")
+        try preprocessor.set(SPEEX_PREPROCESS_SET_VAD, configuration.voiceActivityDetection ? 1 : 0, name: "SPEEX_PREPROCESS_SET_VAD")
+    }
+
+    deinit { preprocessor.setEchoState(nil) }
+
+    /// Processes one frame of `microphone` into `output` (`frameCount` samples each), with
+    /// `farEnd` the frame just played (the echo reference; ignored when echo cancellation is
+    /// off). Returns the VAD decision (true when VAD is off).
+    @discardableResult
+    public func process(microphone: UnsafeBufferPointer<Int16>, farEnd: UnsafeBufferPointer<Int16>,
+                        output: UnsafeMutableBufferPointer<Int16>) -> Bool {
+        precondition(microphone.count == frameCount && output.count == frameCount,
+                     "VoiceProcessor.process: frames must hold \(frameCount) samples")
+        if configuration.echoCancellation {
+            echoCanceller.process(microphone: microphone, farEnd: farEnd, output: output)
+        } else {
+            for index in 0..<frameCount { output[index] = microphone[index] }
+        }
+        if configuration.isProcessing {
+            let vad = preprocessor.run(output.baseAddress!)
+            isVoiceActive = configuration.voiceActivityDetection ? vad : true
+        } else {
+            isVoiceActive = true
+        }
+        return isVoiceActive
+    }
+}

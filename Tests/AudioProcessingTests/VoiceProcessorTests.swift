@@ -1,0 +1,127 @@
+import AudioProcessing
+import TestSupport
+import XCTest
+
+/// Session modes switch the processing chain; NS, AGC and VAD do what they say.
+final class VoiceProcessorTests: XCTestCase {
+    static let rate = 16_000
+
+    /// Runs `processor` over `microphone` (far end `far`, or silence); returns output and the
+    /// number of frames VAD called speech.
+    static func run(_ processor: VoiceProcessor, microphone: [Int16], far: [Int16]? = nil) -> (output: [Int16], voiceFrames: Int) {
+        let frameCount = processor.frameCount
+        let far = far ?? [Int16](repeating: 0, count: microphone.count)
+        var output = [Int16](repeating: 0, count: microphone.count)
+        var voiceFrames = 0
+        microphone.withUnsafeBufferPointer { mic in
+            far.withUnsafeBufferPointer { farBuffer in
+                output.withUnsafeMutableBufferPointer { out in
+                    for frame in 0..<(microphone.count / frameCount) {
+                        let range = (frame * frameCount)..<((frame + 1) * frameCount)
+                        if processor.process(microphone: UnsafeBufferPointer(rebasing: mic[range]),
+                                             farEnd: UnsafeBufferPointer(rebasing: farBuffer[range]),
+                                             output: UnsafeMutableBufferPointer(rebasing: out[range])) {
+                            voiceFrames += 1
+                        }
+                    }
+                }
+            }
+        }
+        return (output, voiceFrames)
+    }
+
+    static func noise(count: Int, amplitude: Int16, seed: UInt64) -> [Int16] {
+        var generator = SeededGenerator(seed: seed)
+        return (0..<count).map { _ in Int16.random(in: -amplitude...amplitude, using: &generator) }
+    }
+
+    func testModeConfigurations() {
+        XCTAssertEqual(ProcessingConfiguration(mode: .voiceChat),
+                       ProcessingConfiguration(echoCancellation: true, noiseSuppression: true, automaticGainControl: true, voiceActivityDetection: true))
+        XCTAssertFalse(ProcessingConfiguration(mode: .measurement).isProcessing)
+        XCTAssertFalse(ProcessingConfiguration(mode: .default).isProcessing)
+    }
+
+    /// Measurement passes samples bit-exact; switching the same processor to voiceChat removes
+    /// the echo; back to measurement is bit-exact again.
+    func testModesSwitchProcessing() throws {
+        let path = EchoPath(sampleRate: Self.rate, rt60Ms: 200, bulkDelayMs: 60, gainDb: -6, seed: 9)
+        let far = EchoScenario.farEnd
+        let microphone = path.echo(of: far)
+        let processor = try VoiceProcessor(sampleRate: Self.rate, configuration: ProcessingConfiguration(mode: .measurement))
+        XCTAssertEqual(Self.run(processor, microphone: microphone, far: far).output.prefix(microphone.count / 160 * 160),
+                       microphone.prefix(microphone.count / 160 * 160))
+        try processor.setMode(.voiceChat)
+        let processed = Self.run(processor, microphone: microphone, far: far).output
+        let erle = EchoMeasurement.erle(microphone: microphone, residual: processed, frameCount: 160, range: (4 * Self.rate)..<microphone.count)
+        print("voiceChat ERLE \(erle) dB")
+        // speexdsp's AGC raises the residual echo with everything else in far-end-only talk
+        // (measured: 29.6 dB ERLE with AGC off, 15.6 dB with it on), so the chain's echo
+        // removal is asserted with AGC off; voiceChat as a whole must still remove > 10 dB.
+        var withoutAGC = ProcessingConfiguration(mode: .voiceChat)
+        withoutAGC.automaticGainControl = false
+        let chain = try VoiceProcessor(sampleRate: Self.rate, configuration: withoutAGC)
+        let chainOutput = Self.run(chain, microphone: microphone, far: far).output
+        let chainERLE = EchoMeasurement.erle(microphone: microphone, residual: chainOutput, frameCount: 160, range: (4 * Self.rate)..<microphone.count)
+        print("voiceChat without AGC ERLE \(chainERLE) dB")
+        XCTAssertGreaterThan(chainERLE, 25)
+        XCTAssertGreaterThan(erle, 10)
+        try processor.setMode(.default)
+        XCTAssertEqual(Self.run(processor, microphone: microphone, far: far).output.prefix(microphone.count / 160 * 160),
+                       microphone.prefix(microphone.count / 160 * 160))
+    }
+
+    /// Noise suppression takes steady white noise down by at least 10 dB (the default limit is −15 dB).
+    func testNoiseSuppressionAttenuatesSteadyNoise() throws {
+        let noise = Self.noise(count: 3 * Self.rate, amplitude: 2_000, seed: 4)
+        let processor = try VoiceProcessor(sampleRate: Self.rate, configuration: .init(noiseSuppression: true))
+        let output = Self.run(processor, microphone: noise).output
+        let reduction = SignalComparison.rmsDecibels(noise[Self.rate...]) - SignalComparison.rmsDecibels(output[Self.rate...])
+        print("noise reduction \(reduction) dB")
+        XCTAssertGreaterThan(reduction, 10)
+    }
+
+    /// AGC lifts speech 30 dB too quiet by at least 10 dB once settled.
+    func testAutomaticGainControlLiftsQuietSpeech() throws {
+        let quiet = EchoScenario.farEnd.map { $0 / 32 }
+        let processor = try VoiceProcessor(sampleRate: Self.rate, configuration: .init(automaticGainControl: true))
+        let output = Self.run(processor, microphone: quiet).output
+        let gain = SignalComparison.rmsDecibels(output[(4 * Self.rate)...]) - SignalComparison.rmsDecibels(quiet[(4 * Self.rate)...])
+        print("AGC gain \(gain) dB")
+        XCTAssertGreaterThan(gain, 10)
+    }
+
+    /// VAD (speexdsp's, which it calls "a hack pending a rewrite": a threshold on its speech
+    /// probability): after a second to learn the noise, faint noise is not speech; speech
+    /// mostly is.
+    func testVoiceActivityDetection() throws {
+        let silence = Self.noise(count: 2 * Self.rate, amplitude: 30, seed: 2)
+        let speech = EchoScenario.farEnd
+        let processor = try VoiceProcessor(sampleRate: Self.rate, configuration: .init(voiceActivityDetection: true))
+        _ = Self.run(processor, microphone: silence)
+        let silent = Self.run(processor, microphone: silence).voiceFrames
+        let spoken = Self.run(processor, microphone: speech).voiceFrames
+        print("VAD: \(silent) of 200 silent frames, \(spoken) of \(speech.count / 160) speech frames")
+        XCTAssertLessThan(silent, 20)
+        XCTAssertGreaterThan(spoken, speech.count / 160 / 3)
+    }
+
+    /// voiceChat on the real-time path: no allocation per frame.
+    func testVoiceChatAllocatesNothing() throws {
+        let processor = try VoiceProcessor(sampleRate: Self.rate, configuration: .init(mode: .voiceChat))
+        let far = Self.noise(count: 160, amplitude: 5_000, seed: 8)
+        let mic = far.map { $0 / 3 }
+        var out = [Int16](repeating: 0, count: 160)
+        let allocations = far.withUnsafeBufferPointer { farBuffer in
+            mic.withUnsafeBufferPointer { micBuffer in
+                out.withUnsafeMutableBufferPointer { outBuffer in
+                    for _ in 0..<20 { processor.process(microphone: micBuffer, farEnd: farBuffer, output: outBuffer) }
+                    return AllocationCounter.measure {
+                        for _ in 0..<100 { processor.process(microphone: micBuffer, farEnd: farBuffer, output: outBuffer) }
+                    }.allocations
+                }
+            }
+        }
+        XCTAssertEqual(allocations, 0)
+    }
+}
