@@ -42,7 +42,7 @@ let package = Package(
         .target(name: "MediaEngine", dependencies: ["Opus", "RTP", "AudioDevices", "Transport"]),
 
         // Programs.
-        .executableTarget(name: "voicecall", dependencies: ["MediaEngine", "AudioDevices"]),
+        .executableTarget(name: "voicecall", dependencies: ["MediaEngine", "AudioDevices", "AudioProcessing"]),
         .executableTarget(
             name: "benchmarks",
             dependencies: [

@@ -9,6 +9,7 @@ struct VoiceCall {
           demo      a two-party SRTP/Opus call over UDP on loopback (see: voicecall demo --help)
           devices   lists ALSA devices and sound cards
           loopback  plays a chirp or WAV and captures it back: round-trip latency and xruns
+          aec       removes the echo of a far-end recording from a microphone recording
           help      this text
         """
 
@@ -26,6 +27,9 @@ struct VoiceCall {
             case "loopback":
                 if arguments.flag("--help") { print(LoopbackCommand.usage); return }
                 try LoopbackCommand.run(&arguments)
+            case "aec":
+                if arguments.flag("--help") { print(EchoCancelCommand.usage); return }
+                try EchoCancelCommand.run(&arguments)
             case "help", "--help", "-h":
                 print(usage)
             default:
