@@ -10,12 +10,17 @@ import RTP
 /// - **normal**: the next packet is there → decode it;
 /// - **merge**: the same right after concealment, crossfaded in from the concealed signal;
 /// - **fecRecovery**: it is missing but the packet after it carries in-band FEC → recover it;
-/// - **expand**: missing otherwise → Opus concealment. With later packets stored the missing
-///   one is given up; with none (a stall) playout waits, so the delay grows to the network's;
+/// - **expand**: missing otherwise → Opus concealment. With nothing later stored (a stall)
+///   playout waits, so the delay grows to the network's. With later packets stored, the
+///   missing one is usually only overtaken (reordered), so playout also waits for it — up to
+///   `maximumHoldMs`, and only while its lateness is within what `holdQuantile` of recent
+///   packets reached — then gives it up (FEC from the next packet, or concealment). Waiting a
+///   frame and playing the packet late conceals no more than giving it up would, and loses
+///   nothing; the delay it adds is removed by accelerating afterwards;
 /// - **comfortNoise**: the sequence continues but the timestamp jumped (sender DTX) → silence;
 /// - **accelerate** / **preemptiveExpand**: when decoding, the packet's margin (how long ago
 ///   the fastest-path copy of it would have arrived) is compared with the target delay (95th
-///   percentile of relative arrival delay, `RelativeDelayEstimator`); far above → remove one
+///   `RelativeDelayEstimator`); far above → remove one
 ///   pitch period, below → insert one (`TimeStretcher`).
 ///
 /// The store is a preallocated ring; payloads are copied in; nothing allocates per packet or
@@ -47,6 +52,11 @@ public final class AdaptiveJitterBuffer {
     static let spikeWaitMs = 100.0
     /// A sequence number further than this from the highest one is a jump (restart).
     static let sequenceJump: Int64 = 3_000
+    /// Longest wait for a missing packet while later ones are stored, in ms.
+    static let maximumHoldMs = 60.0
+    /// A missing packet is waited for only while its lateness so far is within this quantile
+    /// of recent relative delays; beyond it, it is most likely lost.
+    static let holdQuantile = 0.999
 
     private let decoder: OpusDecoder
     private let stretcher: TimeStretcher
@@ -304,6 +314,11 @@ public final class AdaptiveJitterBuffer {
         }
         // One or more packets missing before `next`.
         let gap = Int(next.timestamp - nextTimestamp)
+        if gap > 0 && Double(waitedSamples) < Self.maximumHoldMs * samplesPerMs
+            && marginMs(nowMs: nowMs) <= estimator.delayMs(atQuantile: Self.holdQuantile) {
+            expand(advancing: false)  // most likely overtaken, not lost: wait for it
+            return
+        }
         if gap <= 0 || waitedSamples >= gap {
             nextSequence = next.sequence  // already concealed their span: give them up
             nextTimestamp = next.timestamp

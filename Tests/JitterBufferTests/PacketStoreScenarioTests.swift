@@ -69,6 +69,35 @@ import TestSupport
         #expect(ticks[expandAt + 1].event.sequenceNumber == 1_016)
     }
 
+    /// A packet overtaken by the next one is waited for when the network has recently delayed
+    /// packets that much: packet 1010 (70 ms late, a delay never seen before) is given up;
+    /// once that delay is in the histogram, packet 1020 arriving just as late is waited for one
+    /// tick and merged in, and nothing after it is lost.
+    @Test func overtakenPacketIsWaitedForWhenTheNetworkHasDelayedThatMuch() throws {
+        // 40 ms target throughout (the estimate takes over only after 50 packets), with the
+        // histogram free to learn delays up to the default 1 s.
+        var configuration = JitterBufferConfiguration()
+        configuration.minimumDelayMs = 40
+        configuration.initialDelayMs = 40
+        let buffer = try AdaptiveJitterBuffer(configuration: configuration)
+        var deliveries = F.stream(count: 40, fec: false)
+        deliveries[10].arrivalMs += 70
+        deliveries[20].arrivalMs += 70
+        let ticks = F.run(buffer, deliveries: deliveries, ticks: 43)
+        let started = F.allStarted(ticks)
+        #expect(!started.contains(1_010))
+        #expect(started.contains(1_020))
+        #expect(started == Self.range(1_000, count: 40).filter { $0 != 1_010 })
+        #expect(ticks.first { $0.event.sequenceNumber == 1_020 }?.event.kind == .merge)
+        let waited = try #require(ticks.firstIndex { $0.event.sequenceNumber == 1_020 })
+        #expect(ticks[waited - 1].event.kind == .expand)
+        #expect(buffer.statistics.packetsDiscarded == 1)
+        #expect(buffer.statistics.concealmentEvents == 2)
+        // The tick spent waiting is taken back by accelerating: the stream ends on time.
+        #expect(buffer.statistics.removedSamplesForAcceleration > 0)
+        #expect(ticks.last?.event.sequenceNumber == 1_039)
+    }
+
     /// Concealment and the merge back into decoded audio add no click: across each seam (the
     /// frame boundary into concealment, and into the merged frame with its 2.5 ms crossfade) no
     /// sample-to-sample step exceeds the lossless decode's largest. (Inside a merged frame the
