@@ -39,11 +39,17 @@ public final class AdaptiveJitterBuffer {
     static let packetsBeforeEstimate = 50
     /// A timestamp further than this from where the sequence number puts it is a jump (restart).
     static let timestampJumpSeconds = 10
-    /// Margin kept above the target, in ms: preemptive expand starts this early because it
-    /// raises the margin only once a whole frame of inserted audio has built up (several ticks).
-    static let guardMs = 5.0
-    /// Extra margin above target + guard + one frame before accelerating: the margin moves in
-    /// whole frames, so without it noise in the fastest-packet estimate flips between
+    /// How far below the target the margin may sit before a period is inserted, in ms. The
+    /// margin moves in whole packets (a packet is decoded at a tick), so it sits on a 20 ms
+    /// lattice: insisting on the lattice point above the target would cost 10 ms on average,
+    /// and the few packets this tolerance makes late are mostly waited for.
+    static let targetToleranceMs = 5.0
+    /// The margin never sits below this, in ms: on a clean network whose clock drifts, inserting
+    /// periods raises the margin only once a whole frame has built up (several ticks), so
+    /// preemptive expand needs this much runway before the next packet would be missed.
+    static let minimumMarginMs = 5.0
+    /// Extra margin above the lowest allowed one plus a frame before accelerating (stepping the
+    /// margin down by a frame): without it, noise in the fastest-packet estimate flips between
     /// accelerate and preemptive expand.
     static let accelerateHysteresisMs = 5.0
     /// Most pitch periods removed from one frame when the margin is several frames above target.
@@ -53,7 +59,7 @@ public final class AdaptiveJitterBuffer {
     /// A sequence number further than this from the highest one is a jump (restart).
     static let sequenceJump: Int64 = 3_000
     /// Longest wait for a missing packet while later ones are stored, in ms.
-    static let maximumHoldMs = 60.0
+    static let maximumHoldMs = 80.0
     /// A missing packet is waited for only while its lateness so far is within this quantile
     /// of recent relative delays; beyond it, it is most likely lost.
     static let holdQuantile = 0.999
@@ -247,13 +253,13 @@ public final class AdaptiveJitterBuffer {
 
     /// Writes the next `samplesPerFrame` samples of audio into `pcm` and reports how they
     /// were produced. `nowMs` is the receiver's clock, the same as `insert`'s arrival times.
-    /// Before the first packet has waited the target delay (plus the guard) it writes silence
+    /// Before the first packet has waited the target delay (less the tolerance) it writes silence
     /// (`.comfortNoise`, counted nowhere).
     public func nextFrame(into pcm: UnsafeMutableBufferPointer<Int16>, nowMs: Double) -> PlayoutEvent {
         precondition(pcm.count >= samplesPerFrame, "nextFrame: pcm holds fewer than samplesPerFrame samples")
         let frame = UnsafeMutableBufferPointer(rebasing: pcm[0..<samplesPerFrame])
         if !isPlaying {
-            if store.count > 0 && isStarted && marginMs(nowMs: nowMs) >= targetDelayMs + Self.guardMs {
+            if store.count > 0 && isStarted && marginMs(nowMs: nowMs) >= max(targetDelayMs - Self.targetToleranceMs, Self.minimumMarginMs) {
                 isPlaying = true
                 queue.removeAll()
             } else {
@@ -371,13 +377,14 @@ public final class AdaptiveJitterBuffer {
         hasMergeTail = false
         let frameMs = Double(configuration.frameDurationMs)
         let queuedMs = Double(queue.count) / samplesPerMs
-        if isFirstThisTick && margin >= targetDelayMs + Self.guardMs + frameMs + Self.accelerateHysteresisMs {
+        let lowest = max(targetDelayMs - Self.targetToleranceMs, Self.minimumMarginMs)
+        if isFirstThisTick && margin >= lowest + frameMs + Self.accelerateHysteresisMs {
             // Far above target: remove a period even if that costs a frame of margin; far far
             // above (after a stall), up to `fastAcceleratePeriods` periods (NetEq's fast accelerate).
             var written = stretcher.accelerate(frame, into: stretched)
             var periods = 1
             while written < count && periods < Self.fastAcceleratePeriods
-                    && margin >= targetDelayMs + Self.guardMs + Double(periods + 2) * frameMs {
+                    && margin >= lowest + Double(periods + 1) * frameMs + Self.accelerateHysteresisMs {
                 for index in 0..<written { decoded[index] = stretched[index] }
                 let shorter = stretcher.accelerate(UnsafeBufferPointer(rebasing: decoded[0..<written]), into: stretched)
                 if shorter == written { break }
@@ -390,7 +397,7 @@ public final class AdaptiveJitterBuffer {
                                  sequenceNumber: sequenceNumber, arrivalMs: slot.arrivalMs)
                 return
             }
-        } else if margin < targetDelayMs + Self.guardMs && queuedMs < frameMs {
+        } else if margin < lowest && queuedMs < frameMs {
             let written = stretcher.preemptiveExpand(frame, into: stretched)
             if written > count {
                 statistics.insertedSamplesForDeceleration += written - count
@@ -398,7 +405,7 @@ public final class AdaptiveJitterBuffer {
                                  sequenceNumber: sequenceNumber, arrivalMs: slot.arrivalMs)
                 return
             }
-        } else if margin >= targetDelayMs + Self.guardMs && queue.count >= stretcher.maximumPeriod / 4 {
+        } else if margin >= lowest && queue.count >= stretcher.maximumPeriod / 4 {
             // Audio left over from earlier stretching is pure delay: trim it when a period fits.
             let written = stretcher.accelerate(frame, into: stretched, maximumPeriod: queue.count)
             if written < count {

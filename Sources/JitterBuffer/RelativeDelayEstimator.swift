@@ -19,7 +19,7 @@ final class RelativeDelayEstimator {
     /// Window over which the fastest packet is searched, in milliseconds.
     static let windowMs = 2_000.0
     /// Highest quantile of the relative delay the target may reach.
-    static let quantile = 0.965
+    static let quantile = 0.97
     /// What one unit of late share costs, in ms of delay: 8 000 makes 1 % of late packets worth
     /// 80 ms. Chosen on the benchmark traces against speexdsp (README, "Jitter buffer").
     static let lateCostMs = 8_000.0

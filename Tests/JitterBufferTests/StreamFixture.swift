@@ -81,7 +81,7 @@ enum StreamFixture {
     }
 
     /// A buffer with a fixed target (minimum = maximum = initial = `delayMs`).
-    static func fixedDelayBuffer(delayMs: Int = 40, capacity: Int = 256) throws -> AdaptiveJitterBuffer {
+    static func fixedDelayBuffer(delayMs: Int = 45, capacity: Int = 256) throws -> AdaptiveJitterBuffer {
         var configuration = JitterBufferConfiguration()
         configuration.minimumDelayMs = delayMs
         configuration.maximumDelayMs = delayMs
