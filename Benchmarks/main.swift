@@ -1,5 +1,5 @@
 // `swift run -c release benchmarks [group…] [--rounds N] [--only ROW]… [--json PATH]`
-//   jitter options: [--trace FILE]… [--plot DIR] [--write-traces DIR]
+//   jitter options: [--trace FILE]… [--plot DIR] [--write-traces DIR] [--seed-offset N]
 // Groups: opus, srtp, jitter, aec (all when none is named). Every row is ours against its baseline,
 // measured in the same run in interleaved rounds; the median is reported.
 import Foundation
@@ -18,6 +18,7 @@ var onlyRows: Set<String> = []
 var traceFiles: [String] = []
 var plotDirectory: String? = nil
 var writeTracesDirectory: String? = nil
+var seedOffset: UInt64 = 0
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
@@ -39,6 +40,9 @@ while let argument = arguments.popFirst() {
     case "--write-traces":
         guard let path = arguments.popFirst() else { fail("--write-traces needs a directory") }
         writeTracesDirectory = path
+    case "--seed-offset":
+        guard let text = arguments.popFirst(), let value = UInt64(text) else { fail("--seed-offset needs a non-negative number") }
+        seedOffset = value
     case _ where availableGroups.contains(argument):
         groups.append(argument)
     default:
@@ -62,7 +66,8 @@ do {
         case "opus": try OpusBenchmarks(comparison: comparison, report: report).run()
         case "srtp": try SRTPBenchmarks(comparison: comparison, report: report).run()
         case "aec": try AECBenchmarks(comparison: comparison, report: report).run()
-        case "jitter": try JitterBenchmarks(report: report, traceFiles: traceFiles, plotDirectory: plotDirectory).run()
+        case "jitter":
+            try JitterBenchmarks(report: report, traceFiles: traceFiles, plotDirectory: plotDirectory, seedOffset: seedOffset).run()
         default: break
         }
     }

@@ -20,9 +20,10 @@ final class RelativeDelayEstimator {
     static let windowMs = 2_000.0
     /// Highest quantile of the relative delay the target may reach.
     static let quantile = 0.97
-    /// What one unit of late share costs, in ms of delay: 8 000 makes 1 % of late packets worth
-    /// 80 ms. Chosen on the benchmark traces against speexdsp (README, "Jitter buffer").
-    static let lateCostMs = 8_000.0
+    /// What one unit of late share costs, in ms of delay: 5 000 makes 1 % of late packets worth
+    /// 50 ms. Chosen on the benchmark traces against speexdsp, across six seeds of them (README,
+    /// "Jitter buffer").
+    static let lateCostMs = 5_000.0
 
     private let histogram: UnsafeMutableBufferPointer<Double>
     private let windowArrivals: UnsafeMutableBufferPointer<Double>

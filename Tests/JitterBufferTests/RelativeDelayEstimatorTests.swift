@@ -25,8 +25,8 @@ import Testing
     }
 
     /// Heavy tail (95 % within 10 ms, 5 % spread over 10–500 ms): covering the tail would cost
-    /// about 490 ms per 5 % of late loss, more than the late loss is worth (8 000 ms per unit,
-    /// 400 ms per 5 %), so the target stops where the tail begins, far below the quantile.
+    /// about 490 ms per 5 % of late loss, more than the late loss is worth (5 000 ms per unit,
+    /// 250 ms per 5 %), so the target stops where the tail begins, far below the quantile.
     @Test func heavyTailStopsWhereTheTailBegins() {
         let estimator = Self.estimator(count: 3_000) { index in
             index % 20 == 0 ? 10 + Double((index / 20) % 50) * 10 : Double(index % 10)
