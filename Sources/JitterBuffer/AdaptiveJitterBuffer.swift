@@ -19,9 +19,9 @@ import RTP
 ///   nothing; the delay it adds is removed by accelerating afterwards;
 /// - **comfortNoise**: the sequence continues but the timestamp jumped (sender DTX) → silence;
 /// - **accelerate** / **preemptiveExpand**: when decoding, the packet's margin (how long ago
-///   the fastest-path copy of it would have arrived) is compared with the target delay (95th
-///   `RelativeDelayEstimator`); far above → remove one
-///   pitch period, below → insert one (`TimeStretcher`).
+///   the fastest-path copy of it would have arrived) is compared with the target delay
+///   (`RelativeDelayEstimator`, less `targetToleranceMs`); a frame above → remove a pitch
+///   period, below → insert one (`TimeStretcher`).
 ///
 /// The store is a preallocated ring; payloads are copied in; nothing allocates per packet or
 /// per tick. Not thread-safe: drive it from one thread (the playout thread).
@@ -259,7 +259,7 @@ public final class AdaptiveJitterBuffer {
         precondition(pcm.count >= samplesPerFrame, "nextFrame: pcm holds fewer than samplesPerFrame samples")
         let frame = UnsafeMutableBufferPointer(rebasing: pcm[0..<samplesPerFrame])
         if !isPlaying {
-            if store.count > 0 && isStarted && marginMs(nowMs: nowMs) >= max(targetDelayMs - Self.targetToleranceMs, Self.minimumMarginMs) {
+            if store.count > 0 && isStarted && marginMs(nowMs: nowMs) >= lowestMarginMs {
                 isPlaying = true
                 queue.removeAll()
             } else {
@@ -282,6 +282,9 @@ public final class AdaptiveJitterBuffer {
         }
         return PlayoutEvent(kind: emission.latest?.kind ?? lastKind, sequenceNumber: nil)
     }
+
+    /// The smallest margin playout keeps: the target less the tolerance, never under the minimum.
+    private var lowestMarginMs: Double { max(targetDelayMs - Self.targetToleranceMs, Self.minimumMarginMs) }
 
     /// How long ago the fastest-path copy of the next packet would have arrived: the slack the
     /// next decode has. Late loss happens for packets whose relative delay exceeds it.
@@ -377,7 +380,7 @@ public final class AdaptiveJitterBuffer {
         hasMergeTail = false
         let frameMs = Double(configuration.frameDurationMs)
         let queuedMs = Double(queue.count) / samplesPerMs
-        let lowest = max(targetDelayMs - Self.targetToleranceMs, Self.minimumMarginMs)
+        let lowest = lowestMarginMs
         if isFirstThisTick && margin >= lowest + frameMs + Self.accelerateHysteresisMs {
             // Far above target: remove a period even if that costs a frame of margin; far far
             // above (after a stall), up to `fastAcceleratePeriods` periods (NetEq's fast accelerate).
