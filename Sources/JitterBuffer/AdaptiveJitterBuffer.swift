@@ -475,10 +475,16 @@ public final class AdaptiveJitterBuffer {
         }
     }
 
-    /// Silence for a sender's DTX gap. `advancing`: the gap is known (the next packet is
-    /// stored); otherwise the sender is in DTX and playout waits for its next packet.
+    /// Comfort noise for a sender's DTX gap: the decoder's own, which after a DTX or comfort-noise
+    /// update continues the sender's background noise (Opus expects lost-frame decoding during
+    /// DTX); digital silence when the span is not a whole number of 2.5 ms steps. `advancing`:
+    /// the gap is known (the next packet is stored); otherwise the sender is in DTX and playout
+    /// waits for its next packet.
     private func comfortNoise(count: Int, advancing: Bool) {
-        for index in 0..<count { decoded[index] = 0 }
+        let output = UnsafeMutableBufferPointer(rebasing: decoded[0..<count])
+        if count % (configuration.sampleRate / 400) != 0 || (try? decoder.conceal(into: output)) != count {
+            output.update(repeating: 0)
+        }
         statistics.concealedSamples += count
         statistics.silentConcealedSamples += count
         if advancing {

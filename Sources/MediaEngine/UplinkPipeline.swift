@@ -11,7 +11,8 @@ public struct UplinkStatistics: Sendable, Equatable {
     public var bytesSent = 0
     /// Bytes of Opus payload produced.
     public var payloadBytesSent = 0
-    /// Frames the encoder judged silent under DTX and that were not sent.
+    /// Frames the encoder judged silent under DTX and that were not sent (the first of each
+    /// silent run is sent, so the receiver knows the sender went silent).
     public var framesSuppressedByDTX = 0
 }
 
@@ -32,6 +33,8 @@ public final class UplinkPipeline {
     private var sequenceNumber: UInt16
     private var timestamp: UInt32
     private var markNextPacket = true
+    /// The last frame was a DTX packet (sent or not): the sender is in a silent run.
+    private var isInSilence = false
     private let packet: UnsafeMutableRawBufferPointer
 
     /// The most bytes one packet can take: header, the largest Opus packet (RFC 6716: 1275
@@ -75,8 +78,9 @@ public final class UplinkPipeline {
     /// Encodes, packetises and protects one frame of `samplesPerFrame` mono samples.
     ///
     /// Returns the RTP packet (valid until the next call) in a buffer with room for the SRTP
-    /// trailer after `length`, or nil when DTX suppressed the frame. The RTP timestamp advances either way, so the receiver sees
-    /// the silence as a timestamp gap with contiguous sequence numbers.
+    /// trailer after `length`, or nil when DTX suppressed the frame (all but the first DTX
+    /// packet of a silent run). The RTP timestamp advances either way, so the receiver sees the
+    /// silence as a DTX packet, then a timestamp gap with contiguous sequence numbers.
     public func process(_ frame: UnsafeBufferPointer<Int16>) throws(MediaPipelineError) -> (buffer: UnsafeMutableRawBufferPointer, length: Int)? {
         guard frame.count == configuration.samplesPerFrame else {
             throw .wrongFrameSize(expected: configuration.samplesPerFrame, got: frame.count)
@@ -101,11 +105,15 @@ public final class UplinkPipeline {
         } catch {
             throw .codec(error)
         }
-        if configuration.discontinuousTransmission && OpusEncoder.isDTXPacket(byteCount: payloadLength) {
+        let isDTX = configuration.discontinuousTransmission && OpusEncoder.isDTXPacket(byteCount: payloadLength)
+        if isDTX && isInSilence {
             statistics.framesSuppressedByDTX += 1
             markNextPacket = true  // RFC 3551 §4.1: marker on the first packet after silence
             return nil
         }
+        // The first DTX packet of a silent run is sent (as WebRTC does): it tells the receiver
+        // that the gap which follows is the sender's silence, for its decoder's comfort noise.
+        isInSilence = isDTX
         markNextPacket = false
         sequenceNumber &+= 1
         statistics.packetsSent += 1

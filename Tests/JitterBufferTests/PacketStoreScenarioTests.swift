@@ -1,5 +1,7 @@
+import Foundation
 import Testing
 import JitterBuffer
+import Opus
 import RTP
 import TestSupport
 
@@ -228,6 +230,51 @@ import TestSupport
         #expect(buffer.statistics.concealmentEvents == 0)
         #expect(ticks.filter { $0.event.kind == .expand }.isEmpty)
         #expect(ticks.last?.event.sequenceNumber == 1_039)
+    }
+
+    /// A real DTX stream: the encoder (DTX on) codes voice, then faint noise; the sender sends
+    /// the first "nothing to send" packet of each silent run and drops the rest (as
+    /// `UplinkPipeline` and WebRTC do), so the receiver sees a DTX packet, then a timestamp gap
+    /// with contiguous sequence numbers. The gaps play the decoder's comfort noise — close to the
+    /// sender's background, not digital silence — and count as silent concealment, not loss.
+    @Test func dtxGapsPlayComfortNoiseAtTheBackgroundLevel() throws {
+        let encoder = try OpusEncoder(sampleRate: F.sampleRate, channels: 1, application: .voip)
+        try encoder.setDTX(true)
+        var generator = SeededGenerator(seed: 9)
+        let background = (0..<(100 * F.frameSamples)).map { _ in Int16.random(in: -150...150, using: &generator) }
+        let pcm = F.voice(frameCount: 50) + background
+        var deliveries: [F.Delivery] = []
+        var sequence: UInt16 = 1_000
+        var buffer = [UInt8](repeating: 0, count: 1_500)
+        var isInSilence = false
+        for frame in 0..<(pcm.count / F.frameSamples) {
+            let start = frame * F.frameSamples
+            let count = try pcm[start..<(start + F.frameSamples)].withUnsafeBufferPointer { input in
+                try buffer.withUnsafeMutableBytes { output in try encoder.encode(input, into: output) }
+            }
+            let isDTX = OpusEncoder.isDTXPacket(byteCount: count)
+            defer { isInSilence = isDTX }
+            if isDTX && isInSilence { continue }
+            let packet = Array(buffer[0..<count])
+            let send = Double(frame) * F.frameMs
+            deliveries.append(F.Delivery(arrivalMs: send + 5, bytes: F.rtp(sequence: sequence, timestamp: 50_000 + UInt32(frame * F.frameSamples),
+                                                                            payload: packet), sendMs: send))
+            sequence &+= 1
+        }
+        #expect(deliveries.count < 120)  // the noise mostly went untransmitted
+        let jitterBuffer = try F.fixedDelayBuffer()
+        let ticks = F.run(jitterBuffer, deliveries: deliveries, ticks: 152, keepAudio: true)
+        // Ticks in the noise section (from 1.5 s on) that played comfort noise.
+        let gapAudio = ticks.filter { $0.nowMs >= 1_500 && $0.event.kind == .comfortNoise }.flatMap(\.pcm)
+        #expect(gapAudio.count >= 30 * F.frameSamples)
+        func rms(_ samples: [Int16]) -> Double {
+            (samples.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(max(1, samples.count))).squareRoot()
+        }
+        let level = 20 * log10(max(rms(gapAudio), 1e-9) / rms(background))
+        #expect(level > -12 && level < 6, "comfort noise \(level) dB against the sender's background")
+        #expect(jitterBuffer.statistics.concealmentEvents == 0)
+        #expect(jitterBuffer.statistics.packetsDiscarded == 0)
+        #expect(jitterBuffer.statistics.silentConcealedSamples >= gapAudio.count)
     }
 
     @Test func overflowFlushes() throws {

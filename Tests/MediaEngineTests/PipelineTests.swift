@@ -34,6 +34,34 @@ import TestSupport
         }
     }
 
+    /// DTX: the first "nothing to send" packet of a silent run goes out (so the receiver knows
+    /// the sender went silent), the rest are suppressed; sequence numbers stay contiguous, the
+    /// timestamp jumps over the silence, and the first packet after it carries the marker.
+    @Test func dtxSendsTheFirstSilentPacketOfARunAndSuppressesTheRest() throws {
+        var configuration = MediaConfiguration()
+        configuration.discontinuousTransmission = true
+        let uplink = try UplinkPipeline(configuration: configuration, ssrc: 0x1234_5678, initialSequenceNumber: 100, initialTimestamp: 0)
+        let silence = [Int16](repeating: 0, count: 960)
+        let input = frames(25) + Array(repeating: silence, count: 50) + frames(10)
+        var sent: [(sequence: UInt16, timestamp: UInt32, marker: Bool, isDTX: Bool)] = []
+        for frame in input {
+            try frame.withUnsafeBufferPointer { pcm in
+                guard let packet = try uplink.process(pcm) else { return }
+                let view = try RTPPacketView(UnsafeRawBufferPointer(rebasing: packet.buffer[0..<packet.length]))
+                sent.append((view.sequenceNumber, view.timestamp, view.marker, view.payload.count <= 2))
+            }
+        }
+        #expect(uplink.statistics.framesSuppressedByDTX >= 30)
+        #expect(uplink.statistics.packetsSent + uplink.statistics.framesSuppressedByDTX == input.count)
+        #expect(sent.contains { $0.isDTX })
+        #expect(zip(sent, sent.dropFirst()).allSatisfy { !($0.isDTX && $1.isDTX) }, "a silent run sends one DTX packet")
+        #expect(zip(sent, sent.dropFirst()).allSatisfy { $1.sequence == $0.sequence &+ 1 })
+        let resumed = try #require(zip(sent, sent.dropFirst()).first { $1.timestamp - $0.timestamp > 960 })
+        #expect(resumed.1.marker)
+        // Markers exactly where a talkspurt starts after suppressed frames.
+        #expect(zip(sent, sent.dropFirst()).allSatisfy { $1.marker == ($1.timestamp - $0.timestamp > 960) })
+    }
+
     /// Feeds packets to a downlink, through `srtp` first when given; returns what was heard.
     func play(_ datagrams: [[UInt8]], into downlink: DownlinkPipeline, through srtp: SRTPTransportStage? = nil) -> [Int16] {
         var heard: [Int16] = []
