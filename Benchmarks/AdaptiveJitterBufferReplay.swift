@@ -6,11 +6,13 @@ import Transport
 /// Ours: the `JitterBuffer` module's `AdaptiveJitterBuffer`, fed real RTP packets with Opus
 /// payloads in arrival order and asked for one frame per 20 ms receiver tick.
 enum AdaptiveJitterBufferReplay {
-    static let isAvailable = true
-
-    /// Replays `trace`; a tick counts as concealed when its event is expand or comfort noise.
-    static func replay(_ trace: NetworkTrace, stream: OpusPacketStream, tickMs: Double = 20) throws -> PlayoutRun? {
-        let buffer = try AdaptiveJitterBuffer(configuration: JitterBufferConfiguration())
+    /// Replays `trace` with `policy` for overtaken packets; a tick counts as concealed when its
+    /// event is expand or comfort noise.
+    static func replay(_ trace: NetworkTrace, stream: OpusPacketStream, policy: LatePacketPolicy,
+                       tickMs: Double = 20) throws -> PlayoutRun {
+        var configuration = JitterBufferConfiguration()
+        configuration.latePacketPolicy = policy
+        let buffer = try AdaptiveJitterBuffer(configuration: configuration)
         let arrivals = trace.arrivals
         let packets = try arrivals.map { try stream.rtpPacket($0.sequence) }  // built outside the timing
         let pcm = UnsafeMutableBufferPointer<Int16>.allocate(capacity: OpusPacketStream.samplesPerFrame)

@@ -1,8 +1,9 @@
 import Foundation
+import JitterBuffer
 import Transport
 
-/// Jitter buffers on the same network traces: (a) ours, `JitterBuffer.AdaptiveJitterBuffer`
-/// (when built in, see ``AdaptiveJitterBufferReplay``), (b) speexdsp's jitter buffer, (c) the
+/// Jitter buffers on the same network traces: (a) ours, `JitterBuffer.AdaptiveJitterBuffer`,
+/// with each `LatePacketPolicy` (see ``modes``), (b) speexdsp's jitter buffer, (c) the
 /// fixed-delay oracle at the late loss ours reached, and also at speex's (so speex's own
 /// distance from the optimum shows, as in REFERENCE.md's anchors).
 ///
@@ -28,85 +29,112 @@ struct JitterBenchmarks {
             traces.append(JitterTrace(name: url.deletingPathExtension().lastPathComponent, trace: try NetworkTrace(contentsOf: url),
                                       isStationary: false))
         }
-        let ours = AdaptiveJitterBufferReplay.isAvailable ? "" : "; ours not built in (-Xswiftc -DVOICEENGINE_ADAPTIVE_JITTER_BUFFER)"
-        print("\n== \(Self.group) (baselines: speexdsp 1.2.1 jitter buffer; fixed-delay oracle at the same late loss\(ours)) ==")
-        print("* = not stationary; oracle@X = the fixed delay D with X's late loss; concealed = ticks without a new packet")
+        print("\n== \(Self.group) (baselines: speexdsp 1.2.1 jitter buffer; fixed-delay oracle at the same late loss) ==")
+        print("* = not stationary; oracle@X = the fixed delay D with X's late loss; concealed = ticks without a new packet;")
+        print("ours = default policy (FEC first), judged with FEC recovery credited; ours, waiting = .waitForPacket, own payloads only")
         print(row("trace", "buffer", "mean ms", "p95 ms", "late %", "concealed %", "us/tick", "mean/oracle", "mean/speex", "targets"))
-        var met = 0
-        for entry in traces where try replay(entry, stream: stream) { met += 1 }
-        print("issue targets met on \(met) of \(traces.count) traces (seed offset \(seedOffset))")
+        var met = [0, 0]
+        for entry in traces {
+            for (index, isMet) in try replay(entry, stream: stream).enumerated() where isMet { met[index] += 1 }
+        }
+        for (index, mode) in Self.modes.enumerated() {
+            print("issue targets met by \(mode.label) (\(mode.accounting)) on \(met[index]) of \(traces.count) traces (seed offset \(seedOffset))")
+        }
     }
 
-    /// Replays one trace into every buffer and prints its rows; returns whether ours met the
-    /// issue's targets on it (false when ours is not built in).
-    private func replay(_ entry: JitterTrace, stream: OpusPacketStream) throws -> Bool {
+    /// One way of running ours, and how its late loss is counted.
+    struct Mode {
+        var label: String
+        var policy: LatePacketPolicy
+        /// Whether a packet rebuilt from the next packet's FEC counts as played.
+        var creditsFEC: Bool
+        var color: String
+        var accounting: String { creditsFEC ? "FEC recovery credited" : "own payloads only" }
+    }
+
+    /// The default policy, judged by what the listener gets (a frame rebuilt from FEC is the
+    /// sender's own coding of it), and the waiting policy, judged as strictly as speex and the
+    /// oracle (which have no FEC): only a packet whose own payload played counts.
+    static let modes = [
+        Mode(label: "ours", policy: .recoverFromFECFirst, creditsFEC: true, color: "#1f77b4"),
+        Mode(label: "ours, waiting", policy: .waitForPacket, creditsFEC: false, color: "#2ca02c"),
+    ]
+
+    /// Replays one trace into speex and into ours in every mode and prints the rows; returns,
+    /// per mode, whether ours met the issue's targets on it.
+    private func replay(_ entry: JitterTrace, stream: OpusPacketStream) throws -> [Bool] {
         let trace = entry.trace
         let speexRun = try SpeexJitterBaseline.replay(trace, stream: stream)
-        let oursRun = try AdaptiveJitterBufferReplay.replay(trace, stream: stream)
         let speex = speexRun.summary(trace)
-        let ours = oursRun?.summary(trace)
         let speexOracle = FixedDelayOracle(trace: trace, lateLoss: speex.lateLoss)
-        let oracle = ours.map { FixedDelayOracle(trace: trace, lateLoss: $0.lateLoss) } ?? speexOracle
-
         let name = entry.name + (entry.isStationary ? "" : " *")
-        var isMet = false
         print(row(name, "speex", ms(speex.meanDelayMs), ms(speex.p95DelayMs), percent(speex.lateLoss), percent(speex.concealed),
                   ms(speex.microsecondsPerTick), ratio(speex.meanDelayMs / speexOracle.delayMs), "", ""))
         print(row("", "oracle@speex", ms(speexOracle.delayMs), ms(speexOracle.delayMs), percent(speexOracle.lateLoss),
                   percent(speexOracle.concealed), "", "", "", ""))
-        if let ours {
-            print(row("", "oracle@ours", ms(oracle.delayMs), ms(oracle.delayMs), percent(oracle.lateLoss), percent(oracle.concealed),
-                      "", "", "", ""))
+        recordSpeex(entry.name, speex: speex, speexOracle: speexOracle)
+
+        var series = [DelayPlot.series("speexdsp playout", color: "#ff7f0e", run: speexRun, trace: trace)]
+        var results: [Bool] = []
+        var defaultOracle = speexOracle
+        for mode in Self.modes {
+            let run = try AdaptiveJitterBufferReplay.replay(trace, stream: stream, policy: mode.policy)
+            let ours = run.summary(trace)
+            let late = mode.creditsFEC ? ours.lateLossCreditingFEC : ours.lateLoss
+            let oracle = FixedDelayOracle(trace: trace, lateLoss: late)
+            if mode.policy == .recoverFromFECFirst { defaultOracle = oracle }
             let oracleLimit = entry.name == "spikes" ? 1.0 : 1.15
             var misses: [String] = []
-            if ours.lateLoss > speex.lateLoss { misses.append("late>speex") }
+            if late > speex.lateLoss { misses.append("late>speex") }
             if ours.meanDelayMs > 0.9 * speex.meanDelayMs { misses.append("mean>0.9×speex") }
             if (entry.isStationary || entry.name == "spikes") && ours.meanDelayMs > oracleLimit * oracle.delayMs {
                 misses.append("mean>\(oracleLimit)×oracle")
             }
-            print(row("", "ours", ms(ours.meanDelayMs), ms(ours.p95DelayMs), percent(ours.lateLoss), percent(ours.concealed),
+            print(row("", "oracle@" + mode.label, ms(oracle.delayMs), ms(oracle.delayMs), percent(oracle.lateLoss),
+                      percent(oracle.concealed), "", "", "", ""))
+            print(row("", mode.label, ms(ours.meanDelayMs), ms(ours.p95DelayMs), percent(late), percent(ours.concealed),
                       ms(ours.microsecondsPerTick), ratio(ours.meanDelayMs / oracle.delayMs), ratio(ours.meanDelayMs / speex.meanDelayMs),
                       misses.isEmpty ? "met" : misses.joined(separator: " ")))
-            isMet = misses.isEmpty
-            // The same run with FEC recovery credited (a packet rebuilt from the next packet's
-            // FEC counts as played): what the listener gets, but a baseline without FEC.
-            let creditedMet = ours.lateLossCreditingFEC <= speex.lateLoss && ours.meanDelayMs <= 0.9 * speex.meanDelayMs
-            print(row("", "ours, FEC credited", "", "", percent(ours.lateLossCreditingFEC), "", "", "", "",
-                      creditedMet ? "met vs speex" : "not met vs speex"))
+            if mode.creditsFEC {
+                print(row("", "  own payloads only", "", "", percent(ours.lateLoss), "", "", "", "", ""))
+            }
+            record(entry.name, mode: mode, ours: ours, late: late, speex: speex, oracle: oracle)
+            series.append(DelayPlot.series(mode.label + " playout", color: mode.color, run: run, trace: trace))
+            results.append(misses.isEmpty)
         }
-        record(entry.name, speex: speex, ours: ours, speexOracle: speexOracle, oracle: oracle)
 
         if let plotDirectory {
-            var series = [DelayPlot.series("speexdsp playout", color: "#ff7f0e", run: speexRun, trace: trace)]
-            if let oursRun { series.append(DelayPlot.series("ours playout", color: "#1f77b4", run: oursRun, trace: trace)) }
             let plot = DelayPlot(
                 title: "\(entry.name): network delay and playout delay", trace: trace, series: series,
-                oracle: (oracle.delayMs, String(format: "oracle %.0f ms (%.2f%% late, ", oracle.delayMs, oracle.lateLoss * 100)
-                                         + (ours == nil ? "as speex)" : "as ours)")))
+                oracle: (defaultOracle.delayMs, String(format: "oracle %.0f ms (%.2f%% late, as ours)", defaultOracle.delayMs,
+                                                       defaultOracle.lateLoss * 100)))
             try plot.write(to: plotDirectory, name: "jitter-" + entry.name)
         }
-        return isMet
+        return results
     }
 
-    /// Figures for `--json`: ours against speex and the oracle when built in; speex against
-    /// the oracle always.
-    private func record(_ name: String, speex: PlayoutSummary, ours: PlayoutSummary?, speexOracle: FixedDelayOracle,
+    private func add(_ name: String, _ figure: String, _ value: Double, _ unit: String, _ baseline: String?, _ baselineValue: Double?) {
+        report.add(BenchmarkFigure(group: Self.group, name: "\(name) \(figure)", value: value, unit: unit, baseline: baseline,
+                                   baselineValue: baselineValue, ratio: baselineValue.map { value / $0 }), quiet: true)
+    }
+
+    /// Figures for `--json`: speex against the oracle.
+    private func recordSpeex(_ name: String, speex: PlayoutSummary, speexOracle: FixedDelayOracle) {
+        add(name, "speex mean delay", speex.meanDelayMs, "ms", "fixed-delay oracle", speexOracle.delayMs)
+        add(name, "speex late loss", speex.lateLoss * 100, "%", nil, nil)
+    }
+
+    /// Figures for `--json`: ours in one mode against speex and the oracle.
+    private func record(_ name: String, mode: Mode, ours: PlayoutSummary, late: Double, speex: PlayoutSummary,
                         oracle: FixedDelayOracle) {
-        let group = Self.group
-        func add(_ figure: String, _ value: Double, _ unit: String, _ baseline: String?, _ baselineValue: Double?) {
-            report.add(BenchmarkFigure(group: group, name: "\(name) \(figure)", value: value, unit: unit, baseline: baseline,
-                                       baselineValue: baselineValue, ratio: baselineValue.map { value / $0 }), quiet: true)
-        }
-        add("speex mean delay", speex.meanDelayMs, "ms", "fixed-delay oracle", speexOracle.delayMs)
-        add("speex late loss", speex.lateLoss * 100, "%", nil, nil)
-        guard let ours else { return }
-        add("mean delay", ours.meanDelayMs, "ms", "speexdsp jitter buffer", speex.meanDelayMs)
-        add("p95 delay", ours.p95DelayMs, "ms", "speexdsp jitter buffer", speex.p95DelayMs)
-        add("late loss", ours.lateLoss * 100, "%", "speexdsp jitter buffer", speex.lateLoss * 100)
-        add("late loss with FEC credited", ours.lateLossCreditingFEC * 100, "%", "speexdsp jitter buffer", speex.lateLoss * 100)
-        add("concealed", ours.concealed * 100, "%", "speexdsp jitter buffer", speex.concealed * 100)
-        add("mean delay vs oracle", ours.meanDelayMs, "ms", "fixed-delay oracle", oracle.delayMs)
-        add("cpu per tick", ours.microsecondsPerTick, "us/tick", "speexdsp jitter buffer + Opus", speex.microsecondsPerTick)
+        let prefix = mode.policy == .recoverFromFECFirst ? "" : "waiting "
+        add(name, prefix + "mean delay", ours.meanDelayMs, "ms", "speexdsp jitter buffer", speex.meanDelayMs)
+        add(name, prefix + "p95 delay", ours.p95DelayMs, "ms", "speexdsp jitter buffer", speex.p95DelayMs)
+        add(name, prefix + "late loss (\(mode.accounting))", late * 100, "%", "speexdsp jitter buffer", speex.lateLoss * 100)
+        add(name, prefix + "late loss (own payloads only)", ours.lateLoss * 100, "%", "speexdsp jitter buffer", speex.lateLoss * 100)
+        add(name, prefix + "concealed", ours.concealed * 100, "%", "speexdsp jitter buffer", speex.concealed * 100)
+        add(name, prefix + "mean delay vs oracle", ours.meanDelayMs, "ms", "fixed-delay oracle", oracle.delayMs)
+        add(name, prefix + "cpu per tick", ours.microsecondsPerTick, "us/tick", "speexdsp jitter buffer + Opus", speex.microsecondsPerTick)
     }
 
     private func row(_ columns: String...) -> String {

@@ -9,7 +9,8 @@ import RTP
 ///
 /// - **normal**: the next packet is there → decode it;
 /// - **merge**: the same right after concealment, crossfaded in from the concealed signal;
-/// - **fecRecovery**: it is missing but the packet after it carries in-band FEC → recover it;
+/// - **fecRecovery**: it is missing but the packet after it carries in-band FEC → recover it
+///   (at once, or after waiting for it: `LatePacketPolicy`);
 /// - **expand**: missing otherwise → Opus concealment. With nothing later stored (a stall)
 ///   playout waits, so the delay grows to the network's. With later packets stored, the
 ///   missing one is usually only overtaken (reordered), so playout also waits for it — up to
@@ -323,7 +324,10 @@ public final class AdaptiveJitterBuffer {
         }
         // One or more packets missing before `next`.
         let gap = Int(next.timestamp - nextTimestamp)
-        if gap > 0 && Double(waitedSamples) < Self.maximumHoldMs * samplesPerMs
+        let canRecoverFromFEC = expandedSamples == 0 && next.hasFEC && next.sequence == nextSequence + 1
+            && gap > 0 && gap <= maximumPacketSamples && gap % (configuration.sampleRate / 400) == 0
+        let prefersFEC = canRecoverFromFEC && configuration.latePacketPolicy == .recoverFromFECFirst
+        if gap > 0 && !prefersFEC && Double(waitedSamples) < Self.maximumHoldMs * samplesPerMs
             && marginMs(nowMs: nowMs) <= estimator.delayMs(atQuantile: Self.holdQuantile) {
             expand(advancing: false)  // most likely overtaken, not lost: wait for it
             return
@@ -332,8 +336,7 @@ public final class AdaptiveJitterBuffer {
             nextSequence = next.sequence  // already concealed their span: give them up
             nextTimestamp = next.timestamp
             decode(next, nowMs: nowMs, isFirstThisTick: isFirstThisTick)
-        } else if expandedSamples == 0 && next.hasFEC && next.sequence == nextSequence + 1 && gap <= maximumPacketSamples
-                    && gap % (configuration.sampleRate / 400) == 0 {
+        } else if canRecoverFromFEC {
             recoverFromFEC(next, samples: gap)
         } else {
             expand(advancing: true, toward: next)

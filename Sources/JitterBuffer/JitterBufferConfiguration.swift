@@ -12,7 +12,9 @@ public struct JitterBufferConfiguration: Sendable {
     public var initialDelayMs = 60
     /// Packets the store holds; a packet further ahead than this flushes the store.
     public var capacityPackets = 256
+    /// What to do when the packet due next is missing but later ones are stored.
+    public var latePacketPolicy = LatePacketPolicy.recoverFromFECFirst
 
-    /// The defaults: 48 kHz, 20 ms, 0–1000 ms delay starting at 60 ms, 256 packets.
+    /// The defaults: 48 kHz, 20 ms, 0–1000 ms delay starting at 60 ms, 256 packets, FEC first.
     public init() {}
 }

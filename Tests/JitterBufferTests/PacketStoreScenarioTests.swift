@@ -102,6 +102,35 @@ import TestSupport
         #expect(ticks.last?.event.sequenceNumber == 1_039)
     }
 
+    /// The same overtaken packet in a stream with in-band FEC: by default it is rebuilt at once
+    /// from the next packet's FEC (no concealment, no wait); with `.waitForPacket` its own
+    /// payload is waited for and merged in.
+    @Test(arguments: [LatePacketPolicy.recoverFromFECFirst, .waitForPacket])
+    func overtakenPacketWithFECFollowsThePolicy(policy: LatePacketPolicy) throws {
+        var configuration = JitterBufferConfiguration()
+        configuration.minimumDelayMs = 45
+        configuration.initialDelayMs = 45
+        configuration.latePacketPolicy = policy
+        let buffer = try AdaptiveJitterBuffer(configuration: configuration)
+        var deliveries = F.stream(count: 40)
+        deliveries[10].arrivalMs += 70
+        deliveries[20].arrivalMs += 70
+        let ticks = F.run(buffer, deliveries: deliveries, ticks: 43)
+        let kindOf1020 = ticks.first { $0.event.sequenceNumber == 1_020 }?.event.kind
+        switch policy {
+        case .recoverFromFECFirst:
+            #expect(kindOf1020 == .fecRecovery)
+            #expect(buffer.statistics.fecPacketsRecovered == 2)
+            #expect(buffer.statistics.concealmentEvents == 0)
+            #expect(buffer.statistics.packetsDiscarded == 2)  // both own payloads came too late
+        case .waitForPacket:
+            #expect(kindOf1020 == .merge)
+            #expect(buffer.statistics.fecPacketsRecovered == 1)  // 1010: a delay never seen before
+            #expect(buffer.statistics.concealmentEvents == 1)
+            #expect(buffer.statistics.packetsDiscarded == 1)
+        }
+    }
+
     /// Concealment and the merge back into decoded audio add no click: across each seam (the
     /// frame boundary into concealment, and into the merged frame with its 2.5 ms crossfade) no
     /// sample-to-sample step exceeds the lossless decode's largest. (Inside a merged frame the
