@@ -28,7 +28,7 @@ public final class VoiceProcessor {
         var echoConfiguration = echoCancellerConfiguration ?? EchoCanceller.Configuration()
         echoConfiguration.sampleRate = sampleRate
         echoConfiguration.frameDurationMs = frameDurationMs
-        echoConfiguration.residualEchoSuppression = false  // done by our preprocessor below
+        echoConfiguration.residualSuppression = .none  // done by our preprocessor below
         echoCanceller = try EchoCanceller(configuration: echoConfiguration)
         self.sampleRate = sampleRate
         frameCount = echoCanceller.frameCount
