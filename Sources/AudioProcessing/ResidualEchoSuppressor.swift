@@ -11,9 +11,10 @@
 ///   (one learnt gain per bin and 10 ms lag: a power-domain model of the room, reverberant
 ///   tail included). It is learnt by NLMS on powers against the microphone — not against the
 ///   linear filter's output — so it is valid from the first second and does not care whether
-///   speexdsp has converged or was just reset. It learns downward at full speed and upward
-///   fast only while young; later only slowly, so double talk cannot ratchet it up into the
-///   near-end speech.
+///   speexdsp has converged or was just reset. One more gain per bin applies to the far end's
+///   broadband power (the last 60 ms): a distorting loudspeaker puts echo into bins where the
+///   far end had little. It learns downward at full speed and upward fast only while young
+///   (its first 2.5 s of far-end excitation); later slowly, so double talk cannot ratchet it up into the near-end speech.
 /// * **Leak**: the share of that echo the linear filter leaves, learnt (smoothed ratio of
 ///   output to microphone power) only where the microphone is not much louder than the
 ///   predicted echo — where echo is alone. 1 until the filter starts to work.
@@ -67,6 +68,8 @@ public final class ResidualEchoSuppressor {
     private let farHistory: UnsafeMutablePointer<Float>    // historyLength × binCount far powers
     private var historyPosition = 0
     private let echoPath: UnsafeMutablePointer<Float>      // binCount × historyLength power gains
+    private let broadbandHistory: UnsafeMutablePointer<Float>  // far power summed over bins, per frame
+    private let broadbandGain: UnsafeMutablePointer<Float>     // per-bin gain on it (distortion)
     private let leak: UnsafeMutablePointer<Float>          // residual fraction after the linear filter
     private let micPower: UnsafeMutablePointer<Float>      // smoothed PSDs for coherence
     private let linearPower: UnsafeMutablePointer<Float>
@@ -80,6 +83,15 @@ public final class ResidualEchoSuppressor {
     private let learningStep: Float = 0.3
     /// A bin is "echo alone" while the microphone is below this × the predicted echo.
     private let echoAloneMargin: Float = 2
+    /// Frames of excitation after a reset during which a bin's echo path learns upward at full
+    /// speed (2.5 s).
+    private let youngFrames: Int
+    private let excitation: UnsafeMutablePointer<Int>     // frames each bin was excited since reset
+    /// Frames over which the broadband far power is held (60 ms).
+    private let broadbandLags: Int
+    /// Where the microphone is below this × the predicted echo, echo dominates the bin and
+    /// `echoDominantOverdrive` applies.
+    private let dominanceRatio: Float = 2
     /// Smoothing of the leak per frame where echo is alone.
     private let leakSmoothing: Float = 0.8
 
@@ -112,19 +124,26 @@ public final class ResidualEchoSuppressor {
         micReal = buffer(binCount); micImaginary = buffer(binCount)
         linearReal = buffer(binCount); linearImaginary = buffer(binCount)
         farPower = buffer(binCount)
+        youngFrames = Int(2_500 / frameMs)
         historyLength = max(1, Int((300 / frameMs).rounded()))
+        broadbandLags = max(1, Int((60 / frameMs).rounded()))
         farHistory = buffer(historyLength * binCount)
         echoPath = buffer(historyLength * binCount)
         leak = buffer(binCount)
+        broadbandHistory = buffer(historyLength)
+        broadbandGain = buffer(binCount)
+        excitation = .allocate(capacity: binCount)
+        excitation.initialize(repeating: 0, count: binCount)
         micPower = buffer(binCount); linearPower = buffer(binCount)
         rawGain = buffer(binCount); gain = buffer(binCount)
         reset()
     }
 
     deinit {
+        excitation.deallocate()
         for pointer in [window, timeBuffer, previousFar, previousMicrophone, previousLinear, overlap, farReal, farImaginary,
                         micReal, micImaginary, linearReal, linearImaginary, farPower, micPower,
-                        linearPower, rawGain, gain, farHistory, echoPath, leak] {
+                        linearPower, rawGain, gain, farHistory, echoPath, leak, broadbandHistory, broadbandGain] {
             pointer.deallocate()
         }
     }
@@ -136,6 +155,7 @@ public final class ResidualEchoSuppressor {
             pointer.update(repeating: 0, count: binCount)
         }
         farHistory.update(repeating: 0, count: historyLength * binCount)
+        broadbandHistory.update(repeating: 0, count: historyLength)
         gain.update(repeating: 1, count: binCount)
         forgetEchoPath()
     }
@@ -144,6 +164,8 @@ public final class ResidualEchoSuppressor {
     /// linear filter before this stage changed abruptly (the filter was reset, the alignment moved).
     public func forgetEchoPath() {
         echoPath.update(repeating: 0, count: historyLength * binCount)
+        broadbandGain.update(repeating: 0, count: binCount)
+        excitation.update(repeating: 0, count: binCount)
         leak.update(repeating: 1, count: binCount)
         framesSinceReset = 0
     }
@@ -183,6 +205,15 @@ public final class ResidualEchoSuppressor {
             farTotal += farPower[bin]
         }
         (farHistory + historyPosition * binCount).update(from: farPower, count: binCount)
+        broadbandHistory[historyPosition] = farTotal / Float(binCount)
+        var broadband: Float = 0
+        for lag in 0..<min(broadbandLags, historyLength) {
+            var row = historyPosition + lag
+            if row >= historyLength { row -= historyLength }
+            broadband = max(broadband, broadbandHistory[row])
+        }
+        // A bin is excited when its far power is within 30 dB of the mean bin power.
+        let excitationFloor = max(1e-9, 1e-3 * farTotal / Float(binCount))
         let step = learningStep
         let margin = echoAloneMargin
         let alpha = leakSmoothing
@@ -197,8 +228,8 @@ public final class ResidualEchoSuppressor {
             linearPower[bin] = smoothing * linearPower[bin] + (1 - smoothing) * linear
             // Echo at the microphone predicted by the power-domain echo path (far power over
             // the last `historyLength` frames, each with its learnt gain).
-            var predicted: Float = 0
-            var regressorEnergy: Float = 0
+            var predicted: Float = broadbandGain[bin] * broadband
+            var regressorEnergy: Float = broadband * broadband
             let taps = echoPath + bin * historyLength
             for lag in 0..<historyLength {
                 var row = historyPosition + lag
@@ -211,7 +242,10 @@ public final class ResidualEchoSuppressor {
             // the predicted echo — echo alone — or while the model is young; near-end speech
             // (much louder than predicted) barely moves it.
             let error = micPower[bin] - predicted
-            let young = framesSinceReset < 100
+            // Young = this bin has not yet heard enough far end (new spectral content keeps
+            // learning fast however long the call has run).
+            if farPower[bin] > excitationFloor { excitation[bin] += 1 }
+            let young = excitation[bin] < youngFrames
             let echoAlone = micPower[bin] < margin * predicted
             // Downward at full speed; upward (more echo than modelled, or near-end speech that
             // happens to sit below the margin) slowly once the model is established, so double
@@ -219,6 +253,7 @@ public final class ResidualEchoSuppressor {
             let mu = young || error < 0 ? step : (echoAlone ? step * 0.1 : step * 0.02)
             if regressorEnergy > 1e-12 {
                 let factor = mu * error / (regressorEnergy + 1e-9)
+                broadbandGain[bin] = max(0, broadbandGain[bin] + factor * broadband)
                 for lag in 0..<historyLength {
                     var row = historyPosition + lag
                     if row >= historyLength { row -= historyLength }
@@ -232,9 +267,17 @@ public final class ResidualEchoSuppressor {
             }
             // Overdrive hard where the microphone holds little more than the predicted echo
             // (echo dominates), gently where it is clearly louder (near-end speech present).
-            let drive = micPower[bin] < 4 * predicted ? echoDominantOverdrive : overdrive
-            let residual = drive * leak[bin] * predicted
-            let value = max(floorGain, 1 - residual / max(linearPower[bin], 1e-12))
+            let drive = micPower[bin] < dominanceRatio * predicted ? echoDominantOverdrive : overdrive
+            // Where the linear filter adds rather than removes (diverging, or just reset with a
+            // wrong guess), start from the microphone instead (AEC1 does the same).
+            let diverged = linearPower[bin] > micPower[bin]
+            if diverged {
+                linearReal[bin] = mr
+                linearImaginary[bin] = mi
+            }
+            let base = diverged ? micPower[bin] : linearPower[bin]
+            let residual = drive * (diverged ? 1 : leak[bin]) * predicted
+            let value = max(floorGain, 1 - residual / max(base, 1e-12))
             rawGain[bin] = value
         }
         for bin in 0..<binCount {
