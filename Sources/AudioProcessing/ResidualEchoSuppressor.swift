@@ -65,7 +65,9 @@ public final class ResidualEchoSuppressor {
     // Per-bin state.
     private let farPower: UnsafeMutablePointer<Float>      // far power spectrum of this frame
     private let historyLength: Int
-    private let farHistory: UnsafeMutablePointer<Float>    // historyLength × binCount far powers
+    // Far powers per bin, newest first: bin b's last `historyLength` powers are
+    // farHistory[b × 2L + historyPosition ..< + L] (each written twice, so always contiguous).
+    private let farHistory: UnsafeMutablePointer<Float>
     private var historyPosition = 0
     private let echoPath: UnsafeMutablePointer<Float>      // binCount × historyLength power gains
     private let broadbandHistory: UnsafeMutablePointer<Float>  // far power summed over bins, per frame
@@ -127,7 +129,7 @@ public final class ResidualEchoSuppressor {
         youngFrames = Int(2_500 / frameMs)
         historyLength = max(1, Int((300 / frameMs).rounded()))
         broadbandLags = max(1, Int((60 / frameMs).rounded()))
-        farHistory = buffer(historyLength * binCount)
+        farHistory = buffer(2 * historyLength * binCount)
         echoPath = buffer(historyLength * binCount)
         leak = buffer(binCount)
         broadbandHistory = buffer(historyLength)
@@ -154,7 +156,7 @@ public final class ResidualEchoSuppressor {
         for pointer in [farPower, micPower, linearPower] {
             pointer.update(repeating: 0, count: binCount)
         }
-        farHistory.update(repeating: 0, count: historyLength * binCount)
+        farHistory.update(repeating: 0, count: 2 * historyLength * binCount)
         broadbandHistory.update(repeating: 0, count: historyLength)
         gain.update(repeating: 1, count: binCount)
         forgetEchoPath()
@@ -204,7 +206,11 @@ public final class ResidualEchoSuppressor {
             farPower[bin] = farReal[bin] * farReal[bin] + farImaginary[bin] * farImaginary[bin]
             farTotal += farPower[bin]
         }
-        (farHistory + historyPosition * binCount).update(from: farPower, count: binCount)
+        let stride = 2 * historyLength
+        for bin in 0..<binCount {
+            farHistory[bin * stride + historyPosition] = farPower[bin]
+            farHistory[bin * stride + historyPosition + historyLength] = farPower[bin]
+        }
         broadbandHistory[historyPosition] = farTotal / Float(binCount)
         var broadband: Float = 0
         for lag in 0..<min(broadbandLags, historyLength) {
@@ -231,10 +237,9 @@ public final class ResidualEchoSuppressor {
             var predicted: Float = broadbandGain[bin] * broadband
             var regressorEnergy: Float = broadband * broadband
             let taps = echoPath + bin * historyLength
+            let history = farHistory + bin * stride + historyPosition  // history[lag], newest first
             for lag in 0..<historyLength {
-                var row = historyPosition + lag
-                if row >= historyLength { row -= historyLength }
-                let value = farHistory[row * binCount + bin]
+                let value = history[lag]
                 predicted += taps[lag] * value
                 regressorEnergy += value * value
             }
@@ -254,11 +259,7 @@ public final class ResidualEchoSuppressor {
             if regressorEnergy > 1e-12 {
                 let factor = mu * error / (regressorEnergy + 1e-9)
                 broadbandGain[bin] = max(0, broadbandGain[bin] + factor * broadband)
-                for lag in 0..<historyLength {
-                    var row = historyPosition + lag
-                    if row >= historyLength { row -= historyLength }
-                    taps[lag] = max(0, taps[lag] + factor * farHistory[row * binCount + bin])
-                }
+                for lag in 0..<historyLength { taps[lag] = max(0, taps[lag] + factor * history[lag]) }
             }
             // How much of the echo the linear filter leaves (per bin), learnt where echo is alone.
             if echoAlone && predicted > 1e-9 {
