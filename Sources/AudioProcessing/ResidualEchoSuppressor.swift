@@ -1,7 +1,9 @@
 /// Removes the echo a linear echo canceller leaves behind — the misadjustment of a filter that
 /// is still converging (or was just reset), and the echo of a loudspeaker that distorts, which
-/// no linear filter models — with a per-bin gain in the frequency domain (the "nonlinear
-/// processor" of WebRTC's AEC1, driven by an echo-power estimate as in AEC3).
+/// no linear filter models — with a per-bin gain in the frequency domain (the place of the
+/// "nonlinear processor" of WebRTC's AEC1, but driven by an echo-power estimate, as in AEC3,
+/// rather than by coherence: a learnt power-domain echo path stays valid while the linear
+/// filter converges or after it is reset, where the microphone–output coherence says nothing).
 ///
 /// Each frame, the last two frames (50 % overlap, square-root Hann window, zero-padded to a
 /// power of two) of three signals are transformed: the far end aligned as the linear filter's
@@ -14,11 +16,14 @@
 ///   speexdsp has converged or was just reset. One more gain per bin applies to the far end's
 ///   broadband power (the last 60 ms): a distorting loudspeaker puts echo into bins where the
 ///   far end had little. It learns downward at full speed and upward fast only while young
-///   (its first 2.5 s of far-end excitation); later slowly, so double talk cannot ratchet it up into the near-end speech.
+///   (a bin's first 2.5 s of far-end excitation); later slowly, so double talk cannot ratchet
+///   it up into the near-end speech.
 /// * **Leak**: the share of that echo the linear filter leaves, learnt (smoothed ratio of
 ///   output to microphone power) only where the microphone is not much louder than the
 ///   predicted echo — where echo is alone. 1 until the filter starts to work.
 /// * **Gain** = 1 − overdrive × leak × predicted echo / output power, floored at `floorDb`.
+///   Where the linear filter's output is louder than the microphone (diverging, or just
+///   reset), the microphone's spectrum is used instead, with a leak of 1 (as AEC1 does).
 ///   The overdrive is large (`echoDominantOverdrive`) where the microphone holds little more
 ///   than the predicted echo, small (`overdrive`) where it is clearly louder — near-end speech
 ///   is there, and keeps its bins.
@@ -73,12 +78,11 @@ public final class ResidualEchoSuppressor {
     private let broadbandHistory: UnsafeMutablePointer<Float>  // far power summed over bins, per frame
     private let broadbandGain: UnsafeMutablePointer<Float>     // per-bin gain on it (distortion)
     private let leak: UnsafeMutablePointer<Float>          // residual fraction after the linear filter
-    private let micPower: UnsafeMutablePointer<Float>      // smoothed PSDs for coherence
+    private let micPower: UnsafeMutablePointer<Float>      // smoothed power spectra
     private let linearPower: UnsafeMutablePointer<Float>
     private let rawGain: UnsafeMutablePointer<Float>
     private let gain: UnsafeMutablePointer<Float>
     private var floorGain: Float
-    private var framesSinceReset = 0
     /// Smoothing of the microphone and output power spectra per frame.
     private let psdSmoothing: Float = 0.6
     /// NLMS step of the power-domain echo path.
@@ -169,7 +173,6 @@ public final class ResidualEchoSuppressor {
         broadbandGain.update(repeating: 0, count: binCount)
         excitation.update(repeating: 0, count: binCount)
         leak.update(repeating: 1, count: binCount)
-        framesSinceReset = 0
     }
 
     /// Suppresses the residual echo in `linearOutput` (the linear canceller's output for
@@ -181,7 +184,6 @@ public final class ResidualEchoSuppressor {
         analyze(farEnd, previous: previousFar, real: farReal, imaginary: farImaginary)
         analyze(microphone, previous: previousMicrophone, real: micReal, imaginary: micImaginary)
         analyze(linearOutput, previous: previousLinear, real: linearReal, imaginary: linearImaginary)
-        framesSinceReset += 1
         computeGains()
         // Apply and synthesize.
         for bin in 0..<binCount {
