@@ -3,9 +3,10 @@ import CSpeexDSP
 import TestSupport
 
 /// Echo cancellation: quality (ERLE, convergence, double talk) of speexdsp alone with the
-/// unaligned reference against ours (speexdsp + our delay alignment + speex residual echo
-/// suppression) on seeded synthetic rooms, and cost per 10 ms frame against the raw speexdsp
-/// calls in the same run.
+/// unaligned reference (and its own residual echo suppressor) against ours — speexdsp with our
+/// delay alignment, followed by speexdsp's residual echo suppressor ("speex RES") or by our
+/// `ResidualEchoSuppressor` ("our RES") — on seeded synthetic rooms; and cost per 10 ms frame
+/// against the raw speexdsp calls in the same run, with our own stages as rows of their own.
 struct AECBenchmarks {
     static let group = "aec"
     static let rate = 16_000
@@ -13,6 +14,11 @@ struct AECBenchmarks {
     static let rooms: [(delay: Int, gain: Double, rt60: Int, drive: Float?)] = [
         (20, -3, 200, nil), (120, -6, 300, nil), (250, -9, 250, nil), (400, -12, 300, nil),
         (120, -6, 250, 3), (250, -6, 250, 3),
+    ]
+
+    /// Our canceller's residual suppressor variants, each reported against speexdsp alone.
+    static let variants: [(name: String, suppression: EchoCanceller.ResidualSuppression)] = [
+        ("speex RES", .speexdsp), ("our RES", .ours),
     ]
 
     let comparison: Comparison
@@ -27,18 +33,25 @@ struct AECBenchmarks {
             let path = EchoPath(sampleRate: Self.rate, rt60Ms: room.rt60, bulkDelayMs: room.delay, gainDb: room.gain,
                                 softClipDrive: room.drive, seed: UInt64(room.delay))
             let microphone = path.echo(of: far)
-            let alone = try Self.process(EchoCanceller(configuration: .init(sampleRate: Self.rate, delayEstimation: false)), microphone, far)
-            let ours = try Self.process(EchoCanceller(configuration: .init(sampleRate: Self.rate)), microphone, far)
+            let alone = try Self.process(EchoCanceller(configuration: .init(sampleRate: Self.rate, residualSuppression: .speexdsp,
+                                                                            delayEstimation: false)), microphone, far)
             let range = (4 * Self.rate)..<microphone.count
-            let erleOurs = EchoMeasurement.erle(microphone: microphone, residual: ours, frameCount: 160, range: range)
-            let erleAlone = EchoMeasurement.erle(microphone: microphone, residual: alone, frameCount: 160, range: range)
-            report.add(BenchmarkFigure(group: Self.group, name: "ERLE " + label, value: erleOurs, unit: "dB",
-                                       baseline: "speexdsp alone", baselineValue: erleAlone, ratio: nil))
             let never = Double(microphone.count) / Double(Self.rate)
-            let convergenceOurs = EchoMeasurement.convergenceSeconds(microphone: microphone, residual: ours, sampleRate: Self.rate, targetDb: 20) ?? never
-            let convergenceAlone = EchoMeasurement.convergenceSeconds(microphone: microphone, residual: alone, sampleRate: Self.rate, targetDb: 20) ?? never
-            report.add(BenchmarkFigure(group: Self.group, name: "convergence to 20 dB " + label, value: convergenceOurs, unit: "s",
-                                       baseline: "speexdsp alone (\(never) s: never)", baselineValue: convergenceAlone, ratio: nil))
+            let erleAlone = EchoMeasurement.erle(microphone: microphone, residual: alone, frameCount: 160, range: range)
+            let convergenceAlone = EchoMeasurement.convergenceSeconds(microphone: microphone, residual: alone, sampleRate: Self.rate,
+                                                                      targetDb: 20) ?? never
+            for (variant, suppression) in Self.variants {
+                let ours = try Self.process(EchoCanceller(configuration: .init(sampleRate: Self.rate, residualSuppression: suppression)),
+                                            microphone, far)
+                let erleOurs = EchoMeasurement.erle(microphone: microphone, residual: ours, frameCount: 160, range: range)
+                report.add(BenchmarkFigure(group: Self.group, name: "ERLE \(label), \(variant)", value: erleOurs, unit: "dB",
+                                           baseline: "speexdsp alone", baselineValue: erleAlone, ratio: nil))
+                let convergenceOurs = EchoMeasurement.convergenceSeconds(microphone: microphone, residual: ours, sampleRate: Self.rate,
+                                                                         targetDb: 20) ?? never
+                report.add(BenchmarkFigure(group: Self.group, name: "convergence 20 dB \(label), \(variant)", value: convergenceOurs,
+                                           unit: "s", baseline: "speexdsp alone (\(never) s: never)", baselineValue: convergenceAlone,
+                                           ratio: nil))
+            }
         }
         if comparison.includes("double talk") { try doubleTalk(far: far) }
         for rate in [16_000, 48_000] where comparison.includes("cost \(rate / 1_000) kHz") {
@@ -73,21 +86,28 @@ struct AECBenchmarks {
         let echo = path.echo(of: far)
         let cleanNear = [Int16](repeating: 0, count: start) + near.prefix(far.count - start)
         let microphone = zip(echo, cleanNear).map { Int16(clamping: Int($0) + Int($1)) }
-        let ours = Self.process(try EchoCanceller(configuration: .init(sampleRate: Self.rate)), microphone, far)
-        let alone = Self.process(try EchoCanceller(configuration: .init(sampleRate: Self.rate, delayEstimation: false)), microphone, far)
+        let alone = Self.process(try EchoCanceller(configuration: .init(sampleRate: Self.rate, residualSuppression: .speexdsp,
+                                                                        delayEstimation: false)), microphone, far)
         let clean = Array(cleanNear[start...])
-        let oursCorrelation = SignalComparison.bestCorrelation(reference: clean, signal: Array(ours[start...]), maxLag: 200).correlation
         let aloneCorrelation = SignalComparison.bestCorrelation(reference: clean, signal: Array(alone[start...]), maxLag: 200).correlation
         let rawCorrelation = SignalComparison.bestCorrelation(reference: clean, signal: Array(microphone[start...]), maxLag: 200).correlation
-        report.add(BenchmarkFigure(group: Self.group, name: "double talk near-end corr", value: oursCorrelation, unit: "corr",
-                                   baseline: "speexdsp alone", baselineValue: aloneCorrelation, ratio: nil))
+        for (variant, suppression) in Self.variants {
+            let ours = Self.process(try EchoCanceller(configuration: .init(sampleRate: Self.rate, residualSuppression: suppression)),
+                                    microphone, far)
+            let oursCorrelation = SignalComparison.bestCorrelation(reference: clean, signal: Array(ours[start...]), maxLag: 200).correlation
+            report.add(BenchmarkFigure(group: Self.group, name: "double talk near-end corr, \(variant)", value: oursCorrelation,
+                                       unit: "corr", baseline: "speexdsp alone", baselineValue: aloneCorrelation, ratio: nil))
+        }
         report.add(BenchmarkFigure(group: Self.group, name: "double talk raw mic corr", value: rawCorrelation, unit: "corr",
                                    baseline: nil, baselineValue: nil, ratio: nil))
     }
 
-    /// µs per 10 ms frame: speex echo + residual suppression through our wrapper (alignment
-    /// delay line, estimator off) and the full canceller (estimator on), each against the raw
-    /// `speex_echo_cancellation` + `speex_preprocess_run` calls with the same settings.
+    /// µs per 10 ms frame, each row against the raw speexdsp calls with the same settings:
+    /// the speexdsp part through our wrapper (alignment delay line, estimator off) with
+    /// speexdsp's residual suppressor (raw: `speex_echo_cancellation` + `speex_preprocess_run`)
+    /// and without one (raw: `speex_echo_cancellation`); our residual suppressor alone (against
+    /// `speex_preprocess_run`, the stage it replaces); and the full canceller with each
+    /// suppressor (estimator on), against the raw echo + preprocess calls.
     private func cost(rate: Int) throws {
         let far = try SpeechFixture.samples(SpeechFixture.alice, sampleRate: rate)
         let frameCount = rate / 100
@@ -108,9 +128,16 @@ struct AECBenchmarks {
         _ = speex_preprocess_ctl(preprocess, SPEEX_PREPROCESS_SET_ECHO_SUPPRESS, &suppress)
         _ = speex_preprocess_ctl(preprocess, SPEEX_PREPROCESS_SET_ECHO_SUPPRESS_ACTIVE, &active)
         _ = speex_preprocess_ctl(preprocess, SPEEX_PREPROCESS_SET_ECHO_STATE, UnsafeMutableRawPointer(echo))
-        for estimation in [false, true] {
-            let canceller = try EchoCanceller(configuration: .init(sampleRate: rate, delayEstimation: estimation))
-            let name = "cost \(rate / 1_000) kHz " + (estimation ? "full canceller" : "speexdsp part")
+        let prefix = "cost \(rate / 1_000) kHz "
+        let rows: [(name: String, suppression: EchoCanceller.ResidualSuppression, estimation: Bool, rawPreprocess: Bool)] = [
+            ("speexdsp part, speex RES", .speexdsp, false, true),
+            ("speexdsp part, linear only", .none, false, false),
+            ("full canceller, speex RES", .speexdsp, true, true),
+            ("full canceller, our RES", .ours, true, true),
+        ]
+        for row in rows {
+            let canceller = try EchoCanceller(configuration: .init(sampleRate: rate, residualSuppression: row.suppression,
+                                                                   delayEstimation: row.estimation))
             let result = microphone.withUnsafeBufferPointer { mic in
                 farFrames.withUnsafeBufferPointer { farBuffer in
                     output.withUnsafeMutableBufferPointer { out in
@@ -124,13 +151,60 @@ struct AECBenchmarks {
                             for frame in 0..<frames {
                                 speex_echo_cancellation(echo, mic.baseAddress! + frame * frameCount,
                                                         farBuffer.baseAddress! + frame * frameCount, out.baseAddress!)
+                                if row.rawPreprocess { _ = speex_preprocess_run(preprocess, out.baseAddress!) }
+                            }
+                        })
+                    }
+                }
+            }
+            report.add(group: Self.group, name: prefix + row.name, unit: "us/frame",
+                       baseline: row.rawPreprocess ? "raw speexdsp calls" : "raw speex_echo_cancellation", result: result)
+        }
+        try residualSuppressorCost(rate: rate, microphone: microphone, far: farFrames, echo: echo, preprocess: preprocess)
+    }
+
+    /// Our residual suppressor on its own, µs per frame, on the linear filter's output of the
+    /// same signal, against `speex_preprocess_run` linked to the echo state (speexdsp's
+    /// residual suppressor, the stage ours replaces) on the same frames.
+    private func residualSuppressorCost(rate: Int, microphone: [Int16], far: [Int16], echo: OpaquePointer,
+                                        preprocess: OpaquePointer) throws {
+        let frameCount = rate / 100
+        let frames = microphone.count / frameCount
+        var linear = [Int16](repeating: 0, count: microphone.count)
+        microphone.withUnsafeBufferPointer { mic in
+            far.withUnsafeBufferPointer { farBuffer in
+                linear.withUnsafeMutableBufferPointer { out in
+                    for frame in 0..<frames {
+                        speex_echo_cancellation(echo, mic.baseAddress! + frame * frameCount, farBuffer.baseAddress! + frame * frameCount,
+                                                out.baseAddress! + frame * frameCount)
+                    }
+                }
+            }
+        }
+        let suppressor = ResidualEchoSuppressor(frameCount: frameCount, sampleRate: rate)
+        var output = [Int16](repeating: 0, count: frameCount)
+        let result = microphone.withUnsafeBufferPointer { mic in
+            far.withUnsafeBufferPointer { farBuffer in
+                linear.withUnsafeBufferPointer { linearBuffer in
+                    output.withUnsafeMutableBufferPointer { out in
+                        comparison.run(operations: frames, ours: {
+                            for frame in 0..<frames {
+                                let offset = frame * frameCount
+                                suppressor.process(microphone: mic.baseAddress! + offset, linearOutput: linearBuffer.baseAddress! + offset,
+                                                   farEnd: farBuffer.baseAddress! + offset, output: out.baseAddress!)
+                            }
+                        }, baseline: {
+                            for frame in 0..<frames {
+                                // The same input each frame: a copy (which ours does not need) then the in-place call.
+                                out.baseAddress!.update(from: linearBuffer.baseAddress! + frame * frameCount, count: frameCount)
                                 _ = speex_preprocess_run(preprocess, out.baseAddress!)
                             }
                         })
                     }
                 }
             }
-            report.add(group: Self.group, name: name, unit: "us/frame", baseline: "raw speexdsp calls", result: result)
         }
+        report.add(group: Self.group, name: "cost \(rate / 1_000) kHz our RES alone", unit: "us/frame",
+                   baseline: "speex_preprocess_run (speex RES)", result: result)
     }
 }

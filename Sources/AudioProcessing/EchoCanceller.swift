@@ -2,7 +2,8 @@ import CSpeexDSP
 
 /// Acoustic echo canceller: speexdsp's MDF adaptive filter, fed with a far-end reference that
 /// is aligned by our own bulk-delay estimate (`DelayEstimator`), followed by speexdsp's
-/// residual echo suppression (its preprocessor linked to the echo state).
+/// residual echo suppression (`ResidualEchoSuppressor`, or speexdsp's preprocessor linked to the
+/// echo state).
 ///
 /// speexdsp cannot find a bulk delay: the echo must arrive within its filter (the tail). The
 /// canceller keeps the far end in a delay line of up to `maximumDelayMs`, estimates where the
@@ -10,9 +11,24 @@ import CSpeexDSP
 /// minus a small safety margin, so a short tail cancels echoes arriving 0–500 ms after playout.
 /// When the estimate moves (route change, xrun) the filter is reset and re-converges.
 ///
+/// The residual echo — what the linear filter leaves while it converges, and the echo of a
+/// distorting loudspeaker that no linear filter models — is removed by a residual echo
+/// suppressor: ours (`ResidualEchoSuppressor`, the default), speexdsp's, or none.
+///
 /// Call `process` once per frame of `frameCount` samples, on the real-time path: it allocates
 /// nothing.
 public final class EchoCanceller {
+    /// Which residual echo suppressor runs after the linear filter.
+    public enum ResidualSuppression: Sendable, Equatable {
+        /// Ours: `ResidualEchoSuppressor` (coherence and echo-power driven, handles a
+        /// distorting loudspeaker and suppresses while the filter converges).
+        case ours
+        /// speexdsp's: its preprocessor linked to the echo state (with its denoiser at −15 dB).
+        case speexdsp
+        /// None: the linear filter's output as is.
+        case none
+    }
+
     /// How an `EchoCanceller` is built.
     public struct Configuration: Sendable, Equatable {
         /// Sample rate in Hz (8 000–48 000).
@@ -26,8 +42,8 @@ public final class EchoCanceller {
         /// How much earlier than the estimated delay the reference is placed, in milliseconds,
         /// so that the start of the echo path stays inside the filter.
         public var alignmentMarginMs: Int
-        /// Whether speexdsp's residual echo suppressor runs after the linear filter.
-        public var residualEchoSuppression: Bool
+        /// Which residual echo suppressor runs after the linear filter.
+        public var residualSuppression: ResidualSuppression
         /// Whether the bulk delay is estimated and followed (off: speexdsp alone with the
         /// reference as given, or at the known delay).
         public var delayEstimation: Bool
@@ -37,14 +53,14 @@ public final class EchoCanceller {
         /// A configuration; the defaults suit a 16 kHz, 10 ms voice pipeline.
         public init(sampleRate: Int = 16_000, frameDurationMs: Int = 10, tailMs: Int = 200,
                     maximumDelayMs: Int = 500, alignmentMarginMs: Int = 20,
-                    residualEchoSuppression: Bool = true, delayEstimation: Bool = true,
+                    residualSuppression: ResidualSuppression = .ours, delayEstimation: Bool = true,
                     knownDelayMs: Int? = nil) {
             self.sampleRate = sampleRate
             self.frameDurationMs = frameDurationMs
             self.tailMs = tailMs
             self.maximumDelayMs = maximumDelayMs
             self.alignmentMarginMs = alignmentMarginMs
-            self.residualEchoSuppression = residualEchoSuppression
+            self.residualSuppression = residualSuppression
             self.delayEstimation = delayEstimation
             self.knownDelayMs = knownDelayMs
         }
@@ -64,6 +80,9 @@ public final class EchoCanceller {
     /// The speexdsp echo state (a `VoiceProcessor` links its own preprocessor to it).
     let echo: SpeexEchoState
     private let residual: SpeexPreprocessState?
+    /// Our residual echo suppressor (when configured), readable for its per-frame hints.
+    public let residualEchoSuppressor: ResidualEchoSuppressor?
+    private let linearOutput: UnsafeMutablePointer<Int16>
     private let delayLine: UnsafeMutablePointer<Int16>
     private let delayLineCount: Int
     private var writePosition = 0
@@ -93,7 +112,7 @@ public final class EchoCanceller {
         self.frameCount = frameCount
         let tail = max(frameCount, configuration.sampleRate * configuration.tailMs / 1_000)
         echo = try SpeexEchoState(frameCount: frameCount, filterLength: tail, sampleRate: configuration.sampleRate)
-        if configuration.residualEchoSuppression {
+        if configuration.residualSuppression == .speexdsp {
             let preprocess = try SpeexPreprocessState(frameCount: frameCount, sampleRate: configuration.sampleRate)
             try preprocess.set(SPEEX_PREPROCESS_SET_DENOISE, 1, name: "SPEEX_PREPROCESS_SET_DENOISE")
             try preprocess.set(SPEEX_PREPROCESS_SET_NOISE_SUPPRESS, -15, name: "SPEEX_PREPROCESS_SET_NOISE_SUPPRESS")
@@ -104,6 +123,10 @@ public final class EchoCanceller {
         } else {
             residual = nil
         }
+        residualEchoSuppressor = configuration.residualSuppression == .ours
+            ? ResidualEchoSuppressor(frameCount: frameCount, sampleRate: configuration.sampleRate) : nil
+        linearOutput = .allocate(capacity: frameCount)
+        linearOutput.initialize(repeating: 0, count: frameCount)
         delayEstimator = DelayEstimator(sampleRate: configuration.sampleRate, maximumDelayMs: configuration.maximumDelayMs)
         marginSamples = configuration.sampleRate * configuration.alignmentMarginMs / 1_000
         delayLineCount = delayEstimator.maximumDelaySamples + 2 * frameCount
@@ -118,11 +141,16 @@ public final class EchoCanceller {
         residual?.setEchoState(nil)
         delayLine.deallocate()
         reference.deallocate()
+        linearOutput.deallocate()
     }
 
-    /// Latency the canceller adds to the microphone signal, in samples: one frame when the
-    /// residual echo suppressor runs (speexdsp's preprocessor works one frame behind), else 0.
-    public var latencySamples: Int { residual == nil ? 0 : frameCount }
+    /// Latency the canceller adds to the microphone signal, in samples: one frame when a
+    /// residual echo suppressor runs (speexdsp's preprocessor works one frame behind; ours
+    /// overlaps frames by half), else 0.
+    public var latencySamples: Int {
+        if let residualEchoSuppressor { return residualEchoSuppressor.latencySamples }
+        return residual == nil ? 0 : frameCount
+    }
 
     /// The delay currently applied to the reference, in milliseconds.
     public var alignmentDelayMs: Double { Double(alignmentDelaySamples) * 1_000 / Double(configuration.sampleRate) }
@@ -136,6 +164,7 @@ public final class EchoCanceller {
     /// Forgets the adaptive filter, the delay estimate and the reference history.
     public func reset() {
         echo.reset()
+        residualEchoSuppressor?.reset()
         delayEstimator.reset()
         delayLine.update(repeating: 0, count: delayLineCount)
         alignmentDelaySamples = 0
@@ -167,8 +196,14 @@ public final class EchoCanceller {
             readPosition += 1
             if readPosition == delayLineCount { readPosition = 0 }
         }
-        echo.cancel(microphone: microphone.baseAddress!, reference: reference, output: output.baseAddress!)
-        if let residual { _ = residual.run(output.baseAddress!) }
+        if let residualEchoSuppressor {
+            echo.cancel(microphone: microphone.baseAddress!, reference: reference, output: linearOutput)
+            residualEchoSuppressor.process(microphone: microphone.baseAddress!, linearOutput: linearOutput,
+                                           farEnd: reference, output: output.baseAddress!)
+        } else {
+            echo.cancel(microphone: microphone.baseAddress!, reference: reference, output: output.baseAddress!)
+            if let residual { _ = residual.run(output.baseAddress!) }
+        }
     }
 
     /// Sets the alignment unconditionally (a device-reported delay).
@@ -176,6 +211,7 @@ public final class EchoCanceller {
         alignmentDelaySamples = min(max(0, delay - marginSamples), delayEstimator.maximumDelaySamples)
         alignmentChanges += 1
         echo.reset()
+        residualEchoSuppressor?.forgetEchoPath()
     }
 
     private func applyAlignment(forEchoDelay delay: Int) {
@@ -186,5 +222,6 @@ public final class EchoCanceller {
         alignmentDelaySamples = aligned
         alignmentChanges += 1
         echo.reset()
+        residualEchoSuppressor?.forgetEchoPath()
     }
 }

@@ -31,6 +31,14 @@ final class SpeexPreprocessState {
         if code != 0 { throw .callFailed(function: "speex_preprocess_ctl(\(name))", code: code) }
     }
 
+    /// Switches the AGC on or off for the following frames (per frame on the real-time path:
+    /// no allocation, no error — the request is always valid). Off, speexdsp neither applies
+    /// nor adapts its gain, so on again resumes with the gain it had.
+    func setAGCEnabled(_ enabled: Bool) {
+        var value: Int32 = enabled ? 1 : 0
+        _ = speex_preprocess_ctl(pointer, SPEEX_PREPROCESS_SET_AGC, &value)
+    }
+
     /// Links the echo state whose residual echo this preprocessor suppresses (`nil`: none).
     func setEchoState(_ echo: SpeexEchoState?) {
         _ = speex_preprocess_ctl(pointer, SPEEX_PREPROCESS_SET_ECHO_STATE, echo.map { UnsafeMutableRawPointer($0.pointer) })

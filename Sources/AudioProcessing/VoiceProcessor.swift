@@ -1,10 +1,15 @@
 import CSpeexDSP
 
-/// The uplink voice-processing chain for one microphone: echo cancellation (`EchoCanceller`)
-/// then one speexdsp preprocessor for residual echo suppression, noise suppression, AGC and
-/// VAD, each switched by a `ProcessingConfiguration` — typically `ProcessingConfiguration(mode:)`.
-/// One preprocessor linked to the echo state (as speexdsp intends) means the AGC and VAD see
-/// the residual echo as echo, not as speech to amplify.
+/// The uplink voice-processing chain for one microphone: echo cancellation (`EchoCanceller`,
+/// with our `ResidualEchoSuppressor` by default) then one speexdsp preprocessor for noise
+/// suppression, AGC and VAD, each switched by a `ProcessingConfiguration` — typically
+/// `ProcessingConfiguration(mode:)`.
+///
+/// speexdsp's AGC would lift what echo is left in far-end-only talk along with everything
+/// else, so while the residual echo suppressor reports an echo-dominated frame the AGC is held
+/// for that frame (neither applied nor adapted). With speexdsp's residual suppressor chosen
+/// instead (`EchoCanceller.Configuration.residualSuppression = .speexdsp`), the preprocessor is
+/// linked to the echo state, as speexdsp intends.
 ///
 /// Everything is allocated in `init`; `process` allocates nothing, and switching the
 /// configuration only sets flags (it may run between frames).
@@ -21,6 +26,9 @@ public final class VoiceProcessor {
     public private(set) var isVoiceActive = true
 
     private let preprocessor: SpeexPreprocessState
+    private let usesSpeexResidualSuppression: Bool
+    /// Whether the AGC is currently held for an echo-dominated frame.
+    private var agcHeld = false
 
     /// Creates a processor for `sampleRate` and 10 or 20 ms frames.
     public init(sampleRate: Int = 16_000, frameDurationMs: Int = 10, configuration: ProcessingConfiguration,
@@ -28,7 +36,10 @@ public final class VoiceProcessor {
         var echoConfiguration = echoCancellerConfiguration ?? EchoCanceller.Configuration()
         echoConfiguration.sampleRate = sampleRate
         echoConfiguration.frameDurationMs = frameDurationMs
-        echoConfiguration.residualEchoSuppression = false  // done by our preprocessor below
+        // speexdsp's residual suppression runs inside our preprocessor below (linked to the echo
+        // state), not in a second preprocessor inside the canceller.
+        usesSpeexResidualSuppression = echoConfiguration.residualSuppression == .speexdsp
+        if usesSpeexResidualSuppression { echoConfiguration.residualSuppression = .none }
         echoCanceller = try EchoCanceller(configuration: echoConfiguration)
         self.sampleRate = sampleRate
         frameCount = echoCanceller.frameCount
@@ -49,15 +60,18 @@ public final class VoiceProcessor {
     }
 
     private func apply(_ configuration: ProcessingConfiguration) throws(SpeexDSPError) {
-        // Residual echo suppression works through the denoiser's gains, so the denoiser runs
-        // whenever echo cancellation does (at −1 dB noise attenuation when NS is off).
-        let denoise = configuration.noiseSuppression || configuration.echoCancellation
+        // speexdsp's residual echo suppression works through the denoiser's gains, so with it
+        // the denoiser runs whenever echo cancellation does (at −1 dB noise attenuation when NS
+        // is off).
+        let speexResidual = configuration.echoCancellation && usesSpeexResidualSuppression
+        let denoise = configuration.noiseSuppression || speexResidual
         try preprocessor.set(SPEEX_PREPROCESS_SET_DENOISE, denoise ? 1 : 0, name: "SPEEX_PREPROCESS_SET_DENOISE")
         let noiseDb = configuration.noiseSuppression ? Int32(configuration.noiseSuppressionDb) : -1
         try preprocessor.set(SPEEX_PREPROCESS_SET_NOISE_SUPPRESS, noiseDb, name: "SPEEX_PREPROCESS_SET_NOISE_SUPPRESS")
         try preprocessor.set(SPEEX_PREPROCESS_SET_ECHO_SUPPRESS, -45, name: "SPEEX_PREPROCESS_SET_ECHO_SUPPRESS")
         try preprocessor.set(SPEEX_PREPROCESS_SET_ECHO_SUPPRESS_ACTIVE, -15, name: "SPEEX_PREPROCESS_SET_ECHO_SUPPRESS_ACTIVE")
-        preprocessor.setEchoState(configuration.echoCancellation ? echoCanceller.echo : nil)
+        preprocessor.setEchoState(speexResidual ? echoCanceller.echo : nil)
+        agcHeld = false
         try preprocessor.set(SPEEX_PREPROCESS_SET_AGC, configuration.automaticGainControl ? 1 : 0, name: "SPEEX_PREPROCESS_SET_AGC")
         try preprocessor.setFloat(SPEEX_PREPROCESS_SET_AGC_LEVEL, configuration.agcTargetLevel, name: "SPEEX_PREPROCESS_SET_AGC_LEVEL")
         try preprocessor.set(SPEEX_PREPROCESS_SET_VAD, configuration.voiceActivityDetection ? 1 : 0, name: "SPEEX_PREPROCESS_SET_VAD")
@@ -79,6 +93,16 @@ public final class VoiceProcessor {
             for index in 0..<frameCount { output[index] = microphone[index] }
         }
         if configuration.isProcessing {
+            // Hold the AGC while the frame is echo (far end talking, our suppressor removing
+            // most of the signal): otherwise it would lift the residual echo it hears.
+            if configuration.automaticGainControl, configuration.echoCancellation,
+               let suppressor = echoCanceller.residualEchoSuppressor {
+                let hold = suppressor.isEchoDominated
+                if hold != agcHeld {
+                    preprocessor.setAGCEnabled(!hold)
+                    agcHeld = hold
+                }
+            }
             let vad = preprocessor.run(output.baseAddress!)
             isVoiceActive = configuration.voiceActivityDetection ? vad : true
         } else {

@@ -12,9 +12,11 @@ final class EchoCancellerTests: XCTestCase {
     }
 
     /// Far end only, bulk delays 20–400 ms, echo gains −3 to −12 dB, RT60 200–300 ms with the
-    /// default 200 ms tail: the residual is at least 25 dB below the microphone, and the
-    /// estimator finds the bulk delay (its envelope peak lies within 15 ms after it).
-    func testFarEndOnlyResidualIsAtLeast25dBBelowMicrophoneAtEveryDelay() throws {
+    /// default 200 ms tail: the residual is at least 30 dB below the microphone (measured
+    /// 36–44 dB here, at least 30.5 dB over seeds 101/202/303; the linear filter alone gives
+    /// 20–26 dB, speexdsp's suppressor 28–38), and the estimator finds the bulk delay (its
+    /// envelope peak lies within 15 ms after it).
+    func testFarEndOnlyResidualIsAtLeast30dBBelowMicrophoneAtEveryDelay() throws {
         for (delay, gain, rt60) in [(20, -3.0, 200), (120, -6.0, 300), (250, -9.0, 250), (400, -12.0, 300)] {
             let path = EchoPath(sampleRate: Self.rate, rt60Ms: rt60, bulkDelayMs: delay, gainDb: gain, seed: UInt64(delay))
             let scenario = EchoScenario(path: path)
@@ -24,7 +26,7 @@ final class EchoCancellerTests: XCTestCase {
             let erle = Self.erle(microphone, output)
             let estimateMs = Double(canceller.delayEstimator.delaySamples ?? -10_000) / 16
             print("far-end only: delay \(delay) ms, estimate \(estimateMs) ms, ERLE \(erle) dB")
-            XCTAssertGreaterThanOrEqual(erle, 25, "delay \(delay) ms")
+            XCTAssertGreaterThanOrEqual(erle, 30, "delay \(delay) ms")
             XCTAssertEqual(estimateMs, Double(delay) + 5, accuracy: 10, "delay \(delay) ms")
         }
     }
@@ -40,13 +42,13 @@ final class EchoCancellerTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(erle, 25)
     }
 
-    /// speexdsp alone with the unaligned reference cannot reach an echo 250 ms late with a
-    /// 200 ms tail; the same canceller with our alignment does. The margin is what alignment buys.
+    /// speexdsp alone (with its residual suppressor) and the unaligned reference cannot reach an
+    /// echo 250 ms late with a 200 ms tail; our canceller with alignment does. The margin is what alignment buys.
     func testAlignmentIsWhatMakesLateEchoCancellable() throws {
         let path = EchoPath(sampleRate: Self.rate, rt60Ms: 250, bulkDelayMs: 250, gainDb: -6, seed: 11)
         let scenario = EchoScenario(path: path)
         let microphone = scenario.microphone
-        let alone = try EchoCanceller(configuration: .init(sampleRate: Self.rate, delayEstimation: false))
+        let alone = try EchoCanceller(configuration: .init(sampleRate: Self.rate, residualSuppression: .speexdsp, delayEstimation: false))
         let ours = try EchoCanceller(configuration: .init(sampleRate: Self.rate))
         let aloneERLE = Self.erle(microphone, EchoScenario.run(alone, microphone: microphone, far: scenario.far))
         let oursERLE = Self.erle(microphone, EchoScenario.run(ours, microphone: microphone, far: scenario.far))
@@ -56,9 +58,8 @@ final class EchoCancellerTests: XCTestCase {
     }
 
     /// A loudspeaker that soft-clips (tanh, drive 3: peaks compressed by ~10 dB) is not a
-    /// linear path; the linear filter plus speex's residual suppression removes most of it.
-    /// Measured 21.0 dB: below the 25 dB target, which needs a stronger residual echo
-    /// suppressor of our own (not built yet); the bound guards what we have.
+    /// linear path; the linear filter leaves ~13 dB, speexdsp's suppressor gets to ~21 dB, and
+    /// ours to 25 dB at least (measured 26.7 dB; 25.9–29.5 dB over seeds 101/202/303).
     func testSoftClippingLoudspeaker() throws {
         let path = EchoPath(sampleRate: Self.rate, rt60Ms: 250, bulkDelayMs: 120, gainDb: -6, softClipDrive: 3, seed: 5)
         let scenario = EchoScenario(path: path)
@@ -66,13 +67,14 @@ final class EchoCancellerTests: XCTestCase {
         let canceller = try EchoCanceller(configuration: .init(sampleRate: Self.rate))
         let erle = Self.erle(microphone, EchoScenario.run(canceller, microphone: microphone, far: scenario.far))
         print("soft clipping: ERLE \(erle) dB")
-        XCTAssertGreaterThanOrEqual(erle, 18)
+        XCTAssertGreaterThanOrEqual(erle, 25)
     }
 
     /// Double talk: far end throughout, the near-end talker from 4 s on. The near end must
     /// survive: in the double-talk segment the output correlates with the clean near-end speech
     /// (at its best lag: the residual suppressor adds one frame of latency) at least 0.9, and
-    /// better than the unprocessed microphone does. Bound: the microphone itself, the near end
+    /// better than the unprocessed microphone does (measured 0.927 with our suppressor,
+    /// 0.92–0.93 over seeds 101/202/303). Bound: the microphone itself, the near end
     /// plus the echo at −6 dB, correlates ≈ 0.82; an output that removed the echo and kept the
     /// near end must beat it, while a filter that diverged in double talk or a suppressor that
     /// ducked the near end with the echo would fall well below (≈ 0.14 was measured while the

@@ -1,0 +1,109 @@
+import AudioProcessing
+import TestSupport
+import XCTest
+
+/// Our residual echo suppressor on its own and inside `EchoCanceller` (16 kHz, 10 ms frames,
+/// seeded synthetic rooms as in `EchoCancellerTests`).
+final class ResidualEchoSuppressorTests: XCTestCase {
+    static let rate = EchoScenario.sampleRate
+
+    /// Feeds `signal` as both microphone and linear output with the given far end; returns the output.
+    static func run(_ suppressor: ResidualEchoSuppressor, signal: [Int16], far: [Int16]) -> [Int16] {
+        let frameCount = suppressor.frameCount
+        var output = [Int16](repeating: 0, count: signal.count)
+        signal.withUnsafeBufferPointer { input in
+            far.withUnsafeBufferPointer { farBuffer in
+                output.withUnsafeMutableBufferPointer { out in
+                    for frame in 0..<(signal.count / frameCount) {
+                        let offset = frame * frameCount
+                        suppressor.process(microphone: input.baseAddress! + offset, linearOutput: input.baseAddress! + offset,
+                                           farEnd: farBuffer.baseAddress! + offset, output: out.baseAddress! + offset)
+                    }
+                }
+            }
+        }
+        return output
+    }
+
+    /// With a silent far end there is no echo to suppress: the output is the input, one frame
+    /// late (`latencySamples`), within one unit of rounding — the overlapping windows
+    /// reconstruct perfectly and no gain below 1 is applied.
+    func testSilentFarEndPassesNearEndThroughOneFrameLate() {
+        let suppressor = ResidualEchoSuppressor(frameCount: 160, sampleRate: Self.rate)
+        XCTAssertEqual(suppressor.latencySamples, 160)
+        let near = Array(EchoScenario.nearEnd.prefix(2 * Self.rate))
+        let output = Self.run(suppressor, signal: near, far: [Int16](repeating: 0, count: near.count))
+        var worst = 0
+        for index in 0..<(near.count - 160) { worst = max(worst, abs(Int(output[index + 160]) - Int(near[index]))) }
+        XCTAssertLessThanOrEqual(worst, 1)
+    }
+
+    /// The canceller reports the suppressor's one frame of latency, or none without a suppressor.
+    func testCancellerLatency() throws {
+        XCTAssertEqual(try EchoCanceller(configuration: .init(sampleRate: Self.rate)).latencySamples, 160)
+        XCTAssertEqual(try EchoCanceller(configuration: .init(sampleRate: Self.rate, residualSuppression: .none)).latencySamples, 0)
+        XCTAssertEqual(try EchoCanceller(configuration: .init(sampleRate: Self.rate, residualSuppression: .speexdsp)).latencySamples, 160)
+    }
+
+    /// Convergence (the output's ERLE over 500 ms windows reaching 20 dB and staying there) in
+    /// at most 1.5 s at bulk delays 120–400 ms. The delay estimate alone needs ≥ 0.6 s and
+    /// speexdsp then 2.5–3.5 s to reach 20 dB by itself (measured with its own suppressor):
+    /// this bound holds only because our suppressor removes the echo while the linear filter
+    /// still converges. Measured 1.0–1.5 s here, 0.5–1.5 s over seeds 101/202/303. (The 20 ms
+    /// room is left out: on two of those seeds speexdsp's own output blows up at 3.0–3.5 s,
+    /// in a reverberant tail our suppressor does not fully catch — 3.5 s there.)
+    func testConvergesWithinOneAndAHalfSeconds() throws {
+        for (delay, gain, rt60) in [(120, -6.0, 300), (250, -9.0, 250), (400, -12.0, 300)] {
+            let path = EchoPath(sampleRate: Self.rate, rt60Ms: rt60, bulkDelayMs: delay, gainDb: gain, seed: UInt64(delay))
+            let scenario = EchoScenario(path: path)
+            let microphone = scenario.microphone
+            let output = EchoScenario.run(try EchoCanceller(configuration: .init(sampleRate: Self.rate)), microphone: microphone, far: scenario.far)
+            let seconds = EchoMeasurement.convergenceSeconds(microphone: microphone, residual: output, sampleRate: Self.rate, targetDb: 20)
+            print("convergence at \(delay) ms: \(seconds.map { "\($0) s" } ?? "never")")
+            XCTAssertLessThanOrEqual(try XCTUnwrap(seconds, "delay \(delay) ms never converged"), 1.5, "delay \(delay) ms")
+        }
+    }
+
+    /// On the soft-clipping loudspeaker our suppressor removes clearly more than speexdsp's
+    /// (same canceller, same alignment): at least 3 dB more (measured 26.7 against 21.0 dB).
+    func testOursBeatsSpeexResidualSuppressionOnDistortedEcho() throws {
+        let path = EchoPath(sampleRate: Self.rate, rt60Ms: 250, bulkDelayMs: 120, gainDb: -6, softClipDrive: 3, seed: 5)
+        let scenario = EchoScenario(path: path)
+        let microphone = scenario.microphone
+        var erle: [EchoCanceller.ResidualSuppression: Double] = [:]
+        for suppression in [EchoCanceller.ResidualSuppression.ours, .speexdsp] {
+            let output = EchoScenario.run(try EchoCanceller(configuration: .init(sampleRate: Self.rate, residualSuppression: suppression)),
+                                          microphone: microphone, far: scenario.far)
+            erle[suppression] = EchoCancellerTests.erle(microphone, output)
+        }
+        print("soft clip: ours \(erle[.ours]!) dB, speexdsp's \(erle[.speexdsp]!) dB")
+        XCTAssertGreaterThan(erle[.ours]!, erle[.speexdsp]! + 3)
+    }
+
+    /// Steady state on the real-time path: the suppressor alone allocates nothing per frame
+    /// (48 kHz, 20 ms: the largest transform, 2048 points).
+    func testProcessAllocatesNothing() {
+        let suppressor = ResidualEchoSuppressor(frameCount: 960, sampleRate: 48_000)
+        var generator = SeededGenerator(seed: 4)
+        let far = (0..<960).map { _ in Int16.random(in: -8_000...8_000, using: &generator) }
+        let mic = far.map { $0 / 3 }
+        var out = [Int16](repeating: 0, count: 960)
+        let allocations = far.withUnsafeBufferPointer { farBuffer in
+            mic.withUnsafeBufferPointer { micBuffer in
+                out.withUnsafeMutableBufferPointer { outBuffer in
+                    for _ in 0..<20 {
+                        suppressor.process(microphone: micBuffer.baseAddress!, linearOutput: micBuffer.baseAddress!,
+                                           farEnd: farBuffer.baseAddress!, output: outBuffer.baseAddress!)
+                    }
+                    return AllocationCounter.measure {
+                        for _ in 0..<50 {
+                            suppressor.process(microphone: micBuffer.baseAddress!, linearOutput: micBuffer.baseAddress!,
+                                               farEnd: farBuffer.baseAddress!, output: outBuffer.baseAddress!)
+                        }
+                    }.allocations
+                }
+            }
+        }
+        XCTAssertEqual(allocations, 0)
+    }
+}
