@@ -65,5 +65,6 @@ let package = Package(
         .testTarget(name: "TransportTests", dependencies: ["Transport", "TestSupport"]),
         .testTarget(name: "MediaEngineTests", dependencies: ["MediaEngine", "TestSupport"]),
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
+        .testTarget(name: "VoiceCallTests", dependencies: ["voicecall", "AudioDevices", "TestSupport"]),
     ]
 )
