@@ -137,6 +137,43 @@ import TestSupport
         #expect(recovered < 12_500)
     }
 
+    /// The same on a hostile network, so every decision runs inside the measured window:
+    /// reordering (Pareto jitter), loss (FEC rebuilds or waits, by policy), concealment,
+    /// merges, accelerate and preemptive expand.
+    @Test(arguments: [LatePacketPolicy.recoverFromFECFirst, .waitForPacket])
+    func noAllocationOnAJitteryLossyNetwork(policy: LatePacketPolicy) throws {
+        var configuration = JitterBufferConfiguration()
+        configuration.latePacketPolicy = policy
+        let buffer = try AdaptiveJitterBuffer(configuration: configuration)
+        let deliveries = Self.network(count: 1_500, ppm: 0, jitterMeanMs: 15, lossRate: 0.03, paretoShape: 1.8, seed: 21)
+            .sorted { $0.arrivalMs < $1.arrivalMs }
+        var pcm = [Int16](repeating: 0, count: F.frameSamples)
+        var next = 0
+        func tick(_ index: Int) {
+            let now = Double(index) * F.frameMs
+            while next < deliveries.count && deliveries[next].arrivalMs <= now {
+                deliveries[next].bytes.withUnsafeBytes { raw in
+                    if let view = try? RTPPacketView(raw) { buffer.insert(view, arrivalTimeMs: deliveries[next].arrivalMs) }
+                }
+                next += 1
+            }
+            _ = pcm.withUnsafeMutableBufferPointer { buffer.nextFrame(into: $0, nowMs: now) }
+        }
+        for index in 0..<300 { tick(index) }
+        let before = buffer.statistics
+        let (_, allocations) = AllocationCounter.measure {
+            for index in 300..<1_500 { tick(index) }
+        }
+        let after = buffer.statistics
+        #expect(allocations == 0)
+        #expect(after.concealmentEvents > before.concealmentEvents)
+        #expect(after.removedSamplesForAcceleration > before.removedSamplesForAcceleration)
+        #expect(after.packetsDiscarded > before.packetsDiscarded)
+        if policy == .recoverFromFECFirst {
+            #expect(after.fecPacketsRecovered > before.fecPacketsRecovered)
+        }
+    }
+
     @Test func noAllocationPerInsertAndTick() throws {
         let buffer = try F.fixedDelayBuffer()
         let packets = F.stream(count: 400).map(\.bytes)
