@@ -1,9 +1,9 @@
 import CSpeexDSP
 
 /// Acoustic echo canceller: speexdsp's MDF adaptive filter, fed with a far-end reference that
-/// is aligned by our own bulk-delay estimate (`DelayEstimator`), followed by speexdsp's
-/// residual echo suppression (`ResidualEchoSuppressor`, or speexdsp's preprocessor linked to the
-/// echo state).
+/// is aligned by our own bulk-delay estimate (`DelayEstimator`), followed by a residual echo
+/// suppressor (ours, `ResidualEchoSuppressor`, or speexdsp's preprocessor linked to the echo
+/// state).
 ///
 /// speexdsp cannot find a bulk delay: the echo must arrive within its filter (the tail). The
 /// canceller keeps the far end in a delay line of up to `maximumDelayMs`, estimates where the
@@ -20,8 +20,9 @@ import CSpeexDSP
 public final class EchoCanceller {
     /// Which residual echo suppressor runs after the linear filter.
     public enum ResidualSuppression: Sendable, Equatable {
-        /// Ours: `ResidualEchoSuppressor` (coherence and echo-power driven, handles a
-        /// distorting loudspeaker and suppresses while the filter converges).
+        /// Ours: `ResidualEchoSuppressor` (driven by a learnt echo-power estimate and a
+        /// near-end detector; handles a distorting loudspeaker and suppresses while the filter
+        /// converges).
         case ours
         /// speexdsp's: its preprocessor linked to the echo state (with its denoiser at −15 dB).
         case speexdsp

@@ -16,6 +16,9 @@ final class EchoCancellerTests: XCTestCase {
     /// 36–44 dB here, at least 30.5 dB over seeds 101/202/303; the linear filter alone gives
     /// 20–26 dB, speexdsp's suppressor 28–38), and the estimator finds the bulk delay (its
     /// envelope peak lies within 15 ms after it).
+    ///
+    /// (Since the suppressor's near-end detector, echo-only frames are pushed to its −40 dB
+    /// floor: 58–63 dB is measured on all these rooms.)
     func testFarEndOnlyResidualIsAtLeast30dBBelowMicrophoneAtEveryDelay() throws {
         for (delay, gain, rt60) in [(20, -3.0, 200), (120, -6.0, 300), (250, -9.0, 250), (400, -12.0, 300)] {
             let path = EchoPath(sampleRate: Self.rate, rt60Ms: rt60, bulkDelayMs: delay, gainDb: gain, seed: UInt64(delay))
@@ -59,7 +62,7 @@ final class EchoCancellerTests: XCTestCase {
 
     /// A loudspeaker that soft-clips (tanh, drive 3: peaks compressed by ~10 dB) is not a
     /// linear path; the linear filter leaves ~13 dB, speexdsp's suppressor gets to ~21 dB, and
-    /// ours to 25 dB at least (measured 26.7 dB; 25.9–29.5 dB over seeds 101/202/303).
+    /// ours to 25 dB at least (measured 49.3 dB since the near-end detector; 26.7 dB before).
     func testSoftClippingLoudspeaker() throws {
         let path = EchoPath(sampleRate: Self.rate, rt60Ms: 250, bulkDelayMs: 120, gainDb: -6, softClipDrive: 3, seed: 5)
         let scenario = EchoScenario(path: path)
@@ -70,31 +73,34 @@ final class EchoCancellerTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(erle, 25)
     }
 
-    /// Double talk: far end throughout, the near-end talker from 4 s on. The near end must
-    /// survive: in the double-talk segment the output correlates with the clean near-end speech
-    /// (at its best lag: the residual suppressor adds one frame of latency) at least 0.9, and
-    /// better than the unprocessed microphone does (measured 0.927 with our suppressor,
-    /// 0.92–0.93 over seeds 101/202/303). Bound: the microphone itself, the near end
+    /// Double talk: far end throughout, the near-end talker from 4 s on, in four rooms (seeds
+    /// 3, 101, 202, 303). The near end must survive: in the double-talk segment the output
+    /// correlates with the clean near-end speech (at its best lag: the residual suppressor adds
+    /// one frame of latency) at least 0.9, and better than the unprocessed microphone does
+    /// (measured 0.921–0.932 with our suppressor). Bound: the microphone itself, the near end
     /// plus the echo at −6 dB, correlates ≈ 0.82; an output that removed the echo and kept the
     /// near end must beat it, while a filter that diverged in double talk or a suppressor that
     /// ducked the near end with the echo would fall well below (≈ 0.14 was measured while the
-    /// one-frame latency was not yet allowed for — what a lost near end looks like).
+    /// one-frame latency was not yet allowed for — what a lost near end looks like; a
+    /// near-end detector that missed too many frames gave 0.83–0.88).
     func testDoubleTalkPreservesNearEnd() throws {
-        let path = EchoPath(sampleRate: Self.rate, rt60Ms: 250, bulkDelayMs: 120, gainDb: -6, seed: 3)
-        let start = 4 * Self.rate
-        let near = [Int16](repeating: 0, count: start) + EchoScenario.nearEnd
-        let scenario = EchoScenario(path: path, near: near)
-        let microphone = scenario.microphone
-        let canceller = try EchoCanceller(configuration: .init(sampleRate: Self.rate))
-        let output = EchoScenario.run(canceller, microphone: microphone, far: scenario.far)
-        let clean = Array(scenario.near[start...])
-        let processed = Array(output[start...])
-        let raw = Array(microphone[start...])
-        let ours = SignalComparison.bestCorrelation(reference: clean, signal: processed, maxLag: 200).correlation
-        let unprocessed = SignalComparison.bestCorrelation(reference: clean, signal: raw, maxLag: 200).correlation
-        print("double talk: correlation ours \(ours), unprocessed microphone \(unprocessed)")
-        XCTAssertGreaterThanOrEqual(ours, 0.9)
-        XCTAssertGreaterThan(ours, unprocessed)
+        for seed in [UInt64(3), 101, 202, 303] {
+            let path = EchoPath(sampleRate: Self.rate, rt60Ms: 250, bulkDelayMs: 120, gainDb: -6, seed: seed)
+            let start = 4 * Self.rate
+            let near = [Int16](repeating: 0, count: start) + EchoScenario.nearEnd
+            let scenario = EchoScenario(path: path, near: near)
+            let microphone = scenario.microphone
+            let canceller = try EchoCanceller(configuration: .init(sampleRate: Self.rate))
+            let output = EchoScenario.run(canceller, microphone: microphone, far: scenario.far)
+            let clean = Array(scenario.near[start...])
+            let processed = Array(output[start...])
+            let raw = Array(microphone[start...])
+            let ours = SignalComparison.bestCorrelation(reference: clean, signal: processed, maxLag: 200).correlation
+            let unprocessed = SignalComparison.bestCorrelation(reference: clean, signal: raw, maxLag: 200).correlation
+            print("double talk, seed \(seed): correlation ours \(ours), unprocessed microphone \(unprocessed)")
+            XCTAssertGreaterThanOrEqual(ours, 0.9, "seed \(seed)")
+            XCTAssertGreaterThan(ours, unprocessed, "seed \(seed)")
+        }
     }
 
     /// The bulk delay jumps from 120 to 320 ms halfway (route change): the estimator follows

@@ -45,27 +45,49 @@ final class ResidualEchoSuppressorTests: XCTestCase {
         XCTAssertEqual(try EchoCanceller(configuration: .init(sampleRate: Self.rate, residualSuppression: .speexdsp)).latencySamples, 160)
     }
 
-    /// Convergence (the output's ERLE over 500 ms windows reaching 20 dB and staying there) in
-    /// at most 1.5 s at bulk delays 120–400 ms. The delay estimate alone needs ≥ 0.6 s and
-    /// speexdsp then 2.5–3.5 s to reach 20 dB by itself (measured with its own suppressor):
-    /// this bound holds only because our suppressor removes the echo while the linear filter
-    /// still converges. Measured 1.0–1.5 s here, 0.5–1.5 s over seeds 101/202/303. (The 20 ms
-    /// room is left out: on two of those seeds speexdsp's own output blows up at 3.0–3.5 s,
-    /// in a reverberant tail our suppressor does not fully catch — 3.5 s there.)
-    func testConvergesWithinOneAndAHalfSeconds() throws {
-        for (delay, gain, rt60) in [(120, -6.0, 300), (250, -9.0, 250), (400, -12.0, 300)] {
-            let path = EchoPath(sampleRate: Self.rate, rt60Ms: rt60, bulkDelayMs: delay, gainDb: gain, seed: UInt64(delay))
-            let scenario = EchoScenario(path: path)
-            let microphone = scenario.microphone
-            let output = EchoScenario.run(try EchoCanceller(configuration: .init(sampleRate: Self.rate)), microphone: microphone, far: scenario.far)
-            let seconds = EchoMeasurement.convergenceSeconds(microphone: microphone, residual: output, sampleRate: Self.rate, targetDb: 20)
-            print("convergence at \(delay) ms: \(seconds.map { "\($0) s" } ?? "never")")
-            XCTAssertLessThanOrEqual(try XCTUnwrap(seconds, "delay \(delay) ms never converged"), 1.5, "delay \(delay) ms")
+    /// The benchmark's rooms (bulk delay ms, echo gain dB, RT60 ms, tanh drive or nil) and the
+    /// seed offsets they are drawn with (room seed = offset + delay; offset 0 is the
+    /// benchmark's own draw).
+    static let rooms: [(delay: Int, gain: Double, rt60: Int, drive: Float?)] = [
+        (20, -3, 200, nil), (120, -6, 300, nil), (250, -9, 250, nil), (400, -12, 300, nil),
+        (120, -6, 250, 3), (250, -6, 250, 3),
+    ]
+    static let seedOffsets: [UInt64] = [0, 101, 202, 303]
+
+    /// Every room: convergence (the output's ERLE over 500 ms windows reaching 20 dB and
+    /// staying there) in at most 1.5 s, and after 4 s ERLE ≥ 30 dB with a linear loudspeaker,
+    /// ≥ 25 dB with the soft-clipping one — on all four seeds for the rooms that failed a bound
+    /// on some seed before (20 ms, both soft-clipping rooms), on the benchmark's own draw for
+    /// the others (all four seeds are in `benchmarks aec`; here they would double the time). The delay estimate alone needs ≥ 0.6 s
+    /// and speexdsp then 2.5–3.5 s to reach 20 dB by itself: the convergence bound holds only
+    /// because our suppressor removes the echo while the linear filter converges. The 20 ms
+    /// room is the hard case for it: on seeds 101 and 202 speexdsp's output loses 15 dB at
+    /// 3.0–3.5 s in a reverberant tail our echo model under-predicts (3.5 s before the
+    /// suppressor used the linear filter's own echo estimate in echo-only frames). Measured:
+    /// convergence 0–1.5 s, ERLE ≥ 58 dB linear, ≥ 44 dB soft-clipping (echo-only frames are
+    /// pushed to the floor).
+    func testConvergesAndSuppressesOnEveryRoom() throws {
+        for room in Self.rooms {
+            for offset in room.delay == 20 || room.drive != nil ? Self.seedOffsets : [0] {
+                let path = EchoPath(sampleRate: Self.rate, rt60Ms: room.rt60, bulkDelayMs: room.delay, gainDb: room.gain,
+                                    softClipDrive: room.drive, seed: offset + UInt64(room.delay))
+                let scenario = EchoScenario(path: path)
+                let microphone = scenario.microphone
+                let output = EchoScenario.run(try EchoCanceller(configuration: .init(sampleRate: Self.rate)),
+                                              microphone: microphone, far: scenario.far)
+                let label = "\(room.delay) ms\(room.drive == nil ? "" : " soft-clip"), seed offset \(offset)"
+                let seconds = EchoMeasurement.convergenceSeconds(microphone: microphone, residual: output, sampleRate: Self.rate,
+                                                                 targetDb: 20)
+                let erle = EchoCancellerTests.erle(microphone, output)
+                print("\(label): convergence \(seconds.map { "\($0) s" } ?? "never"), ERLE \(erle) dB")
+                XCTAssertLessThanOrEqual(try XCTUnwrap(seconds, "\(label) never converged"), 1.5, label)
+                XCTAssertGreaterThanOrEqual(erle, room.drive == nil ? 30 : 25, label)
+            }
         }
     }
 
     /// On the soft-clipping loudspeaker our suppressor removes clearly more than speexdsp's
-    /// (same canceller, same alignment): at least 3 dB more (measured 26.7 against 21.0 dB).
+    /// (same canceller, same alignment): at least 3 dB more (measured 49.3 against 21.0 dB).
     func testOursBeatsSpeexResidualSuppressionOnDistortedEcho() throws {
         let path = EchoPath(sampleRate: Self.rate, rt60Ms: 250, bulkDelayMs: 120, gainDb: -6, softClipDrive: 3, seed: 5)
         let scenario = EchoScenario(path: path)
