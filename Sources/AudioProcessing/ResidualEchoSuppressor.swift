@@ -20,7 +20,8 @@
 ///   it up into the near-end speech.
 /// * **Near-end activity**, per frame: near-end speech is declared (and held for 100 ms) when
 ///   more than 10 % of the microphone's power lies above twice the echo expected in its bin —
-///   the larger of that prediction and the echo the linear filter subtracted. A frame without
+///   the larger of that prediction and the echo the linear filter subtracted — plus twice the
+///   bin's stationary noise floor (background noise is not a talker). A frame without
 ///   it is echo only and is treated aggressively (below): nothing in it is worth keeping.
 /// * **Leak**: the share of that echo the linear filter leaves, learnt (smoothed ratio of
 ///   output to microphone power; rises followed at once) only where the microphone is not
@@ -37,6 +38,16 @@
 ///   musical noise; falling gains act at once so echo onsets do not leak): slowly in
 ///   echo-only frames (`echoOnlyReleaseSmoothing`), quickly while the near end talks
 ///   (`releaseSmoothing`).
+///
+/// * **Comfort noise** (`comfortNoise`): pushing echo-only frames to the floor also removes
+///   the near end's background noise while the far end talks, so the listener hears that noise
+///   pump on and off with the far end's speech. The microphone's stationary noise floor is
+///   tracked per bin (minimum statistics: the minimum of the smoothed microphone power over the
+///   last ~1.6 s, corrected for the minimum's bias, updated in every frame), and each bin's
+///   output gets noise of that power with random phase scaled by √(1 − gain²) (as WebRTC's
+///   AEC3 does): where the gain is 1 nothing is added, where the gain removes everything the
+///   output keeps the near end's noise level. A noise-free microphone has a floor near zero,
+///   and so adds none.
 ///
 /// The output lags the input by one frame (`latencySamples`), the price of overlapping frames.
 /// Everything is allocated in `init`; `process` allocates nothing.
@@ -66,8 +77,24 @@ public final class ResidualEchoSuppressor {
     /// frame is echo only): nothing there is worth keeping, and a slow release holds the gain
     /// down through the gaps in a distorting loudspeaker's echo.
     public var echoOnlyReleaseSmoothing: Float = 0.8
+    /// Whether bins the gain pushes below the microphone's stationary noise floor are filled
+    /// with noise of that floor's power (comfort noise), so the near end's background noise does
+    /// not switch off whenever the far end talks. Off: the gain alone (the near end's noise is
+    /// gated with the echo).
+    public var comfortNoise = true
+    /// The microphone's stationary noise floor as tracked for comfort noise, as an RMS level in
+    /// dBFS (0 dB: a full-scale square wave) — computed when read, from the per-bin estimate.
+    public var noiseFloorDbFS: Float {
+        var total: Float = 0
+        for bin in 0..<binCount { total += noisePower[bin] }
+        // One-sided bins count twice in the full spectrum; Parseval over the transform size
+        // and the analysis window's energy (block / 2) give the power per sample.
+        let perSample = 4 * total / (Float(fft.size) * Float(blockCount))
+        return 10 * Float(log10(Double(max(perSample, 1e-20))))
+    }
     /// Whether near-end speech was detected in the last frame or the 100 ms before it: more
-    /// than 10 % of the microphone's power lies above twice the echo expected in its bin.
+    /// than 10 % of the microphone's power lies above twice the echo expected in its bin (plus
+    /// twice its stationary noise floor).
     public private(set) var isNearEndActive = false
     /// Whether the last frame was dominated by echo (far end active, most of the canceller's
     /// output judged echo) — a hint for stages after this one (an AGC should not adapt then).
@@ -141,6 +168,45 @@ public final class ResidualEchoSuppressor {
     private var nearEndHangover = 0
     /// Smoothing per frame of the linear filter's echo estimate (microphone − output) power.
     private let linearEchoSmoothing: Float = 0.6
+    // Comfort noise: a slow-rising minimum tracker on the linear filter's output power.
+    /// Output power smoothed for the noise tracker (time constant 60 ms: less variance, so the
+    /// tracked minimum sits closer to the noise's mean; short enough to reach into pauses).
+    private let noiseInput: UnsafeMutablePointer<Float>
+    private let noiseInputSmoothing: Float
+    /// The tracked minimum per bin, before the bias correction.
+    private let noiseMinimum: UnsafeMutablePointer<Float>
+    /// Factor per frame by which the minimum rises while the power stays above it (1 dB/s).
+    /// Why slow: a minimum that rose fast (or a windowed minimum over ~1.6 s) climbed onto the
+    /// echo's own floor during continuous far-end speech in the noise-free rooms and filled
+    /// the suppressed frames with echo-level noise (ERLE fell from ~60 to ~35 dB, convergence
+    /// to 3–3.5 s); slow, it stays at the last true pause's level. The price: a noise that
+    /// gets louder is followed at 1 dB/s (falls are followed within frames).
+    private let noiseRise: Float
+    /// Share of the way to a lower power the minimum moves per frame: not at once, so single
+    /// deep dips of the noise's own fluctuation do not pull it down.
+    private let noiseFall: Float = 0.1
+    /// Lowest tracked floor per bin: the quantization noise of 16-bit samples (−101 dBFS), so
+    /// the multiplicative rise can start from digital silence.
+    private let noiseMinimumFloor: Float
+    /// The stationary noise floor per bin (bias-corrected minimum), in analysis power units.
+    private let noisePower: UnsafeMutablePointer<Float>
+    /// The tracked minimum lies below the noise's mean power; measured on white and pink noise
+    /// at 16 kHz with 10 ms frames: × 1.7 (2.3 dB) brings it back within 1 dB.
+    private let noiseBias: Float = 1.7
+    /// Power factor from the analysis spectrum to a random-phase synthesis spectrum of the same
+    /// time-domain power: 2 × transform size / block (the analysis window's energy is block / 2,
+    /// a random-phase spectrum spreads over the whole zero-padded transform).
+    private let comfortNoiseScale: Float
+    /// The near-end detector ignores microphone power up to this × the noise floor (background
+    /// noise is not near-end speech). Measured (with an earlier, windowed tracker): without it,
+    /// the white-noise case of the comfort noise test flagged enough echo frames as near end
+    /// (and treated them gently) that the output without comfort noise kept 7 dB more.
+    private let noiseDetectorMargin: Float = 2
+    /// Random phases for comfort noise: cos and sin of 256 angles, indexed by the generator.
+    private let phaseCosine: UnsafeMutablePointer<Float>
+    private let phaseSine: UnsafeMutablePointer<Float>
+    /// xorshift64 state: seeded (deterministic output, no Foundation randomness on the audio path).
+    private var noiseState: UInt64 = 0x9E37_79B9_7F4A_7C15
 
     /// Creates a suppressor for frames of `frameCount` samples at `sampleRate`.
     public init(frameCount: Int, sampleRate: Int) {
@@ -185,6 +251,16 @@ public final class ResidualEchoSuppressor {
         micPower = buffer(binCount); linearPower = buffer(binCount)
         rawGain = buffer(binCount); gain = buffer(binCount)
         predictedPower = buffer(binCount); regressorPower = buffer(binCount); linearEcho = buffer(binCount)
+        noiseInputSmoothing = Float(exp(-Double(frameMs) / 60))
+        noiseRise = Float(pow(10, 0.1 * Double(frameMs) / 1_000))
+        noiseMinimumFloor = Float(blockCount) / 2 / (12 * 32_768 * 32_768)
+        noiseInput = buffer(binCount); noiseMinimum = buffer(binCount); noisePower = buffer(binCount)
+        comfortNoiseScale = 2 * Float(size) / Float(blockCount)
+        phaseCosine = buffer(256); phaseSine = buffer(256)
+        for index in 0..<256 {
+            phaseCosine[index] = Float(cos(2 * Double.pi * Double(index) / 256))
+            phaseSine[index] = Float(sin(2 * Double.pi * Double(index) / 256))
+        }
         reset()
     }
 
@@ -192,7 +268,8 @@ public final class ResidualEchoSuppressor {
         excitation.deallocate()
         for pointer in [window, timeBuffer, previousFar, previousMicrophone, previousLinear, overlap, farReal, farImaginary,
                         micReal, micImaginary, linearReal, linearImaginary, farPower, micPower,
-                        linearPower, rawGain, gain, predictedPower, regressorPower, linearEcho, farHistory, echoPath, leak, broadbandHistory, broadbandGain] {
+                        linearPower, rawGain, gain, predictedPower, regressorPower, linearEcho, farHistory, echoPath, leak, broadbandHistory, broadbandGain,
+                        noiseInput, noiseMinimum, noisePower, phaseCosine, phaseSine] {
             pointer.deallocate()
         }
     }
@@ -200,9 +277,13 @@ public final class ResidualEchoSuppressor {
     /// Forgets everything learnt and the signal history.
     public func reset() {
         for pointer in [previousFar, previousMicrophone, previousLinear, overlap] { pointer.update(repeating: 0, count: frameCount) }
-        for pointer in [farPower, micPower, linearPower, linearEcho] {
+        for pointer in [farPower, micPower, linearPower, linearEcho, noisePower] {
             pointer.update(repeating: 0, count: binCount)
         }
+        // The noise tracker starts empty: its first frame sets every minimum.
+        noiseInput.update(repeating: -1, count: binCount)
+        noiseMinimum.update(repeating: 0, count: binCount)
+        noiseState = 0x9E37_79B9_7F4A_7C15
         farHistory.update(repeating: 0, count: 2 * historyLength * binCount)
         broadbandHistory.update(repeating: 0, count: historyLength)
         gain.update(repeating: 1, count: binCount)
@@ -235,6 +316,7 @@ public final class ResidualEchoSuppressor {
             linearReal[bin] *= gain[bin]
             linearImaginary[bin] *= gain[bin]
         }
+        if comfortNoise { addComfortNoise() }
         fft.inverse(real: linearReal, imaginary: linearImaginary, output: timeBuffer)
         for index in 0..<frameCount {
             let sample = overlap[index] + timeBuffer[index] * window[index]
@@ -244,6 +326,7 @@ public final class ResidualEchoSuppressor {
     }
 
     private func computeGains() {
+        trackNoise()
         let smoothing = psdSmoothing
         var farTotal: Float = 0
         var linearTotal: Float = 0
@@ -302,7 +385,7 @@ public final class ResidualEchoSuppressor {
             let er = mr - lr, ei = mi - li
             linearEcho[bin] = linearEchoSmoothing * linearEcho[bin] + (1 - linearEchoSmoothing) * (er * er + ei * ei)
             micTotal += micPower[bin]
-            let excess = micPower[bin] - dominanceRatio * max(predicted, linearEcho[bin])
+            let excess = micPower[bin] - dominanceRatio * max(predicted, linearEcho[bin]) - noiseDetectorMargin * noisePower[bin]
             if excess > 0 { unexplained += excess }
         }
         // Near-end activity detector. Why: one setting cannot serve both cases — removing a
@@ -401,6 +484,60 @@ public final class ResidualEchoSuppressor {
         let suppression = linearTotal > 0 ? weightedGain / linearTotal : 1
         lastSuppressionDb = 10 * Float(log10(Double(max(suppression, 1e-6))))
         isEchoDominated = farTotal > 1e-6 && lastSuppressionDb < -6
+    }
+
+    /// Tracks the microphone's stationary noise floor per bin: a minimum of the smoothed power
+    /// of the linear filter's output that follows falls within frames and rises slowly
+    /// (`noiseRise`), times the minimum's bias. Updated in every frame — echo, near-end speech
+    /// and all — because the minimum reaches into the pauses of both talkers, where only
+    /// noise is left.
+    private func trackNoise() {
+        let alpha = noiseInputSmoothing
+        let rise = noiseRise, fall = noiseFall, lowest = noiseMinimumFloor
+        for bin in 0..<binCount {
+            // The linear filter's output, not the microphone: it holds the same near-end noise
+            // (a linear filter cannot cancel what the far end did not cause) with ~20 dB less
+            // echo once converged, so the minimum is far less often the echo's own.
+            let lr = linearReal[bin], li = linearImaginary[bin]
+            let power = lr * lr + li * li
+            let first = noiseInput[bin] < 0
+            let smoothed = first ? power : alpha * noiseInput[bin] + (1 - alpha) * power
+            noiseInput[bin] = smoothed
+            var minimum = noiseMinimum[bin]
+            if first {
+                minimum = smoothed
+            } else if smoothed < minimum {
+                minimum += fall * (smoothed - minimum)
+            } else {
+                minimum *= rise
+            }
+            minimum = max(minimum, lowest)
+            noiseMinimum[bin] = minimum
+            noisePower[bin] = noiseBias * minimum
+        }
+    }
+
+    /// Adds noise of the microphone's noise-floor power with random phase to each bin of the
+    /// gained output spectrum, scaled by √(1 − gain²): the output keeps the floor where the gain
+    /// removed it and gets nothing where the gain is 1. Expected output power of a bin holding
+    /// only noise: gain² × floor + (1 − gain²) × floor = floor.
+    private func addComfortNoise() {
+        var state = noiseState
+        let scale = comfortNoiseScale
+        for bin in 0..<binCount {
+            let g = gain[bin]
+            let share = 1 - g * g
+            guard share > 0, noisePower[bin] > 0 else { continue }
+            let magnitude = (share * scale * noisePower[bin]).squareRoot()
+            // xorshift64: cheap, allocation-free, deterministic.
+            state ^= state << 13
+            state ^= state >> 7
+            state ^= state << 17
+            let phase = Int(truncatingIfNeeded: state >> 56)
+            linearReal[bin] += magnitude * phaseCosine[phase]
+            linearImaginary[bin] += magnitude * phaseSine[phase]
+        }
+        noiseState = state
     }
 
     /// Windows the previous and current frame into the transform buffer and transforms it.
