@@ -102,25 +102,6 @@ final class ResidualEchoSuppressorTests: XCTestCase {
         XCTAssertGreaterThan(erle[.ours]!, erle[.speexdsp]! + 3)
     }
 
-    /// Seeded stationary noise at `levelDb` dBFS (RMS): white (uniform samples) or pink
-    /// (white through Paul Kellet's economy pink filter, −3 dB per octave), `count` samples.
-    static func noise(count: Int, levelDb: Double, pink: Bool, seed: UInt64) -> [Int16] {
-        var generator = SeededGenerator(seed: seed)
-        var b0 = 0.0, b1 = 0.0, b2 = 0.0
-        var raw = [Double](repeating: 0, count: count)
-        for index in 0..<count {
-            let white = Double.random(in: -1...1, using: &generator)
-            guard pink else { raw[index] = white; continue }
-            b0 = 0.99765 * b0 + white * 0.0990460
-            b1 = 0.96300 * b1 + white * 0.2965164
-            b2 = 0.57000 * b2 + white * 1.0526913
-            raw[index] = b0 + b1 + b2 + white * 0.1848
-        }
-        let rms = (raw.reduce(0) { $0 + $1 * $1 } / Double(count)).squareRoot()
-        let scale = 32_768 * pow(10, levelDb / 20) / rms
-        return raw.map { Int16(clamping: Int(($0 * scale).rounded())) }
-    }
-
     /// Level in dB (10 log10 of the mean sample energy) of `samples` over the given frames of 160.
     static func level(_ samples: [Int16], frames: [Int]) -> Double {
         var energy = 0.0
@@ -146,7 +127,7 @@ final class ResidualEchoSuppressorTests: XCTestCase {
         let echo = path.echo(of: far)
         let latencyFrames = 1  // the suppressor's one frame
         for pink in [false, true] {
-            let noise = Self.noise(count: far.count, levelDb: -45, pink: pink, seed: pink ? 8 : 7)
+            let noise = SyntheticNoise.samples(count: far.count, levelDb: -45, pink: pink, seed: pink ? 8 : 7)
             let microphone = zip(echo, noise).map { Int16(clamping: Int($0) + Int($1)) }
             let frameCount = far.count / 160
             let noiseFrameEnergy = Self.level(noise, frames: Array(0..<frameCount))
