@@ -77,7 +77,7 @@ final class EchoCancellerTests: XCTestCase {
     /// 3, 101, 202, 303). The near end must survive: in the double-talk segment the output
     /// correlates with the clean near-end speech (at its best lag: the residual suppressor adds
     /// one frame of latency) at least 0.9, and better than the unprocessed microphone does
-    /// (measured 0.921–0.932 with our suppressor). Bound: the microphone itself, the near end
+    /// (measured 0.939–0.947 with our suppressor). Bound: the microphone itself, the near end
     /// plus the echo at −6 dB, correlates ≈ 0.82; an output that removed the echo and kept the
     /// near end must beat it, while a filter that diverged in double talk or a suppressor that
     /// ducked the near end with the echo would fall well below (≈ 0.14 was measured while the
