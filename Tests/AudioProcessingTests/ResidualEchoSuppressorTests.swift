@@ -119,7 +119,7 @@ final class ResidualEchoSuppressorTests: XCTestCase {
     /// pumping with the far end's speech). The suppressor's own floor estimate
     /// (`noiseFloorDbFS`) is within 1.5 dB of the far-silent output. Measured (dB of sample
     /// energy): white: far silent 45.3 (estimate 45.4), during echo 45.5 with comfort noise,
-    /// 16.6 without; pink: 42.6 (42.8), 43.5, 9.9 (pink sits lower at the output: speexdsp's
+    /// 23.5 without; pink: 42.6 (42.8), 43.5, 12.7 (pink sits lower at the output: speexdsp's
     /// DC notch takes its lowest bins).
     func testComfortNoiseKeepsNoiseFloorDuringFarEndTalk() throws {
         let path = EchoPath(sampleRate: Self.rate, rt60Ms: 250, bulkDelayMs: 120, gainDb: -6, seed: 3)
