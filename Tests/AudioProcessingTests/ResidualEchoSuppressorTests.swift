@@ -64,8 +64,9 @@ final class ResidualEchoSuppressorTests: XCTestCase {
     /// room is the hard case for it: on seeds 101 and 202 speexdsp's output loses 15 dB at
     /// 3.0–3.5 s in a reverberant tail our echo model under-predicts (3.5 s before the
     /// suppressor used the linear filter's own echo estimate in echo-only frames). Measured:
-    /// convergence 0–1.5 s, ERLE ≥ 58 dB linear, ≥ 44 dB soft-clipping (echo-only frames are
-    /// pushed to the floor).
+    /// convergence 0–1.5 s, ERLE ≥ 57 dB linear, ≥ 38 dB soft-clipping (echo-only frames are
+    /// pushed to the floor; the soft-clipping worst case, 120 ms on seed 202, was 46 dB before the
+    /// suppressor's settled near-end settings for soft talkers took some distortion for near end).
     func testConvergesAndSuppressesOnEveryRoom() throws {
         for room in Self.rooms {
             for offset in room.delay == 20 || room.drive != nil ? Self.seedOffsets : [0] {
