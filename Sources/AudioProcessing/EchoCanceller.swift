@@ -50,12 +50,16 @@ public final class EchoCanceller {
         public var delayEstimation: Bool
         /// A device-reported delay to start from, in milliseconds (`nil`: unknown).
         public var knownDelayMs: Int?
+        /// Whether our residual echo suppressor fills what it removes with comfort noise at the
+        /// microphone's noise floor (`ResidualEchoSuppressor.comfortNoise`), so the near end's
+        /// background noise does not pump with the far end's speech. Ignored by the others.
+        public var comfortNoise: Bool
 
         /// A configuration; the defaults suit a 16 kHz, 10 ms voice pipeline.
         public init(sampleRate: Int = 16_000, frameDurationMs: Int = 10, tailMs: Int = 200,
                     maximumDelayMs: Int = 500, alignmentMarginMs: Int = 20,
                     residualSuppression: ResidualSuppression = .ours, delayEstimation: Bool = true,
-                    knownDelayMs: Int? = nil) {
+                    knownDelayMs: Int? = nil, comfortNoise: Bool = true) {
             self.sampleRate = sampleRate
             self.frameDurationMs = frameDurationMs
             self.tailMs = tailMs
@@ -64,6 +68,7 @@ public final class EchoCanceller {
             self.residualSuppression = residualSuppression
             self.delayEstimation = delayEstimation
             self.knownDelayMs = knownDelayMs
+            self.comfortNoise = comfortNoise
         }
     }
 
@@ -126,6 +131,7 @@ public final class EchoCanceller {
         }
         residualEchoSuppressor = configuration.residualSuppression == .ours
             ? ResidualEchoSuppressor(frameCount: frameCount, sampleRate: configuration.sampleRate) : nil
+        residualEchoSuppressor?.comfortNoise = configuration.comfortNoise
         linearOutput = .allocate(capacity: frameCount)
         linearOutput.initialize(repeating: 0, count: frameCount)
         delayEstimator = DelayEstimator(sampleRate: configuration.sampleRate, maximumDelayMs: configuration.maximumDelayMs)

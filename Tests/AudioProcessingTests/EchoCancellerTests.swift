@@ -77,29 +77,36 @@ final class EchoCancellerTests: XCTestCase {
     /// 3, 101, 202, 303). The near end must survive: in the double-talk segment the output
     /// correlates with the clean near-end speech (at its best lag: the residual suppressor adds
     /// one frame of latency) at least 0.9, and better than the unprocessed microphone does
-    /// (measured 0.921–0.932 with our suppressor). Bound: the microphone itself, the near end
+    /// (measured 0.946–0.953 with our suppressor). Bound: the microphone itself, the near end
     /// plus the echo at −6 dB, correlates ≈ 0.82; an output that removed the echo and kept the
     /// near end must beat it, while a filter that diverged in double talk or a suppressor that
     /// ducked the near end with the echo would fall well below (≈ 0.14 was measured while the
     /// one-frame latency was not yet allowed for — what a lost near end looks like; a
     /// near-end detector that missed too many frames gave 0.83–0.88).
+    ///
+    /// The same with the near end 10 dB quieter (a soft or distant talker; the microphone
+    /// correlates 0.41 there): at least 0.87 — measured 0.884–0.899 on these seeds (0.778–0.838
+    /// before the suppressor's settled near-end settings; speexdsp's suppressor gives ≈ 0.94).
     func testDoubleTalkPreservesNearEnd() throws {
-        for seed in [UInt64(3), 101, 202, 303] {
-            let path = EchoPath(sampleRate: Self.rate, rt60Ms: 250, bulkDelayMs: 120, gainDb: -6, seed: seed)
-            let start = 4 * Self.rate
-            let near = [Int16](repeating: 0, count: start) + EchoScenario.nearEnd
-            let scenario = EchoScenario(path: path, near: near)
-            let microphone = scenario.microphone
-            let canceller = try EchoCanceller(configuration: .init(sampleRate: Self.rate))
-            let output = EchoScenario.run(canceller, microphone: microphone, far: scenario.far)
-            let clean = Array(scenario.near[start...])
-            let processed = Array(output[start...])
-            let raw = Array(microphone[start...])
-            let ours = SignalComparison.bestCorrelation(reference: clean, signal: processed, maxLag: 200).correlation
-            let unprocessed = SignalComparison.bestCorrelation(reference: clean, signal: raw, maxLag: 200).correlation
-            print("double talk, seed \(seed): correlation ours \(ours), unprocessed microphone \(unprocessed)")
-            XCTAssertGreaterThanOrEqual(ours, 0.9, "seed \(seed)")
-            XCTAssertGreaterThan(ours, unprocessed, "seed \(seed)")
+        for (scale, bound) in [(Float(1), 0.9), (Float(0.316), 0.87)] {
+            for seed in [UInt64(3), 101, 202, 303] {
+                let path = EchoPath(sampleRate: Self.rate, rt60Ms: 250, bulkDelayMs: 120, gainDb: -6, seed: seed)
+                let start = 4 * Self.rate
+                let near = [Int16](repeating: 0, count: start) + EchoScenario.nearEnd.map { Int16(Float($0) * scale) }
+                let scenario = EchoScenario(path: path, near: near)
+                let microphone = scenario.microphone
+                let canceller = try EchoCanceller(configuration: .init(sampleRate: Self.rate))
+                let output = EchoScenario.run(canceller, microphone: microphone, far: scenario.far)
+                let clean = Array(scenario.near[start...])
+                let processed = Array(output[start...])
+                let raw = Array(microphone[start...])
+                let ours = SignalComparison.bestCorrelation(reference: clean, signal: processed, maxLag: 200).correlation
+                let unprocessed = SignalComparison.bestCorrelation(reference: clean, signal: raw, maxLag: 200).correlation
+                let label = "seed \(seed), near end × \(scale)"
+                print("double talk, \(label): correlation ours \(ours), unprocessed microphone \(unprocessed)")
+                XCTAssertGreaterThanOrEqual(ours, bound, label)
+                XCTAssertGreaterThan(ours, unprocessed, label)
+            }
         }
     }
 
