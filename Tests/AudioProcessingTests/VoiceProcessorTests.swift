@@ -91,6 +91,25 @@ final class VoiceProcessorTests: XCTestCase {
     }
 
     /// Noise suppression takes steady white noise down by at least 10 dB (the default limit is −15 dB).
+    /// The whole voiceChat chain (echo cancellation, our residual suppressor, NS, AGC held in
+    /// echo frames) keeps a near-end talker in double talk: the output correlates with the clean
+    /// near end better than the raw microphone does, and well enough to be understood. AGC
+    /// changes the level, not the shape, so correlation (not SNR) is the measure.
+    func testVoiceChatKeepsTheNearEndTalkerInDoubleTalk() throws {
+        let path = EchoPath(sampleRate: Self.rate, rt60Ms: 250, bulkDelayMs: 120, gainDb: -6, seed: 3)
+        let start = 4 * Self.rate
+        let near = [Int16](repeating: 0, count: start) + EchoScenario.nearEnd
+        let scenario = EchoScenario(path: path, near: near)
+        let processor = try VoiceProcessor(sampleRate: Self.rate, configuration: ProcessingConfiguration(mode: .voiceChat))
+        let output = Self.run(processor, microphone: scenario.microphone, far: scenario.far).output
+        let clean = Array(scenario.near[start...])
+        let chain = SignalComparison.bestCorrelation(reference: clean, signal: Array(output[start...]), maxLag: 400).correlation
+        let raw = SignalComparison.bestCorrelation(reference: clean, signal: Array(scenario.microphone[start...]), maxLag: 400).correlation
+        print("voiceChat double talk: correlation \(chain), raw microphone \(raw)")
+        XCTAssertGreaterThanOrEqual(chain, 0.85)
+        XCTAssertGreaterThan(chain, raw)
+    }
+
     func testNoiseSuppressionAttenuatesSteadyNoise() throws {
         let noise = Self.noise(count: 3 * Self.rate, amplitude: 2_000, seed: 4)
         let processor = try VoiceProcessor(sampleRate: Self.rate, configuration: .init(noiseSuppression: true))
