@@ -78,12 +78,7 @@ import TestSupport
     /// once that delay is in the histogram, packet 1020 arriving just as late is waited for one
     /// tick and merged in, and nothing after it is lost.
     @Test func overtakenPacketIsWaitedForWhenTheNetworkHasDelayedThatMuch() throws {
-        // 45 ms target throughout (the estimate takes over only after 50 packets), with the
-        // histogram free to learn delays up to the default 1 s.
-        var configuration = JitterBufferConfiguration()
-        configuration.minimumDelayMs = 45
-        configuration.initialDelayMs = 45
-        let buffer = try AdaptiveJitterBuffer(configuration: configuration)
+        let buffer = try F.adaptiveBuffer(policy: .waitForPacket)
         var deliveries = F.stream(count: 40, fec: false)
         deliveries[10].arrivalMs += 70
         deliveries[20].arrivalMs += 70
@@ -107,11 +102,7 @@ import TestSupport
     /// payload is waited for and merged in.
     @Test(arguments: [LatePacketPolicy.recoverFromFECFirst, .waitForPacket])
     func overtakenPacketWithFECFollowsThePolicy(policy: LatePacketPolicy) throws {
-        var configuration = JitterBufferConfiguration()
-        configuration.minimumDelayMs = 45
-        configuration.initialDelayMs = 45
-        configuration.latePacketPolicy = policy
-        let buffer = try AdaptiveJitterBuffer(configuration: configuration)
+        let buffer = try F.adaptiveBuffer(policy: policy)
         var deliveries = F.stream(count: 40)
         deliveries[10].arrivalMs += 70
         deliveries[20].arrivalMs += 70

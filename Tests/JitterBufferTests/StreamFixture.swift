@@ -90,6 +90,16 @@ enum StreamFixture {
         return try AdaptiveJitterBuffer(configuration: configuration)
     }
 
+    /// An adaptive buffer held at `delayMs` (the estimate takes over only after 50 packets)
+    /// whose histogram may still learn delays up to the default 1 s, with `policy`.
+    static func adaptiveBuffer(delayMs: Int = 45, policy: LatePacketPolicy = .recoverFromFECFirst) throws -> AdaptiveJitterBuffer {
+        var configuration = JitterBufferConfiguration()
+        configuration.minimumDelayMs = delayMs
+        configuration.initialDelayMs = delayMs
+        configuration.latePacketPolicy = policy
+        return try AdaptiveJitterBuffer(configuration: configuration)
+    }
+
     /// One tick's outcome.
     struct Tick {
         var nowMs: Double
