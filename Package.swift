@@ -39,7 +39,7 @@ let package = Package(
         .target(name: "Transport"),
 
         // Engine.
-        .target(name: "MediaEngine", dependencies: ["Opus", "RTP", "AudioDevices", "Transport"]),
+        .target(name: "MediaEngine", dependencies: ["Opus", "RTP", "JitterBuffer", "AudioProcessing", "AudioDevices", "Transport"]),
 
         // Programs.
         .executableTarget(name: "voicecall", dependencies: ["MediaEngine", "AudioDevices", "AudioProcessing"]),
@@ -63,7 +63,7 @@ let package = Package(
         .testTarget(name: "JitterBufferTests", dependencies: ["JitterBuffer", "Transport", "TestSupport"]),
         .testTarget(name: "AudioDevicesTests", dependencies: ["AudioDevices", "TestSupport"]),
         .testTarget(name: "TransportTests", dependencies: ["Transport", "TestSupport"]),
-        .testTarget(name: "MediaEngineTests", dependencies: ["MediaEngine", "TestSupport"]),
+        .testTarget(name: "MediaEngineTests", dependencies: ["MediaEngine", "Opus", "RTP", "AudioProcessing", "Transport", "TestSupport"]),
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
         .testTarget(name: "VoiceCallTests", dependencies: ["voicecall", "AudioDevices", "TestSupport"]),
     ]

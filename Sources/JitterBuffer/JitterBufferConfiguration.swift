@@ -1,5 +1,5 @@
 /// Settings of an `AdaptiveJitterBuffer`. All delays are in milliseconds of playout time.
-public struct JitterBufferConfiguration: Sendable {
+public struct JitterBufferConfiguration: Sendable, Equatable {
     /// Output sample rate in Hz (8, 12, 16, 24 or 48 kHz, as Opus decodes).
     public var sampleRate = 48_000
     /// Duration of one playout tick and of the sender's packets, in milliseconds (10, 20, 40 or 60).

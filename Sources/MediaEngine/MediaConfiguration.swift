@@ -1,3 +1,4 @@
+import JitterBuffer
 import Opus
 import RTP
 
@@ -21,6 +22,25 @@ public struct MediaConfiguration: Sendable, Equatable {
     public var discontinuousTransmission: Bool = false
     /// SRTP crypto suite offered in SDES.
     public var srtpProfile: SRTPProfile = .aesCM128HmacSha1_80
+    /// Payload type negotiated for RFC 4733 telephone events (`telephone-event`), or nil when
+    /// none was: such packets are then counted as an unknown payload type.
+    public var telephoneEventPayloadType: UInt8? = 101
+    /// Clock rate of the negotiated `telephone-event` (8 000 or 48 000 Hz).
+    public var telephoneEventClockRate: Int = 48_000
+    /// Largest datagram a call accepts, in bytes (an Ethernet MTU); larger ones are dropped
+    /// and counted, never truncated into a packet.
+    public var maximumDatagramBytes: Int = 1_500
+    /// Received packets queued between the network and the audio side at most (1.28 s of
+    /// 10 ms packets arriving at once after a stall); beyond it packets are dropped and counted.
+    public var receiveQueuePackets: Int = 128
+    /// No packet for this long, while not held, raises a remote-silence event, in ms.
+    public var remoteSilenceTimeoutMs: Int = 2_000
+    /// Consecutive SRTP authentication failures that raise an event (a wrong key, or an
+    /// attacker), counted again after every authenticated packet.
+    public var srtpFailureEventThreshold: Int = 10
+    /// Playout: delay bounds, late-packet policy. Its sample rate and frame duration are
+    /// taken from this configuration.
+    public var jitterBuffer = JitterBufferConfiguration()
 
     /// The built-in defaults: 48 kHz mono Opus, 20 ms, 24 kb/s, FEC, AES_CM_128_HMAC_SHA1_80.
     public init() {}
@@ -28,15 +48,23 @@ public struct MediaConfiguration: Sendable, Equatable {
     /// Samples in one frame (mono).
     public var samplesPerFrame: Int { sampleRate * frameDurationMs / 1_000 }
 
+    /// The jitter buffer's configuration with this call's rate and frame duration.
+    var playoutConfiguration: JitterBufferConfiguration {
+        var settings = jitterBuffer
+        settings.sampleRate = sampleRate
+        settings.frameDurationMs = frameDurationMs
+        return settings
+    }
+
     /// RTP timestamp ticks per frame on Opus's 48 kHz RTP clock.
     public var timestampTicksPerFrame: UInt32 { UInt32(48 * frameDurationMs) }
 
     /// Refuses values no call could use, naming the field.
     public func validate() throws(MediaConfigurationError) {
-        guard [8_000, 12_000, 16_000, 24_000, 48_000].contains(sampleRate) else {
+        guard OpusStreamFormat.isSupported(sampleRate: sampleRate) else {
             throw .invalid(field: "sampleRate", reason: "\(sampleRate) Hz is not an Opus rate (8, 12, 16, 24 or 48 kHz)")
         }
-        guard [10, 20, 40, 60].contains(frameDurationMs) else {
+        guard OpusStreamFormat.isSupported(packetTimeMs: frameDurationMs) else {
             throw .invalid(field: "frameDurationMs", reason: "\(frameDurationMs) ms is not a packet time this pipeline sends (10, 20, 40, 60)")
         }
         guard (96...127).contains(payloadType) else {
@@ -48,6 +76,27 @@ public struct MediaConfiguration: Sendable, Equatable {
         guard (0...10).contains(complexity) else { throw .invalid(field: "complexity", reason: "\(complexity) is outside 0–10") }
         guard (0...100).contains(expectedPacketLossPercent) else {
             throw .invalid(field: "expectedPacketLossPercent", reason: "\(expectedPacketLossPercent) is outside 0–100")
+        }
+        if let telephoneEventPayloadType {
+            guard (96...127).contains(telephoneEventPayloadType), telephoneEventPayloadType != payloadType else {
+                throw .invalid(field: "telephoneEventPayloadType",
+                               reason: "\(telephoneEventPayloadType) is not a dynamic payload type other than Opus's \(payloadType)")
+            }
+        }
+        guard telephoneEventClockRate == 8_000 || telephoneEventClockRate == 48_000 else {
+            throw .invalid(field: "telephoneEventClockRate", reason: "\(telephoneEventClockRate) Hz is not 8000 or 48000")
+        }
+        guard (RTPPacketView.fixedHeaderLength...65_535).contains(maximumDatagramBytes) else {
+            throw .invalid(field: "maximumDatagramBytes", reason: "\(maximumDatagramBytes) is outside 12–65535")
+        }
+        guard (2...4_096).contains(receiveQueuePackets) else {
+            throw .invalid(field: "receiveQueuePackets", reason: "\(receiveQueuePackets) is outside 2–4096")
+        }
+        guard (100...3_600_000).contains(remoteSilenceTimeoutMs) else {
+            throw .invalid(field: "remoteSilenceTimeoutMs", reason: "\(remoteSilenceTimeoutMs) ms is outside 100 ms – 1 h")
+        }
+        guard (1...1_000_000).contains(srtpFailureEventThreshold) else {
+            throw .invalid(field: "srtpFailureEventThreshold", reason: "\(srtpFailureEventThreshold) is outside 1–1000000")
         }
     }
 }

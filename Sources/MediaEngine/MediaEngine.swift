@@ -1,7 +1,18 @@
 /// # MediaEngine
 ///
-/// The per-call media pipelines over the sans-I/O core: the uplink turns PCM frames into
-/// SRTP packets (Opus → RTP → SRTP), the downlink turns received datagrams back into PCM
-/// (SRTP → RTP → loss detection → FEC / PLC / decode), each with preallocated buffers and
-/// no heap allocation per frame. `DemoCall` wires two endpoints over real UDP sockets.
+/// Call media over the sans-I/O core, driven by an explicit clock:
+///
+/// - `CallMedia` — one call: received datagrams (SRTP → RTP) into the adaptive jitter
+///   buffer, frames pulled from it on the playout clock; processed microphone frames through
+///   the mute gate or a `TranslationEngine` into Opus and RTP, out through SRTP. A network
+///   side and an audio side with single-producer/single-consumer queues between them.
+/// - `CallMixer` — every call of one audio device: the mix for playback (per-call gain), voice
+///   processing of the microphone with that mix as the echo reference, the processed
+///   microphone (and a local conference's other calls) to every unheld call, rate adaptation
+///   between the device and the calls.
+/// - `UplinkPipeline` — PCM frame → Opus → RTP, the encoder half a call uses.
+///
+/// Statistics use the W3C WebRTC names (`InboundRTPStatistics`, `OutboundRTPStatistics`,
+/// `MediaSourceStatistics`); events (`CallMediaEvent`) travel through preallocated rings.
+/// Nothing on the per-frame audio path allocates.
 enum MediaEngineModule {}

@@ -1,21 +1,6 @@
 import Opus
 import RTP
 
-/// Counters of what the uplink sent, modelled on W3C WebRTC outbound-rtp stats.
-public struct UplinkStatistics: Sendable, Equatable {
-    /// Frames handed to the pipeline.
-    public var framesProcessed = 0
-    /// RTP packets produced (after DTX suppression).
-    public var packetsSent = 0
-    /// Bytes of RTP packets produced (headers included; the SRTP tag comes later).
-    public var bytesSent = 0
-    /// Bytes of Opus payload produced.
-    public var payloadBytesSent = 0
-    /// Frames the encoder judged silent under DTX and that were not sent (the first of each
-    /// silent run is sent, so the receiver knows the sender went silent).
-    public var framesSuppressedByDTX = 0
-}
-
 /// One call's send path on the audio thread: PCM frame → Opus → RTP packet, into a buffer
 /// it owns with room left for the SRTP trailer, so `SRTPTransportStage` protects it in place.
 ///
@@ -26,7 +11,7 @@ public final class UplinkPipeline {
     /// The synchronisation source this pipeline sends as.
     public let ssrc: UInt32
     /// What has been sent so far.
-    public private(set) var statistics = UplinkStatistics()
+    public private(set) var statistics = OutboundRTPStatistics()
 
     private let configuration: MediaConfiguration
     private let encoder: OpusEncoder
@@ -69,6 +54,7 @@ public final class UplinkPipeline {
             throw .codec(error)
         }
         packet = .allocate(byteCount: Self.packetCapacity, alignment: 8)
+        statistics.ssrc = ssrc
     }
 
     deinit {
@@ -86,6 +72,7 @@ public final class UplinkPipeline {
             throw .wrongFrameSize(expected: configuration.samplesPerFrame, got: frame.count)
         }
         statistics.framesProcessed += 1
+        statistics.totalSamplesSent += frame.count
         defer { timestamp &+= configuration.timestampTicksPerFrame }
 
         let header = RTPHeader(
@@ -117,9 +104,19 @@ public final class UplinkPipeline {
         markNextPacket = false
         sequenceNumber &+= 1
         statistics.packetsSent += 1
-        statistics.bytesSent += headerLength + payloadLength
-        statistics.payloadBytesSent += payloadLength
+        statistics.headerBytesSent += headerLength
+        statistics.bytesSent += payloadLength
         return (packet, headerLength + payloadLength)
+    }
+
+    /// Lets one frame's time pass without sending it (the call is held): the RTP timestamp
+    /// advances as if the frame had been sent, so the receiver sees the pause as a gap in
+    /// media time, and the next packet carries the marker of a new talkspurt.
+    public func skipFrame() {
+        timestamp &+= configuration.timestampTicksPerFrame
+        markNextPacket = true
+        isInSilence = false
+        statistics.framesSkipped += 1
     }
 
     /// Tells the encoder how much loss to plan in-band FEC for (from RTCP fraction lost).

@@ -31,7 +31,7 @@ public final class OpusDecoder: @unchecked Sendable {
     /// - Throws: `.badArgument` for an unsupported rate or channel count (checked before
     ///   libopus is called), or the failure of `opus_decoder_create`.
     public init(sampleRate: Int, channels: Int) throws(OpusError) {
-        try StreamFormat.validate(sampleRate: sampleRate, channels: channels, function: "OpusDecoder.init")
+        try OpusStreamFormat.validate(sampleRate: sampleRate, channels: channels, function: "OpusDecoder.init")
         self.handle = try DecoderHandle(sampleRate: sampleRate, channels: channels)
         self.sampleRate = sampleRate
         self.channels = channels

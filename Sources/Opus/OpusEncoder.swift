@@ -59,7 +59,7 @@ public final class OpusEncoder: @unchecked Sendable {
     /// - Throws: `OpusError` with `.badArgument` for an unsupported rate or channel count
     ///   (checked before libopus is called), or the failure of `opus_encoder_create`.
     public init(sampleRate: Int, channels: Int, application: OpusApplication) throws(OpusError) {
-        try StreamFormat.validate(sampleRate: sampleRate, channels: channels, function: "OpusEncoder.init")
+        try OpusStreamFormat.validate(sampleRate: sampleRate, channels: channels, function: "OpusEncoder.init")
         let handle = try EncoderHandle(sampleRate: sampleRate, channels: channels, application: application)
         let lookahead = try handle.get(request: "opus_encoder_ctl(OPUS_GET_LOOKAHEAD)", ve_opus_encoder_get_lookahead)
         self.sampleRate = sampleRate

@@ -36,7 +36,7 @@ public struct OpusPacketInfo: Sendable, Hashable {
     /// - Throws: `.badArgument` for an unsupported rate, `.invalidPacket` for an empty or
     ///   malformed packet (bad frame count or lengths, more than 120 ms).
     public init(packet: UnsafeRawBufferPointer, sampleRate: Int) throws(OpusError) {
-        guard StreamFormat.isSupported(sampleRate: sampleRate) else {
+        guard OpusStreamFormat.isSupported(sampleRate: sampleRate) else {
             throw OpusError(code: .badArgument, function: "OpusPacketInfo.init", detail: "sample rate \(sampleRate) Hz is not one of 8000, 12000, 16000, 24000, 48000")
         }
         guard let base = packet.baseAddress, packet.count > 0 else {

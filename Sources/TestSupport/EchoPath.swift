@@ -53,6 +53,27 @@ public struct EchoPath: Sendable {
         }
         return output.map { Int16(max(-32_768, min(32_767, ($0 * 32_768).rounded()))) }
     }
+
+    /// The echo the microphone hears at samples `range` when `played` holds everything the
+    /// loudspeaker has played so far (sample 0 first): for a call in a loop, where the
+    /// microphone of frame n depends on what was played before it. Samples not yet played
+    /// count as silence.
+    public func echo(of played: [Int16], at range: Range<Int>) -> [Int16] {
+        var output = [Float](repeating: 0, count: range.count)
+        played.withUnsafeBufferPointer { input in
+            for tap in taps {
+                let shift = tap.offset + bulkDelaySamples
+                for index in range {
+                    let source = index - shift
+                    guard source >= 0, source < input.count else { continue }
+                    var sample = Float(input[source]) / 32_768
+                    if let drive = softClipDrive { sample = tanh(sample * drive) / drive }
+                    output[index - range.lowerBound] += tap.gain * sample
+                }
+            }
+        }
+        return output.map { Int16(max(-32_768, min(32_767, ($0 * 32_768).rounded()))) }
+    }
 }
 
 #if canImport(Glibc)

@@ -65,7 +65,7 @@ struct DemoCommand {
         try result.receivedByAlice.write(to: heardByAlice)
         print("  wrote \(heardByBob.path) (alice's voice as bob heard it)")
         print("  wrote \(heardByAlice.path) (bob's voice as alice heard it)")
-        let failures = [result.aliceToBob, result.bobToAlice].reduce(0) { $0 + $1.receiverSRTP.authFailures + $1.receiverSRTP.replays }
+        let failures = [result.aliceToBob, result.bobToAlice].reduce(0) { $0 + $1.receiver.transport.srtp.authFailures + $1.receiver.transport.srtp.replays }
         if failures > 0 { throw CommandError.failed("\(failures) SRTP failures on a clean loopback") }
     }
 
@@ -76,13 +76,15 @@ struct DemoCommand {
     }
 
     static func describe(_ direction: DirectionSummary) -> String {
-        let sent = direction.senderSRTP
-        let srtp = direction.receiverSRTP
-        let down = direction.downlink
-        return String(format: "  %@ → %@: sent %d packets, %d bytes (%.1f kb/s SRTP); received %d, lost %d, late %d, "
-                      + "SRTP auth failures %d, replays %d, malformed %d; concealed %d samples, FEC-recovered %d",
-                      direction.from, direction.to, sent.packetsProtected, sent.bytesProtected, direction.bitrateKbps,
-                      down.packetsReceived, down.packetsLost, down.packetsDiscarded, srtp.authFailures, srtp.replays,
-                      srtp.malformed + down.malformedPackets, down.concealedSamples, down.fecRecoveredFrames)
+        let sent = direction.sender.transport
+        let received = direction.receiver
+        let inbound = received.inbound
+        let srtp = received.transport.srtp
+        let delayMs = inbound.jitterBufferEmittedCount > 0 ? inbound.jitterBufferDelay / Double(inbound.jitterBufferEmittedCount) * 1_000 : 0
+        return String(format: "  %@ → %@: sent %d packets, %d bytes (%.1f kb/s SRTP); received %d, lost %d, discarded %d, "
+                      + "SRTP auth failures %d, replays %d, malformed %d; jitter buffer %.0f ms; concealed %d samples, FEC-recovered %d",
+                      direction.from, direction.to, sent.datagramsSent, sent.bytesSent, direction.bitrateKbps,
+                      inbound.packetsReceived, inbound.packetsLost, inbound.packetsDiscarded, srtp.authFailures, srtp.replays,
+                      srtp.malformed + inbound.malformedPackets, delayMs, inbound.concealedSamples, inbound.fecPacketsRecovered)
     }
 }

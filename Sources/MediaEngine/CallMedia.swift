@@ -1,0 +1,266 @@
+import AudioDevices
+import JitterBuffer
+import RTP
+import Synchronization
+
+/// One call's media, free of threads, sockets and devices: the same object runs on a virtual
+/// clock as fast as possible, on file or null devices, and on real devices under an engine.
+///
+/// It has two faces, meant for two threads, with a fixed-slot single-producer/single-consumer
+/// queue each way between them:
+///
+/// - **Network side** — `receiveDatagram(_:arrivalTimeMs:)` takes a datagram from the socket,
+///   drops and counts what is too large, RTCP (not processed yet) or fails SRTP, and queues
+///   the RTP packet; `sendDatagrams(_:)` protects the queued outgoing packets and hands each
+///   to the caller to send. SRTP lives here because Debian's libsrtp2 allocates per packet.
+/// - **Audio side** — `render(into:nowMs:)` moves queued packets into the adaptive jitter
+///   buffer and asks it for the next frame on the playout clock; `send(microphone:…)` takes a
+///   processed microphone frame through the mute gate (or the translation engine) into Opus
+///   and RTP. Neither allocates, locks or makes a system call.
+///
+/// Mute: the raw microphone never reaches the encoder; silence frames (DTX when negotiated)
+/// keep RTP flowing. Hold: nothing is sent or played; packets are still counted and media time
+/// advances. Translating (`translationEngine` set): the microphone goes to the engine and its
+/// speech is sent, muted or not.
+///
+/// Control (`isMuted`, `isHeld`, `playbackGain`) may be set from any thread (atomics);
+/// `translationEngine` only while the audio side is not running. `statistics` and
+/// `drainEvents` belong to the thread that owns the call (a single-threaded caller, or the
+/// engine that publishes them).
+public final class CallMedia {
+    /// The configuration negotiated for this call.
+    public let configuration: MediaConfiguration
+    /// The synchronisation source this call sends as.
+    public var ssrc: UInt32 { uplink.ssrc }
+    /// Speech translation for the uplink, or nil.
+    public var translationEngine: (any TranslationEngine)?
+
+    private let srtp: SRTPTransportStage?
+    private let uplink: UplinkPipeline
+    private let inbound: InboundStream
+    private let received: DatagramRing
+    private let outgoing: DatagramRing
+    private let audioEvents: SPSCRing<CallMediaEventRecord>
+    private let networkEvents: SPSCRing<CallMediaEventRecord>
+    private let sendFrame: UnsafeMutableBufferPointer<Int16>
+    private let muted = Atomic<Bool>(false)
+    private let held = Atomic<Bool>(false)
+    private let gainBits = Atomic<UInt32>(Float(1).bitPattern)
+    private var transport = CallTransportStatistics()
+    private var outboundCounters = OutboundRTPStatistics()
+    private var receiveQueueDrops = 0
+    private var consecutiveAuthenticationFailures = 0
+    private var eventsDropped = 0
+
+    /// A call sending with `sendingKey` and receiving with the peer's `receivingKey` (SRTP,
+    /// SDES-negotiated), or plain RTP when both are nil.
+    /// - Parameters:
+    ///   - ssrc: the source to send as (random by default, RFC 3550 §8).
+    /// - Throws: `CallMediaError` naming what was refused.
+    public init(configuration: MediaConfiguration, sendingKey: SRTPKeyingMaterial?, receivingKey: SRTPKeyingMaterial?,
+                ssrc: UInt32 = .random(in: .min ... .max)) throws(CallMediaError) {
+        do {
+            try configuration.validate()
+        } catch {
+            throw .configuration(error)
+        }
+        self.configuration = configuration
+        switch (sendingKey, receivingKey) {
+        case let (sending?, receiving?):
+            do {
+                srtp = try SRTPTransportStage(sendingKey: sending, receivingKey: receiving)
+            } catch {
+                throw .srtp(error)
+            }
+        case (nil, nil):
+            srtp = nil
+        default:
+            throw .configuration(.invalid(field: "keys", reason: "SRTP needs both a sending and a receiving key (or neither for plain RTP)"))
+        }
+        do {
+            uplink = try UplinkPipeline(configuration: configuration, ssrc: ssrc)
+        } catch {
+            throw .pipeline(error)
+        }
+        audioEvents = SPSCRing(minimumCapacity: 64, filler: .remoteMediaResumed)
+        networkEvents = SPSCRing(minimumCapacity: 16, filler: .remoteMediaResumed)
+        inbound = try InboundStream(configuration: configuration, events: audioEvents)
+        received = DatagramRing(minimumSlots: configuration.receiveQueuePackets, slotBytes: configuration.maximumDatagramBytes)
+        outgoing = DatagramRing(minimumSlots: 16, slotBytes: UplinkPipeline.packetCapacity)
+        sendFrame = .allocate(capacity: configuration.samplesPerFrame)
+        sendFrame.initialize(repeating: 0)
+    }
+
+    deinit { sendFrame.deallocate() }
+
+    /// Samples per frame at the call's rate (`render` and `send` take exactly this many).
+    public var samplesPerFrame: Int { configuration.samplesPerFrame }
+
+    // MARK: Control
+
+    /// Whether the raw microphone is held back from the far end.
+    public var isMuted: Bool {
+        get { muted.load(ordering: .relaxed) }
+        set { muted.store(newValue, ordering: .relaxed) }
+    }
+
+    /// Whether the call is on hold: nothing is sent or played; counters keep running.
+    public var isHeld: Bool {
+        get { held.load(ordering: .relaxed) }
+        set { held.store(newValue, ordering: .relaxed) }
+    }
+
+    /// Linear gain this call's audio is mixed at (1 = as received), 0…8.
+    public var playbackGain: Float {
+        get { Float(bitPattern: gainBits.load(ordering: .relaxed)) }
+        set { gainBits.store(Float(min(max(newValue.isNaN ? 0 : newValue, 0), 8)).bitPattern, ordering: .relaxed) }
+    }
+
+    // MARK: Network side
+
+    /// Takes one datagram received from the peer at `arrivalTimeMs` (the playout clock):
+    /// unprotects it in place and queues the RTP packet for the audio side. Failures are
+    /// counted in `statistics.transport` and dropped; nothing here throws or traps.
+    public func receiveDatagram(_ datagram: UnsafeMutableRawBufferPointer, arrivalTimeMs: Double) {
+        transport.datagramsReceived += 1
+        transport.bytesReceived += datagram.count
+        guard datagram.count <= configuration.maximumDatagramBytes else {
+            transport.datagramsTooLarge += 1
+            return
+        }
+        // RFC 5761 §4: RTCP packet types 192–223 sit where RTP's marker and payload type are.
+        if datagram.count >= 2, (192...223).contains(datagram[1]) {
+            transport.rtcpDatagramsReceived += 1
+            return
+        }
+        var packet = UnsafeRawBufferPointer(datagram)
+        if let srtp {
+            let failuresBefore = srtp.statistics.authFailures
+            guard let unprotected = srtp.unprotect(datagram) else {
+                transport.srtp = srtp.statistics
+                if srtp.statistics.authFailures > failuresBefore { noteAuthenticationFailure() }
+                return
+            }
+            consecutiveAuthenticationFailures = 0
+            transport.srtp = srtp.statistics
+            packet = unprotected
+        }
+        if !received.push(packet, timeMs: arrivalTimeMs) {
+            receiveQueueDrops += 1
+        }
+    }
+
+    /// Protects every packet the audio side has queued and hands each datagram to `send`
+    /// (valid only during the call).
+    public func sendDatagrams(_ send: (UnsafeRawBufferPointer) -> Void) {
+        while let (slot, length, _) = outgoing.oldest() {
+            defer { outgoing.release() }
+            var datagram = UnsafeRawBufferPointer(rebasing: slot[0..<length])
+            if let srtp {
+                do {
+                    datagram = try srtp.protect(slot, length: length)
+                } catch {
+                    transport.sendFailures += 1
+                    continue
+                }
+                transport.srtp = srtp.statistics
+            }
+            transport.datagramsSent += 1
+            transport.bytesSent += datagram.count
+            send(datagram)
+        }
+    }
+
+    // MARK: Audio side
+
+    /// Plays the next frame: queued packets enter the jitter buffer (with their arrival
+    /// times), which writes `samplesPerFrame` samples into `frame`. Returns false, with
+    /// silence written, while the call is held.
+    @discardableResult
+    public func render(into frame: UnsafeMutableBufferPointer<Int16>, nowMs: Double) -> Bool {
+        precondition(frame.count == samplesPerFrame, "CallMedia.render: the frame must hold \(samplesPerFrame) samples")
+        let isHeld = self.isHeld
+        while let (slot, length, arrival) = received.oldest() {
+            inbound.receive(UnsafeRawBufferPointer(rebasing: slot[0..<length]), arrivalTimeMs: arrival, availableAtMs: nowMs, isHeld: isHeld)
+            received.release()
+        }
+        guard !isHeld else {
+            frame.update(repeating: 0)
+            inbound.skipFrame(nowMs: nowMs)
+            return false
+        }
+        inbound.render(into: frame, nowMs: nowMs)
+        return true
+    }
+
+    /// Sends one processed microphone frame (`samplesPerFrame` samples): through the mute gate
+    /// or the translation engine, plus `bridged` audio of other calls in a local conference
+    /// (already gained), into Opus and RTP, queued for `sendDatagrams`. Nothing is sent while
+    /// held.
+    public func send(microphone: UnsafeBufferPointer<Int16>, bridged: UnsafeBufferPointer<Int16>? = nil) {
+        precondition(microphone.count == samplesPerFrame, "CallMedia.send: the frame must hold \(samplesPerFrame) samples")
+        guard !isHeld else {
+            uplink.skipFrame()
+            return
+        }
+        if let translationEngine {
+            translationEngine.consume(microphone: microphone)
+            if !translationEngine.produce(into: sendFrame) { sendFrame.update(repeating: 0) }
+        } else if isMuted {
+            sendFrame.update(repeating: 0)
+        } else {
+            _ = sendFrame.update(fromContentsOf: microphone)
+        }
+        if let bridged { SampleMath.add(bridged, into: sendFrame) }
+        let packet: (buffer: UnsafeMutableRawBufferPointer, length: Int)?
+        do {
+            packet = try uplink.process(UnsafeBufferPointer(sendFrame))
+        } catch {
+            outboundCounters.encodeFailures += 1
+            return
+        }
+        guard let packet else { return }
+        if !outgoing.push(UnsafeRawBufferPointer(rebasing: packet.buffer[0..<packet.length]), timeMs: 0) {
+            outboundCounters.packetsDroppedQueueFull += 1
+        }
+    }
+
+    /// Tells the encoder how much loss to plan in-band FEC for.
+    public func setExpectedPacketLoss(percent: Int) throws(MediaPipelineError) {
+        try uplink.setExpectedPacketLoss(percent: percent)
+    }
+
+    // MARK: Observation
+
+    /// A snapshot of every counter.
+    public var statistics: CallMediaStatistics {
+        var inboundStatistics = inbound.statistics
+        inboundStatistics.packetsDroppedQueueFull = receiveQueueDrops
+        var outbound = uplink.statistics
+        outbound.packetsDroppedQueueFull = outboundCounters.packetsDroppedQueueFull
+        outbound.encodeFailures = outboundCounters.encodeFailures
+        return CallMediaStatistics(inbound: inboundStatistics, outbound: outbound, transport: transport, eventsDropped: eventsDropped)
+    }
+
+    /// Hands every pending event to `body`, oldest first per side (the network side's and the
+    /// audio side's events are not ordered against each other).
+    public func drainEvents(_ body: (CallMediaEvent) -> Void) {
+        while let record = networkEvents.pop() { record.event.map(body) }
+        while let record = audioEvents.pop() { record.event.map(body) }
+    }
+
+    /// Reports a device fault to this call's events (the mixer calls it on the audio thread).
+    func reportXrun(_ direction: AudioDirection) {
+        if !audioEvents.push(direction == .capture ? .captureXrun : .playbackXrun) { eventsDropped += 1 }
+    }
+
+    /// One event per run of failures (at the threshold), so a flood of forged datagrams
+    /// cannot flood the application too.
+    private func noteAuthenticationFailure() {
+        consecutiveAuthenticationFailures += 1
+        guard consecutiveAuthenticationFailures == configuration.srtpFailureEventThreshold else { return }
+        if !networkEvents.push(.srtpAuthenticationFailing(consecutiveFailures: consecutiveAuthenticationFailures)) {
+            eventsDropped += 1
+        }
+    }
+}

@@ -1,0 +1,45 @@
+import AudioDevices
+import RTP
+
+/// Something that happened to a call's media that the application may want to act on.
+public enum CallMediaEvent: Sendable, Equatable {
+    /// The remote sender changed its synchronisation source (a restart, or a new stream after
+    /// a transfer): playout restarted on the new stream.
+    case ssrcChanged(from: UInt32, to: UInt32)
+    /// `consecutiveFailures` datagrams in a row failed SRTP authentication (a wrong key, a
+    /// re-key the peer did not signal, or forged traffic). Dropped; the call goes on.
+    case srtpAuthenticationFailing(consecutiveFailures: Int)
+    /// No packet arrived for `silentForMs` while the call was not held.
+    case remoteSilenceBegan(silentForMs: Int)
+    /// Packets arrive again after `remoteSilenceBegan`.
+    case remoteMediaResumed
+    /// The far end pressed a key (RFC 4733), reported once when the event ends.
+    case dtmfReceived(DTMFEvent, durationMs: Int)
+    /// The device under the mixer lost samples (an overrun or underrun).
+    case xrun(AudioDirection)
+}
+
+/// The compact form events travel in between threads: a plain value (no payload needing
+/// reference counting), so pushing one allocates nothing.
+enum CallMediaEventRecord: BitwiseCopyable {
+    case ssrcChanged(from: UInt32, to: UInt32)
+    case srtpAuthenticationFailing(consecutiveFailures: Int)
+    case remoteSilenceBegan(silentForMs: Int)
+    case remoteMediaResumed
+    case dtmfReceived(eventCode: UInt8, durationMs: Int)
+    case captureXrun
+    case playbackXrun
+
+    /// The public event.
+    var event: CallMediaEvent? {
+        switch self {
+        case let .ssrcChanged(from, to): .ssrcChanged(from: from, to: to)
+        case let .srtpAuthenticationFailing(count): .srtpAuthenticationFailing(consecutiveFailures: count)
+        case let .remoteSilenceBegan(ms): .remoteSilenceBegan(silentForMs: ms)
+        case .remoteMediaResumed: .remoteMediaResumed
+        case let .dtmfReceived(code, ms): DTMFEvent(rawValue: code).map { .dtmfReceived($0, durationMs: ms) }
+        case .captureXrun: .xrun(.capture)
+        case .playbackXrun: .xrun(.playback)
+        }
+    }
+}

@@ -1,0 +1,11 @@
+/// A snapshot of one call's media counters.
+public struct CallMediaStatistics: Sendable, Equatable {
+    /// What was received and played (W3C inbound-rtp).
+    public var inbound: InboundRTPStatistics
+    /// What was sent (W3C outbound-rtp).
+    public var outbound: OutboundRTPStatistics
+    /// Datagrams on the wire, SRTP.
+    public var transport: CallTransportStatistics
+    /// Events lost because the application did not drain them in time.
+    public var eventsDropped: Int
+}

@@ -1,0 +1,222 @@
+import AudioDevices
+import AudioProcessing
+
+/// Every call of one audio device: renders each unheld call's next frame and mixes them (each
+/// at its gain) for the one playback device, runs voice processing on the microphone with
+/// that mix as the echo canceller's far-end reference, and gives the processed microphone to
+/// every unheld call — plus, when `bridgesCalls`, the other unheld calls' audio (a local
+/// conference: each call hears the microphone and everyone but itself).
+///
+/// Sans-I/O like `CallMedia`: the caller hands in device periods of any length at the
+/// device's rate (`capture`) and asks for periods to play (`render`); FIFOs and a resampler
+/// make whole frames at the calls' rate. The mix frame last rendered is the reference for the
+/// next microphone frame; the echo canceller finds the remaining delay itself, seeded by
+/// `setDeviceDelay`.
+///
+/// `render` and `capture` run on the audio thread and allocate nothing; `add` and `remove`
+/// are control operations for the thread that owns the mixer (the engine serialises them with
+/// the audio thread).
+public final class CallMixer {
+    /// The configuration it was built with.
+    public let configuration: MixerConfiguration
+    /// The voice processing on the microphone.
+    public let processor: VoiceProcessor
+    /// The calls mixed, in the order added.
+    public private(set) var calls: [CallMedia] = []
+
+    private let frameCount: Int
+    private let captureAdapter: RateAdapter
+    private let playbackAdapter: RateAdapter
+    private let reference: SampleFIFO
+    private let callFrames: UnsafeMutableBufferPointer<Int16>
+    private let callPlaying: UnsafeMutableBufferPointer<Bool>
+    private let accumulator: UnsafeMutableBufferPointer<Int32>
+    private let mix: UnsafeMutableBufferPointer<Int16>
+    private let microphone: UnsafeMutableBufferPointer<Int16>
+    private let farEnd: UnsafeMutableBufferPointer<Int16>
+    private let processed: UnsafeMutableBufferPointer<Int16>
+    private let bridge: UnsafeMutableBufferPointer<Int16>
+    private var sourceLevel: AudioLevelMeter
+    private var echo: EchoMeter
+    private var source = MediaSourceStatistics()
+
+    /// A mixer for `configuration`.
+    /// - Throws: `CallMixerError` naming what was refused.
+    public init(configuration: MixerConfiguration = MixerConfiguration()) throws(CallMixerError) {
+        do {
+            try configuration.validate()
+        } catch {
+            throw .configuration(error)
+        }
+        self.configuration = configuration
+        frameCount = configuration.samplesPerFrame
+        let devicePeriod = configuration.deviceSampleRate * configuration.maximumDevicePeriodMs / 1_000
+        let pipelinePeriod = configuration.sampleRate * configuration.maximumDevicePeriodMs / 1_000
+        do {
+            var echoConfiguration = configuration.echoCanceller
+            echoConfiguration.sampleRate = configuration.sampleRate
+            echoConfiguration.frameDurationMs = configuration.frameDurationMs
+            processor = try VoiceProcessor(sampleRate: configuration.sampleRate, frameDurationMs: configuration.frameDurationMs,
+                                           configuration: configuration.processing, echoCancellerConfiguration: echoConfiguration)
+            captureAdapter = try RateAdapter(inputRate: configuration.deviceSampleRate, outputRate: configuration.sampleRate,
+                                             capacity: 2 * (pipelinePeriod + frameCount) + 64)
+            playbackAdapter = try RateAdapter(inputRate: configuration.sampleRate, outputRate: configuration.deviceSampleRate,
+                                              capacity: 2 * (devicePeriod + configuration.deviceSampleRate * configuration.frameDurationMs / 1_000) + 64)
+        } catch {
+            throw .processing(error)
+        }
+        reference = SampleFIFO(capacity: 4 * frameCount)
+        func buffer<Element>(_ count: Int, _ value: Element) -> UnsafeMutableBufferPointer<Element> {
+            let pointer = UnsafeMutableBufferPointer<Element>.allocate(capacity: count)
+            pointer.initialize(repeating: value)
+            return pointer
+        }
+        callFrames = buffer(configuration.maximumCalls * frameCount, 0)
+        callPlaying = buffer(configuration.maximumCalls, false)
+        accumulator = buffer(frameCount, 0)
+        mix = buffer(frameCount, 0)
+        microphone = buffer(frameCount, 0)
+        farEnd = buffer(frameCount, 0)
+        processed = buffer(frameCount, 0)
+        bridge = buffer(frameCount, 0)
+        sourceLevel = AudioLevelMeter(sampleRate: configuration.sampleRate)
+        echo = EchoMeter(frameDurationMs: configuration.frameDurationMs)
+        calls.reserveCapacity(configuration.maximumCalls)
+    }
+
+    deinit {
+        for buffer in [callFrames, mix, microphone, farEnd, processed, bridge] { buffer.deallocate() }
+        callPlaying.deallocate()
+        accumulator.deallocate()
+    }
+
+    // MARK: Calls
+
+    /// Starts mixing `call`.
+    public func add(_ call: CallMedia) throws(CallMixerError) {
+        guard !calls.contains(where: { $0 === call }) else { throw .callAlreadyAdded }
+        guard calls.count < configuration.maximumCalls else { throw .tooManyCalls(maximum: configuration.maximumCalls) }
+        guard call.configuration.sampleRate == configuration.sampleRate,
+              call.configuration.frameDurationMs == configuration.frameDurationMs else {
+            throw .callFormatMismatch(callSampleRate: call.configuration.sampleRate, callFrameDurationMs: call.configuration.frameDurationMs,
+                                      mixerSampleRate: configuration.sampleRate, mixerFrameDurationMs: configuration.frameDurationMs)
+        }
+        calls.append(call)
+        callPlaying[calls.count - 1] = false
+    }
+
+    /// Stops mixing `call` (a no-op when it is not mixed).
+    public func remove(_ call: CallMedia) {
+        guard let index = calls.firstIndex(where: { $0 === call }) else { return }
+        calls.remove(at: index)
+        // Keep each call's last frame next to it.
+        for slot in index..<calls.count {
+            let from = (slot + 1) * frameCount
+            for sample in 0..<frameCount { callFrames[slot * frameCount + sample] = callFrames[from + sample] }
+            callPlaying[slot] = callPlaying[slot + 1]
+        }
+        callPlaying[calls.count] = false
+    }
+
+    // MARK: Device
+
+    /// Seeds the echo canceller's alignment with the device's delay from playback to capture
+    /// (`snd_pcm_delay` of both directions, or a virtual device's), in ms.
+    public func setDeviceDelay(ms: Int) {
+        processor.echoCanceller.setKnownDelay(ms: min(max(ms, 0), processor.echoCanceller.configuration.maximumDelayMs))
+    }
+
+    /// Switches voice processing between frames (the audio session's mode).
+    public func setProcessing(_ processing: ProcessingConfiguration) throws(CallMixerError) {
+        do {
+            try processor.setConfiguration(processing)
+        } catch {
+            throw .processing(error)
+        }
+    }
+
+    /// Reports a device fault: counted in `mediaSourceStatistics` and raised as an event on
+    /// every call.
+    public func reportXrun(_ direction: AudioDirection) {
+        if direction == .capture { source.captureXruns += 1 } else { source.playbackXruns += 1 }
+        for call in calls { call.reportXrun(direction) }
+    }
+
+    /// Fills `playback` (any length up to `maximumDevicePeriodMs`, at the device's rate) with
+    /// the mix of every unheld call, rendering call frames as needed at `nowMs`.
+    public func render(into playback: UnsafeMutableBufferPointer<Int16>, nowMs: Double) {
+        while playbackAdapter.available < playback.count {
+            renderFrame(nowMs: nowMs)
+            playbackAdapter.push(UnsafeBufferPointer(mix))
+        }
+        _ = playbackAdapter.pop(into: playback)
+    }
+
+    /// Takes `captured` microphone samples (any length up to `maximumDevicePeriodMs`, at the
+    /// device's rate); each whole frame is processed and sent on every unheld call.
+    public func capture(_ captured: UnsafeBufferPointer<Int16>) {
+        captureAdapter.push(captured)
+        while captureAdapter.pop(into: microphone) {
+            if !reference.pop(into: farEnd) { farEnd.update(repeating: 0) }
+            processor.process(microphone: UnsafeBufferPointer(microphone), farEnd: UnsafeBufferPointer(farEnd), output: processed)
+            sourceLevel.measure(UnsafeBufferPointer(processed))
+            echo.measure(played: UnsafeBufferPointer(farEnd), microphone: UnsafeBufferPointer(microphone),
+                         processed: UnsafeBufferPointer(processed))
+            sendFrame()
+        }
+    }
+
+    /// The microphone side's statistics.
+    public var mediaSourceStatistics: MediaSourceStatistics {
+        var result = source
+        result.audioLevel = sourceLevel.audioLevel
+        result.totalAudioEnergy = sourceLevel.totalAudioEnergy
+        result.totalSamplesDuration = sourceLevel.totalSamplesDuration
+        result.echoReturnLoss = processor.configuration.echoCancellation ? echo.echoReturnLoss : nil
+        result.echoReturnLossEnhancement = processor.configuration.echoCancellation ? echo.echoReturnLossEnhancement : nil
+        result.echoDelayMs = processor.echoCanceller.alignmentDelayMs
+        result.voiceActivity = processor.isVoiceActive
+        return result
+    }
+
+    // MARK: Frames
+
+    private func callFrame(_ index: Int) -> UnsafeMutableBufferPointer<Int16> {
+        UnsafeMutableBufferPointer(rebasing: callFrames[(index * frameCount)..<((index + 1) * frameCount)])
+    }
+
+    /// Renders every call's next frame and their mix; the mix becomes the echo reference.
+    private func renderFrame(nowMs: Double) {
+        accumulator.update(repeating: 0)
+        for index in calls.indices {
+            let frame = callFrame(index)
+            let call = calls[index]
+            let playing = call.render(into: frame, nowMs: nowMs)
+            callPlaying[index] = playing
+            if playing { SampleMath.accumulate(UnsafeBufferPointer(frame), gain: call.playbackGain, into: accumulator) }
+        }
+        SampleMath.saturate(UnsafeBufferPointer(accumulator), into: mix)
+        if reference.count + frameCount > reference.capacity { reference.discard(frameCount) }
+        reference.push(UnsafeBufferPointer(mix))
+    }
+
+    /// Sends the processed microphone on every call, with the other playing calls bridged in.
+    private func sendFrame() {
+        let processedFrame = UnsafeBufferPointer(processed)
+        let playingCount = calls.indices.reduce(0) { $0 + (callPlaying[$1] ? 1 : 0) }
+        for index in calls.indices {
+            let call = calls[index]
+            let othersPlaying = playingCount - (callPlaying[index] ? 1 : 0)
+            guard configuration.bridgesCalls, othersPlaying > 0 else {
+                call.send(microphone: processedFrame)
+                continue
+            }
+            accumulator.update(repeating: 0)
+            for other in calls.indices where other != index && callPlaying[other] {
+                SampleMath.accumulate(UnsafeBufferPointer(callFrame(other)), gain: calls[other].playbackGain, into: accumulator)
+            }
+            SampleMath.saturate(UnsafeBufferPointer(accumulator), into: bridge)
+            call.send(microphone: processedFrame, bridged: UnsafeBufferPointer(bridge))
+        }
+    }
+}

@@ -1,0 +1,23 @@
+/// Counters of a call's network side: every datagram received is counted here once, and
+/// the ones that never became an RTP packet for the audio side are counted under one reason.
+public struct CallTransportStatistics: Sendable, Equatable {
+    /// Datagrams handed to `CallMedia.receiveDatagram`.
+    public var datagramsReceived = 0
+    /// Bytes of those datagrams.
+    public var bytesReceived = 0
+    /// Datagrams larger than `MediaConfiguration.maximumDatagramBytes`: dropped.
+    public var datagramsTooLarge = 0
+    /// RTCP datagrams (RFC 5761 demultiplexing on the payload-type byte): not yet processed.
+    public var rtcpDatagramsReceived = 0
+    /// Datagrams sent.
+    public var datagramsSent = 0
+    /// Bytes of those datagrams (SRTP tag included).
+    public var bytesSent = 0
+    /// Ours: datagrams that could not be protected and were not sent.
+    public var sendFailures = 0
+    /// SRTP protect/unprotect counters: authentication failures, replays, malformed.
+    public var srtp = SRTPTransportStatistics()
+
+    /// All counters zero.
+    public init() {}
+}

@@ -1,0 +1,27 @@
+/// What the local microphone gave and what voice processing did to it, named as the W3C
+/// WebRTC statistics name them (`RTCAudioSourceStats`) where a name exists there.
+public struct MediaSourceStatistics: Sendable, Equatable {
+    /// Level of the processed microphone, 0…1 (1 = full scale), the peak of the last 100 ms.
+    public var audioLevel = 0.0
+    /// Energy of the processed microphone: Σ (sample / full scale)² × sample duration.
+    public var totalAudioEnergy = 0.0
+    /// Seconds of microphone audio processed.
+    public var totalSamplesDuration = 0.0
+    /// Echo return loss in dB: how much quieter the echo reaching the microphone is than
+    /// the audio played, measured while the far end talks (nil before it has).
+    public var echoReturnLoss: Double?
+    /// Echo return loss enhancement in dB: how much the echo canceller took out of the
+    /// microphone while the far end talks (nil before it has).
+    public var echoReturnLossEnhancement: Double?
+    /// Ours: the bulk delay the echo canceller aligned the far end by, in ms.
+    public var echoDelayMs = 0.0
+    /// Ours: whether voice activity detection judged the last frame speech.
+    public var voiceActivity = true
+    /// Ours: capture device faults (overruns) reported to the mixer.
+    public var captureXruns = 0
+    /// Ours: playback device faults (underruns) reported to the mixer.
+    public var playbackXruns = 0
+
+    /// All zero.
+    public init() {}
+}

@@ -1,0 +1,52 @@
+import Synchronization
+
+/// The two indices of a single-producer/single-consumer ring of fixed slots: slots ever
+/// written (advanced by the producer only) and slots ever read (advanced by the consumer
+/// only), as `Synchronization.Atomic` counters, so neither side locks or allocates.
+///
+/// Slot `n` lives at `n & mask`. The producer publishes a slot with a releasing store after it
+/// has written it; the consumer frees it with a releasing store after it has read it, so the
+/// slot contents travel with the index.
+final class SPSCCursor: @unchecked Sendable {
+    /// Slots in the ring (a power of two).
+    let capacity: Int
+    /// `capacity - 1`.
+    let mask: Int
+    private let written = Atomic<Int>(0)
+    private let read = Atomic<Int>(0)
+
+    /// A cursor over at least `minimumCapacity` slots (rounded up to a power of two).
+    init(minimumCapacity: Int) {
+        var size = 1
+        while size < max(minimumCapacity, 2) { size <<= 1 }
+        capacity = size
+        mask = size - 1
+    }
+
+    /// The slot the producer may fill next, or nil when the ring is full. Producer only.
+    func slotToWrite() -> Int? {
+        let next = written.load(ordering: .relaxed)
+        guard next - read.load(ordering: .acquiring) < capacity else { return nil }
+        return next & mask
+    }
+
+    /// Publishes the slot returned by `slotToWrite()`. Producer only.
+    func publish() {
+        written.store(written.load(ordering: .relaxed) + 1, ordering: .releasing)
+    }
+
+    /// The oldest published slot, or nil when the ring is empty. Consumer only.
+    func slotToRead() -> Int? {
+        let next = read.load(ordering: .relaxed)
+        guard written.load(ordering: .acquiring) > next else { return nil }
+        return next & mask
+    }
+
+    /// Frees the slot returned by `slotToRead()`. Consumer only.
+    func release() {
+        read.store(read.load(ordering: .relaxed) + 1, ordering: .releasing)
+    }
+
+    /// Published slots not yet read (exact from either side's own view, approximate from others).
+    var count: Int { written.load(ordering: .acquiring) - read.load(ordering: .acquiring) }
+}

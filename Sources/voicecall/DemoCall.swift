@@ -1,0 +1,245 @@
+import AudioDevices
+import MediaEngine
+import RTP
+import Transport
+
+/// A two-party call inside one process over real UDP sockets on loopback, built from the
+/// library's own parts: each side is a `CallMixer` (voiceChat processing) with one
+/// `CallMedia` (SRTP keys generated now and exchanged as SDES `a=crypto` lines, Opus, RTP,
+/// the adaptive jitter buffer). Alice's input is her microphone, Bob's his; each side
+/// records what its loudspeaker plays.
+struct DemoCall {
+    /// How ticks are paced.
+    enum Pacing: Equatable {
+        /// One frame per frame duration of wall-clock time, as a real call runs.
+        case realTime
+        /// Frames as fast as the machine goes, on a virtual clock (tests, offline runs).
+        case asFastAsPossible
+    }
+
+    /// Media parameters both sides use.
+    var configuration: MediaConfiguration
+    /// What Alice says (mono, at `configuration.sampleRate`).
+    var aliceInput: WAVAudio
+    /// What Bob says (mono, at `configuration.sampleRate`).
+    var bobInput: WAVAudio
+    /// Call length in seconds; the longer input's length when nil.
+    var durationSeconds: Double?
+    /// Tick pacing.
+    var pacing: Pacing
+    /// Numeric loopback host both endpoints bind to.
+    var host: String
+
+    /// The longest call `run` records, in seconds (10 hours): the recording is preallocated.
+    static let maximumSeconds = 36_000.0
+
+    init(aliceInput: WAVAudio, bobInput: WAVAudio, configuration: MediaConfiguration = MediaConfiguration(),
+         durationSeconds: Double? = nil, pacing: Pacing = .realTime, host: String = "127.0.0.1") {
+        self.configuration = configuration
+        self.aliceInput = aliceInput
+        self.bobInput = bobInput
+        self.durationSeconds = durationSeconds
+        self.pacing = pacing
+        self.host = host
+    }
+
+    /// Runs the call to its end and returns what each side sent and received.
+    func run() throws(DemoCallError) -> DemoCallResult {
+        for (name, input) in [("alice", aliceInput), ("bob", bobInput)] {
+            guard input.channelCount == 1, input.sampleRate == configuration.sampleRate else {
+                throw .unsupportedInput(
+                    "\(name)'s input is \(input.channelCount) channel(s) at \(input.sampleRate) Hz; "
+                        + "the demo needs mono at \(configuration.sampleRate) Hz")
+            }
+        }
+        let seconds = durationSeconds ?? max(aliceInput.durationSeconds, bobInput.durationSeconds)
+        guard seconds.isFinite, seconds > 0, seconds <= Self.maximumSeconds else {
+            throw .unsupportedInput("a call of \(seconds) s: give 0 < seconds ≤ \(Int(Self.maximumSeconds))")
+        }
+        let frameSamples = configuration.samplesPerFrame
+        let frameCount = max(1, Int((seconds * Double(configuration.sampleRate) / Double(frameSamples)).rounded(.up)))
+
+        // Offer/answer: each side generates its own sending key and tells the other in SDES.
+        let aliceKey = SRTPKeyingMaterial.random(profile: configuration.srtpProfile)
+        let bobKey = SRTPKeyingMaterial.random(profile: configuration.srtpProfile)
+        let offer: String, answer: String
+        let keyFromOffer: SRTPKeyingMaterial, keyFromAnswer: SRTPKeyingMaterial
+        do {
+            offer = try SDESCryptoAttribute(tag: 1, keyingMaterial: aliceKey).attributeLine
+            answer = try SDESCryptoAttribute(tag: 1, keyingMaterial: bobKey).attributeLine
+            keyFromOffer = try SDESCryptoAttribute(parsing: offer).keyingMaterial
+            keyFromAnswer = try SDESCryptoAttribute(parsing: answer).keyingMaterial
+        } catch {
+            throw .keyExchange("\(error)")
+        }
+
+        let alice = try Endpoint(host: host, configuration: configuration, sendKey: aliceKey, receiveKey: keyFromAnswer,
+                                 input: aliceInput, recordingCapacity: frameCount * frameSamples)
+        let bob = try Endpoint(host: host, configuration: configuration, sendKey: bobKey, receiveKey: keyFromOffer,
+                               input: bobInput, recordingCapacity: frameCount * frameSamples)
+        do {
+            try alice.socket.setRemote(bob.socket.localEndpoint)
+            try bob.socket.setRemote(alice.socket.localEndpoint)
+        } catch {
+            throw .socket(error)
+        }
+
+        let start = MonotonicClock.nanoseconds
+        let frameMs = Double(configuration.frameDurationMs)
+        for tick in 0..<frameCount {
+            let now = pacing == .realTime ? Double(MonotonicClock.nanoseconds - start) / 1e6 : Double(tick) * frameMs
+            try alice.receive(arrivalTimeMs: now)
+            try bob.receive(arrivalTimeMs: now)
+            try alice.tick(tick, nowMs: now)
+            try bob.tick(tick, nowMs: now)
+            if pacing == .realTime {
+                MonotonicClock.sleep(untilNanoseconds: start + Int64(tick + 1) * Int64(configuration.frameDurationMs) * 1_000_000)
+            }
+        }
+        let elapsed = Double(MonotonicClock.nanoseconds - start) / 1e9
+        let callSeconds = Double(frameCount * frameSamples) / Double(configuration.sampleRate)
+        let aliceStatistics = alice.call.statistics, bobStatistics = bob.call.statistics
+        return DemoCallResult(
+            offer: offer, answer: answer, callSeconds: callSeconds, elapsedSeconds: elapsed,
+            aliceToBob: DirectionSummary(from: "alice", to: "bob", sender: aliceStatistics, receiver: bobStatistics, callSeconds: callSeconds),
+            bobToAlice: DirectionSummary(from: "bob", to: "alice", sender: bobStatistics, receiver: aliceStatistics, callSeconds: callSeconds),
+            receivedByBob: WAVAudio(sampleRate: configuration.sampleRate, channelCount: 1, samples: bob.recording),
+            receivedByAlice: WAVAudio(sampleRate: configuration.sampleRate, channelCount: 1, samples: alice.recording)
+        )
+    }
+
+    /// One side of the call: its socket, mixer, call, input and recording.
+    private final class Endpoint {
+        let socket: UDPSocket
+        let mixer: CallMixer
+        let call: CallMedia
+        let input: [Int16]
+        var recording: [Int16] = []
+        private let frame: UnsafeMutableBufferPointer<Int16>
+        /// The largest UDP payload, so no datagram is ever truncated: `CallMedia` judges size.
+        private let datagram = UnsafeMutableRawBufferPointer.allocate(byteCount: 65_536, alignment: 16)
+
+        init(host: String, configuration: MediaConfiguration, sendKey: SRTPKeyingMaterial, receiveKey: SRTPKeyingMaterial,
+             input: WAVAudio, recordingCapacity: Int) throws(DemoCallError) {
+            do {
+                socket = try UDPSocket(bindingTo: UDPEndpoint(host: host, port: 0))
+            } catch {
+                throw .socket(error)
+            }
+            do {
+                call = try CallMedia(configuration: configuration, sendingKey: sendKey, receivingKey: receiveKey)
+            } catch {
+                throw .media("\(error)")
+            }
+            do {
+                var mixing = MixerConfiguration()
+                mixing.sampleRate = configuration.sampleRate
+                mixing.frameDurationMs = min(configuration.frameDurationMs, 20)
+                mixing.deviceSampleRate = configuration.sampleRate
+                mixer = try CallMixer(configuration: mixing)
+                try mixer.add(call)
+            } catch {
+                throw .media("\(error)")
+            }
+            self.input = input.samples
+            recording.reserveCapacity(recordingCapacity)
+            frame = .allocate(capacity: configuration.samplesPerFrame)
+        }
+
+        deinit {
+            frame.deallocate()
+            datagram.deallocate()
+        }
+
+        /// Plays frame `tick` to the recording and captures frame `tick` of the input (silence
+        /// past its end), then sends what the call queued.
+        func tick(_ tick: Int, nowMs: Double) throws(DemoCallError) {
+            mixer.render(into: frame, nowMs: nowMs)
+            recording.append(contentsOf: frame)
+            let start = tick * frame.count
+            for index in 0..<frame.count {
+                frame[index] = start + index < input.count ? input[start + index] : 0
+            }
+            mixer.capture(UnsafeBufferPointer(frame))
+            var failure: SocketError?
+            call.sendDatagrams { datagram in
+                do throws(SocketError) {
+                    try socket.send(datagram)
+                } catch {
+                    failure = error
+                }
+            }
+            if let failure { throw .socket(failure) }
+        }
+
+        /// Hands every waiting datagram to the call, stamped `arrivalTimeMs`.
+        func receive(arrivalTimeMs: Double) throws(DemoCallError) {
+            do {
+                while let length = try socket.receive(into: datagram) {
+                    call.receiveDatagram(UnsafeMutableRawBufferPointer(rebasing: datagram[0..<min(length, datagram.count)]),
+                                         arrivalTimeMs: arrivalTimeMs)
+                }
+            } catch {
+                throw .socket(error)
+            }
+        }
+    }
+}
+
+/// What one direction of the demo call carried.
+struct DirectionSummary {
+    /// Sender's name.
+    var from: String
+    /// Receiver's name.
+    var to: String
+    /// The sender's counters.
+    var sender: CallMediaStatistics
+    /// The receiver's counters.
+    var receiver: CallMediaStatistics
+    /// Media time of the call, in seconds.
+    var callSeconds: Double
+
+    /// Average SRTP bitrate on the wire (RTP header, payload, tag; no UDP/IP), in kb/s.
+    var bitrateKbps: Double { callSeconds > 0 ? Double(sender.transport.bytesSent) * 8 / callSeconds / 1_000 : 0 }
+}
+
+/// What the demo call did.
+struct DemoCallResult {
+    /// Alice's SDES offer line.
+    var offer: String
+    /// Bob's SDES answer line.
+    var answer: String
+    /// Media time of the call, in seconds.
+    var callSeconds: Double
+    /// Wall-clock time the call took, in seconds.
+    var elapsedSeconds: Double
+    /// Alice's audio as Bob's side saw it.
+    var aliceToBob: DirectionSummary
+    /// Bob's audio as Alice's side saw it.
+    var bobToAlice: DirectionSummary
+    /// What Bob heard.
+    var receivedByBob: WAVAudio
+    /// What Alice heard.
+    var receivedByAlice: WAVAudio
+}
+
+/// Why the demo call could not run.
+enum DemoCallError: Error, CustomStringConvertible {
+    /// An input file or the call length cannot be used.
+    case unsupportedInput(String)
+    /// An SDES line could not be parsed back.
+    case keyExchange(String)
+    /// A socket call failed.
+    case socket(SocketError)
+    /// The call's media could not be set up.
+    case media(String)
+
+    var description: String {
+        switch self {
+        case let .unsupportedInput(detail): return "unsupported input: \(detail)"
+        case let .keyExchange(detail): return "SDES key exchange failed: \(detail)"
+        case let .socket(error): return "socket: \(error)"
+        case let .media(detail): return "media: \(detail)"
+        }
+    }
+}

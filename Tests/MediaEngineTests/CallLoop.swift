@@ -1,0 +1,89 @@
+import AudioProcessing
+import MediaEngine
+import RTP
+import TestSupport
+import Transport
+
+/// Two softphones, Alice and Bob, each a `CallMixer` with one `CallMedia`, joined by two
+/// `SimulatedLink`s and run frame by frame on a virtual clock. What each microphone hears is
+/// up to the test (speech, silence, and the echo of what that side played).
+final class CallLoop {
+    /// One side: its mixer and call, and everything its loudspeaker played.
+    final class Side {
+        let mixer: CallMixer
+        let call: CallMedia
+        /// What the loudspeaker played, from the first frame on.
+        var played: [Int16] = []
+        /// What the microphone heard, from the first frame on.
+        var captured: [Int16] = []
+
+        init(mixer: CallMixer, call: CallMedia) {
+            self.mixer = mixer
+            self.call = call
+        }
+    }
+
+    let alice: Side
+    let bob: Side
+    /// Alice → Bob.
+    let aliceToBob: SimulatedLink
+    /// Bob → Alice.
+    let bobToAlice: SimulatedLink
+    let frameCount: Int
+    let frameMs: Double
+    /// Frames run so far.
+    private(set) var tick = 0
+
+    /// Calls with `configuration` (fresh SRTP keys each way unless `srtp` is false) and
+    /// mixers running `processing`.
+    init(configuration: MediaConfiguration = MediaConfiguration(), processing: ProcessingConfiguration = ProcessingConfiguration(),
+         aliceToBob: SimulatedLink = SimulatedLink(trace: nil), bobToAlice: SimulatedLink = SimulatedLink(trace: nil),
+         srtp: Bool = true) throws {
+        let aliceKey = srtp ? SRTPKeyingMaterial.random(profile: configuration.srtpProfile) : nil
+        let bobKey = srtp ? SRTPKeyingMaterial.random(profile: configuration.srtpProfile) : nil
+        var mixing = MixerConfiguration()
+        mixing.sampleRate = configuration.sampleRate
+        mixing.frameDurationMs = configuration.frameDurationMs
+        mixing.deviceSampleRate = configuration.sampleRate
+        mixing.processing = processing
+        func side(sending: SRTPKeyingMaterial?, receiving: SRTPKeyingMaterial?, ssrc: UInt32) throws -> Side {
+            let call = try CallMedia(configuration: configuration, sendingKey: sending, receivingKey: receiving, ssrc: ssrc)
+            let mixer = try CallMixer(configuration: mixing)
+            try mixer.add(call)
+            return Side(mixer: mixer, call: call)
+        }
+        alice = try side(sending: aliceKey, receiving: bobKey, ssrc: 0xA11C_E000)
+        bob = try side(sending: bobKey, receiving: aliceKey, ssrc: 0x0000_B0B0)
+        self.aliceToBob = aliceToBob
+        self.bobToAlice = bobToAlice
+        frameCount = configuration.samplesPerFrame
+        frameMs = Double(configuration.frameDurationMs)
+    }
+
+    /// Runs `frames` frames. `aliceMicrophone` / `bobMicrophone` give what each microphone
+    /// hears in a frame, from the frame index and that side (its played history included).
+    func run(frames: Int, aliceMicrophone: (Int, Side) -> [Int16], bobMicrophone: (Int, Side) -> [Int16]) {
+        var frame = [Int16](repeating: 0, count: frameCount)
+        for _ in 0..<frames {
+            let now = Double(tick) * frameMs
+            aliceToBob.deliver(upTo: now, to: bob.call)
+            bobToAlice.deliver(upTo: now, to: alice.call)
+            for side in [alice, bob] {
+                frame.withUnsafeMutableBufferPointer { side.mixer.render(into: $0, nowMs: now) }
+                side.played.append(contentsOf: frame)
+                let heard = side === alice ? aliceMicrophone(tick, side) : bobMicrophone(tick, side)
+                side.captured.append(contentsOf: heard)
+                heard.withUnsafeBufferPointer { side.mixer.capture($0) }
+            }
+            alice.call.sendDatagrams { aliceToBob.send($0, frameIndex: tick, sendMs: now) }
+            bob.call.sendDatagrams { bobToAlice.send($0, frameIndex: tick, sendMs: now) }
+            tick += 1
+        }
+    }
+
+    /// Frame `index` of `samples` (silence past its end).
+    static func frame(_ index: Int, of samples: [Int16], length: Int) -> [Int16] {
+        let start = index * length
+        return (start..<(start + length)).map { $0 < samples.count ? samples[$0] : 0 }
+    }
+}
