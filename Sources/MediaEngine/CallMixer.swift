@@ -55,8 +55,8 @@ public final class CallMixer {
         do {
             var echoConfiguration = configuration.echoCanceller
             echoConfiguration.sampleRate = configuration.sampleRate
-            echoConfiguration.frameDurationMs = configuration.frameDurationMs
-            processor = try VoiceProcessor(sampleRate: configuration.sampleRate, frameDurationMs: configuration.frameDurationMs,
+            echoConfiguration.frameDurationMs = configuration.processingFrameDurationMs
+            processor = try VoiceProcessor(sampleRate: configuration.sampleRate, frameDurationMs: configuration.processingFrameDurationMs,
                                            configuration: configuration.processing, echoCancellerConfiguration: echoConfiguration)
             captureAdapter = try RateAdapter(inputRate: configuration.deviceSampleRate, outputRate: configuration.sampleRate,
                                              capacity: 2 * (pipelinePeriod + frameCount) + 64)
@@ -158,7 +158,12 @@ public final class CallMixer {
         captureAdapter.push(captured)
         while captureAdapter.pop(into: microphone) {
             if !reference.pop(into: farEnd) { farEnd.update(repeating: 0) }
-            processor.process(microphone: UnsafeBufferPointer(microphone), farEnd: UnsafeBufferPointer(farEnd), output: processed)
+            let step = processor.frameCount
+            for start in stride(from: 0, to: frameCount, by: step) {
+                processor.process(microphone: UnsafeBufferPointer(rebasing: microphone[start..<(start + step)]),
+                                  farEnd: UnsafeBufferPointer(rebasing: farEnd[start..<(start + step)]),
+                                  output: UnsafeMutableBufferPointer(rebasing: processed[start..<(start + step)]))
+            }
             sourceLevel.measure(UnsafeBufferPointer(processed))
             echo.measure(played: UnsafeBufferPointer(farEnd), microphone: UnsafeBufferPointer(microphone),
                          processed: UnsafeBufferPointer(processed))

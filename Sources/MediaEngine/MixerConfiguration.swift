@@ -6,8 +6,12 @@ import Opus
 public struct MixerConfiguration: Sendable, Equatable {
     /// Rate every call runs at (the `MediaConfiguration.sampleRate` of the calls mixed), Hz.
     public var sampleRate = 48_000
-    /// Frame duration every call runs at, ms (10 or 20: the echo canceller's frames).
+    /// Frame duration every call runs at, ms (10, 20, 40 or 60).
     public var frameDurationMs = 20
+    /// Frame duration voice processing runs at, ms (10 or 20; it must divide
+    /// `frameDurationMs`): the echo canceller, residual suppressor and preprocessor were tuned
+    /// and measured on 10 ms frames.
+    public var processingFrameDurationMs = 10
     /// The device's rate, Hz; audio is resampled when it differs from `sampleRate`.
     public var deviceSampleRate = 48_000
     /// Longest device period handed to `render` or `capture` at once, ms.
@@ -33,8 +37,12 @@ public struct MixerConfiguration: Sendable, Equatable {
         guard OpusStreamFormat.isSupported(sampleRate: sampleRate) else {
             throw .invalid(field: "sampleRate", reason: "\(sampleRate) Hz is not an Opus rate (8, 12, 16, 24 or 48 kHz)")
         }
-        guard frameDurationMs == 10 || frameDurationMs == 20 else {
-            throw .invalid(field: "frameDurationMs", reason: "\(frameDurationMs) ms: the mixer's echo canceller takes 10 or 20 ms frames")
+        guard OpusStreamFormat.isSupported(packetTimeMs: frameDurationMs) else {
+            throw .invalid(field: "frameDurationMs", reason: "\(frameDurationMs) ms is not a packet time calls send (10, 20, 40, 60)")
+        }
+        guard processingFrameDurationMs == 10 || processingFrameDurationMs == 20, frameDurationMs % processingFrameDurationMs == 0 else {
+            throw .invalid(field: "processingFrameDurationMs",
+                           reason: "\(processingFrameDurationMs) ms: voice processing takes 10 or 20 ms frames that divide the \(frameDurationMs) ms call frame")
         }
         guard (8_000...192_000).contains(deviceSampleRate) else {
             throw .invalid(field: "deviceSampleRate", reason: "\(deviceSampleRate) Hz is outside 8–192 kHz")

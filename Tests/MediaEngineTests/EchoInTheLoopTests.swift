@@ -1,0 +1,65 @@
+import AudioProcessing
+import Foundation
+import MediaEngine
+import Testing
+import TestSupport
+
+/// Echo in a call's loop: what Alice's loudspeaker plays (Bob's voice) comes back into her
+/// microphone through a synthetic room, frame by frame as it is played, while Bob talks. Her
+/// mixer's voiceChat processing must keep Bob from hearing himself, and keep Alice audible
+/// when both talk.
+@Suite struct EchoInTheLoopTests {
+    static let alice = CallOverNetworkTests.alice
+    static let bob = CallOverNetworkTests.bob
+    static let frames = 400
+    /// From 2 s on: the canceller has found the delay and converged (≤ 1.5 s, README).
+    static let measured = 96_000..<(frames * 960)
+
+    /// Runs the call with Alice's microphone hearing `aliceSpeech` (or nothing) plus the
+    /// echo of what she played through `room`.
+    static func run(room: EchoPath?, aliceSpeech: [Int16]?) throws -> CallLoop {
+        let loop = try CallLoop(processing: ProcessingConfiguration(mode: .voiceChat))
+        loop.run(frames: frames, aliceMicrophone: { index, side in
+            let range = (index * 960)..<((index + 1) * 960)
+            let speech = aliceSpeech.map { CallLoop.frame(index, of: $0, length: 960) } ?? [Int16](repeating: 0, count: 960)
+            guard let room else { return speech }
+            let echo = room.echo(of: side.played, at: range)
+            return zip(speech, echo).map { Int16(clamping: Int($0) + Int($1)) }
+        }, bobMicrophone: { index, _ in CallLoop.frame(index, of: bob, length: 960) })
+        return loop
+    }
+
+    static func energy(_ samples: ArraySlice<Int16>) -> Double {
+        samples.reduce(0.0) { $0 + Double($1) * Double($1) }
+    }
+
+    @Test(arguments: [120, 300])
+    func bobDoesNotHearHimself(bulkDelayMs: Int) throws {
+        let room = EchoPath(sampleRate: 48_000, rt60Ms: 250, bulkDelayMs: bulkDelayMs, gainDb: -6, seed: 11)
+        let loop = try Self.run(room: room, aliceSpeech: nil)
+        let echoAtMicrophone = Self.energy(loop.alice.captured[Self.measured])
+        let echoAtBob = Self.energy(loop.bob.played[Self.measured])
+        let suppression = 10 * log10(echoAtMicrophone / max(echoAtBob, 1))
+        #expect(suppression >= 30, "\(bulkDelayMs) ms room: Bob hears his voice \(suppression) dB below Alice's microphone")
+        let source = loop.alice.mixer.mediaSourceStatistics
+        #expect(abs(source.echoDelayMs - Double(bulkDelayMs)) <= 40, "aligned at \(source.echoDelayMs) ms")
+        #expect((source.echoReturnLossEnhancement ?? 0) >= 30, "reported ERLE \(String(describing: source.echoReturnLossEnhancement))")
+    }
+
+    @Test(arguments: [120, 300])
+    func aliceSurvivesDoubleTalk(bulkDelayMs: Int) throws {
+        let room = EchoPath(sampleRate: 48_000, rt60Ms: 250, bulkDelayMs: bulkDelayMs, gainDb: -6, seed: 11)
+        let clean = try Self.run(room: nil, aliceSpeech: Self.alice)
+        let echoed = try Self.run(room: room, aliceSpeech: Self.alice)
+        func quality(_ loop: CallLoop) -> Double {
+            SignalComparison.segmentalCorrelation(reference: Array(Self.alice[Self.measured]), signal: Array(loop.bob.played[Self.measured.lowerBound...]),
+                                                  segmentLength: 2_880, maxLag: 9_600)
+        }
+        let withoutEcho = quality(clean), withEcho = quality(echoed)
+        let raw = SignalComparison.segmentalCorrelation(reference: Array(Self.alice[Self.measured]), signal: Array(echoed.alice.captured[Self.measured]),
+                                                        segmentLength: 2_880, maxLag: 0)
+        print("DT \(bulkDelayMs): with \(withEcho) without \(withoutEcho) raw \(raw)")
+        #expect(withEcho >= withoutEcho - 0.12, "\(bulkDelayMs) ms room: Alice in double talk \(withEcho), without echo \(withoutEcho), raw microphone \(raw)")
+        #expect(withEcho > raw, "processing leaves Alice clearer than the raw microphone: \(withEcho) vs \(raw)")
+    }
+}
