@@ -13,6 +13,10 @@ let package = Package(
         .library(name: "AudioProcessing", targets: ["AudioProcessing"]),
         .library(name: "JitterBuffer", targets: ["JitterBuffer"]),
         .library(name: "MediaEngine", targets: ["MediaEngine"]),
+        // Test doubles and simulators, as products so an app's own tests can use them too;
+        // never dependencies of the libraries above.
+        .library(name: "AudioDevicesTesting", targets: ["AudioDevicesTesting"]),
+        .library(name: "NetworkSimulation", targets: ["NetworkSimulation"]),
         .executable(name: "voicecall", targets: ["voicecall"]),
         .executable(name: "benchmarks", targets: ["benchmarks"]),
     ],
@@ -41,16 +45,25 @@ let package = Package(
         // Engine.
         .target(name: "MediaEngine", dependencies: ["Opus", "RTP", "AudioDevices", "Transport"]),
 
-        // Programs.
-        .executableTarget(name: "voicecall", dependencies: ["MediaEngine", "AudioDevices", "AudioProcessing"]),
+        // Programs. voicecall links the virtual devices and the network simulator for its demo.
+        .executableTarget(
+            name: "voicecall",
+            dependencies: ["MediaEngine", "AudioDevices", "AudioProcessing", "AudioDevicesTesting", "NetworkSimulation"]
+        ),
         .executableTarget(
             name: "benchmarks",
             dependencies: [
-                "Opus", "RTP", "AudioDevices", "AudioProcessing", "JitterBuffer", "Transport",
+                "Opus", "RTP", "AudioDevices", "AudioProcessing", "JitterBuffer", "NetworkSimulation",
                 "COpus", "CSpeexDSP", "CBaseline", "TestSupport",
             ],
             path: "Benchmarks"
         ),
+
+        // Testing: doubles and simulators for tests, benchmarks and the demo (never linked into
+        // the libraries). AudioDevicesTesting: ScriptedALSA, VirtualAudioDevice (ALSACalls
+        // without ALSA). NetworkSimulation: G.1050 profiles, NetworkSimulator, NetworkTrace.
+        .target(name: "AudioDevicesTesting", dependencies: ["AudioDevices"]),
+        .target(name: "NetworkSimulation"),
 
         // Test and benchmark support (never linked into the libraries).
         .target(name: "CAllocationCounter"),
@@ -60,9 +73,10 @@ let package = Package(
         .testTarget(name: "OpusTests", dependencies: ["Opus", "TestSupport"]),
         .testTarget(name: "RTPTests", dependencies: ["RTP", "TestSupport"]),
         .testTarget(name: "AudioProcessingTests", dependencies: ["AudioProcessing", "TestSupport"]),
-        .testTarget(name: "JitterBufferTests", dependencies: ["JitterBuffer", "Transport", "TestSupport"]),
-        .testTarget(name: "AudioDevicesTests", dependencies: ["AudioDevices", "TestSupport"]),
+        .testTarget(name: "JitterBufferTests", dependencies: ["JitterBuffer", "TestSupport"]),
+        .testTarget(name: "AudioDevicesTests", dependencies: ["AudioDevices", "AudioDevicesTesting", "TestSupport"]),
         .testTarget(name: "TransportTests", dependencies: ["Transport", "TestSupport"]),
+        .testTarget(name: "NetworkSimulationTests", dependencies: ["NetworkSimulation", "TestSupport"]),
         .testTarget(name: "MediaEngineTests", dependencies: ["MediaEngine", "TestSupport"]),
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
         .testTarget(name: "VoiceCallTests", dependencies: ["voicecall", "AudioDevices", "TestSupport"]),

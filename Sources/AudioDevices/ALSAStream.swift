@@ -20,8 +20,8 @@ import Synchronization
 ///
 /// A stream runs once: after `stop()`, open a new one.
 ///
-/// `Calls` is the ALSA layer: `SystemALSA` for real devices, `ScriptedALSA` in tests,
-/// `NullAudioDevice` or `WAVFileAudioDevice` for devices without ALSA.
+/// `Calls` is the ALSA layer: `SystemALSA` for real devices; `ScriptedALSA` (tests) and
+/// `VirtualAudioDevice` (null and WAV file devices) from AudioDevicesTesting.
 public final class ALSAStream<Calls: ALSACalls>: @unchecked Sendable {
     /// The PCM name the stream opened.
     public let device: String

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import AudioDevices
 import Synchronization
 
 /// An ALSA layer for tests that plays back scripted faults (as swift-system mocks syscalls).

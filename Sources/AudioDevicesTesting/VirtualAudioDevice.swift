@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import AudioDevices
 import Synchronization
 
 /// A device without ALSA, driven through the same `ALSACalls` layer so an `ALSAStream` runs on
