@@ -8,6 +8,7 @@ let package = Package(
     products: [
         .library(name: "Opus", targets: ["Opus"]),
         .library(name: "RTP", targets: ["RTP"]),
+        .library(name: "SRTP", targets: ["SRTP"]),
         .library(name: "AudioDevices", targets: ["AudioDevices"]),
         .library(name: "Transport", targets: ["Transport"]),
         .library(name: "AudioProcessing", targets: ["AudioProcessing"]),
@@ -32,7 +33,10 @@ let package = Package(
 
         // Protocol / codec.
         .target(name: "Opus", dependencies: ["COpus", "CVoiceShims"]),
-        .target(name: "RTP", dependencies: ["CSRTP"]),
+        .target(name: "RTP"),  // pure Swift: links no C library
+        // SRTP/SRTCP over libsrtp2 and SDES a=crypto. It reads SSRC and sequence number from
+        // the header bytes itself and uses no RTP type, so it does not link RTP.
+        .target(name: "SRTP", dependencies: ["CSRTP"]),
 
         // Signal.
         .target(name: "AudioProcessing", dependencies: ["CSpeexDSP"]),
@@ -43,17 +47,19 @@ let package = Package(
         .target(name: "Transport"),
 
         // Engine.
-        .target(name: "MediaEngine", dependencies: ["Opus", "RTP", "AudioDevices", "Transport"]),
+        .target(name: "MediaEngine", dependencies: ["Opus", "RTP", "SRTP", "AudioDevices", "Transport"]),
 
         // Programs. voicecall links the virtual devices and the network simulator for its demo.
         .executableTarget(
             name: "voicecall",
-            dependencies: ["MediaEngine", "AudioDevices", "AudioProcessing", "AudioDevicesTesting", "NetworkSimulation"]
+            dependencies: [
+                "MediaEngine", "SRTP", "AudioDevices", "AudioProcessing", "AudioDevicesTesting", "NetworkSimulation",
+            ]
         ),
         .executableTarget(
             name: "benchmarks",
             dependencies: [
-                "Opus", "RTP", "AudioDevices", "AudioProcessing", "JitterBuffer", "NetworkSimulation",
+                "Opus", "RTP", "SRTP", "AudioDevices", "AudioProcessing", "JitterBuffer", "NetworkSimulation",
                 "COpus", "CSpeexDSP", "CBaseline", "TestSupport",
             ],
             path: "Benchmarks"
@@ -72,12 +78,14 @@ let package = Package(
 
         .testTarget(name: "OpusTests", dependencies: ["Opus", "TestSupport"]),
         .testTarget(name: "RTPTests", dependencies: ["RTP", "TestSupport"]),
+        // CSRTP: the allocation test compares with bare libsrtp calls.
+        .testTarget(name: "SRTPTests", dependencies: ["SRTP", "CSRTP", "TestSupport"]),
         .testTarget(name: "AudioProcessingTests", dependencies: ["AudioProcessing", "TestSupport"]),
         .testTarget(name: "JitterBufferTests", dependencies: ["JitterBuffer", "TestSupport"]),
         .testTarget(name: "AudioDevicesTests", dependencies: ["AudioDevices", "AudioDevicesTesting", "TestSupport"]),
         .testTarget(name: "TransportTests", dependencies: ["Transport", "TestSupport"]),
         .testTarget(name: "NetworkSimulationTests", dependencies: ["NetworkSimulation", "TestSupport"]),
-        .testTarget(name: "MediaEngineTests", dependencies: ["MediaEngine", "TestSupport"]),
+        .testTarget(name: "MediaEngineTests", dependencies: ["MediaEngine", "RTP", "SRTP", "TestSupport"]),
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
         .testTarget(name: "VoiceCallTests", dependencies: ["voicecall", "AudioDevices", "TestSupport"]),
     ]

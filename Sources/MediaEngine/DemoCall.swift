@@ -3,6 +3,7 @@ import Glibc
 #endif
 import AudioDevices
 import RTP
+import SRTP
 import Transport
 
 /// A two-party call inside one process, over real UDP sockets on loopback, with SRTP keys

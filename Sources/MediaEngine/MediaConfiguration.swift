@@ -1,5 +1,6 @@
 import Opus
 import RTP
+import SRTP
 
 /// The media parameters one side of a call uses, as an SDP offer/answer would settle them.
 public struct MediaConfiguration: Sendable, Equatable {

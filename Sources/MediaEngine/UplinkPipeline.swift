@@ -1,5 +1,6 @@
 import Opus
 import RTP
+import SRTP
 
 /// Counters of what the uplink sent, modelled on W3C WebRTC outbound-rtp stats.
 public struct UplinkStatistics: Sendable, Equatable {
