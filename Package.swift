@@ -31,6 +31,9 @@ let package = Package(
         // C shims: what Swift cannot call (variadic *_ctl, macros). Nothing else.
         .target(name: "CVoiceShims", dependencies: ["COpus", "CALSA"]),
 
+        // Typed errno (Errno) for the I/O layer's errors: pure Swift, no C library of its own.
+        .target(name: "SystemErrors"),
+
         // Protocol / codec.
         .target(name: "Opus", dependencies: ["COpus", "CVoiceShims"]),
         .target(name: "RTP"),  // pure Swift: links no C library
@@ -76,6 +79,7 @@ let package = Package(
         .target(name: "CBaseline", dependencies: ["COpus", "CSRTP", "CSpeexDSP"]),
         .target(name: "TestSupport", dependencies: ["CAllocationCounter"]),
 
+        .testTarget(name: "SystemErrorsTests", dependencies: ["SystemErrors"]),
         .testTarget(name: "OpusTests", dependencies: ["Opus", "TestSupport"]),
         .testTarget(name: "RTPTests", dependencies: ["RTP", "TestSupport"]),
         // CSRTP: the allocation test compares with bare libsrtp calls.
