@@ -46,8 +46,8 @@ let package = Package(
         .target(name: "JitterBuffer", dependencies: ["Opus", "RTP", "AudioProcessing"]),
 
         // I/O.
-        .target(name: "AudioDevices", dependencies: ["CALSA", "CVoiceShims"]),
-        .target(name: "Transport"),
+        .target(name: "AudioDevices", dependencies: ["CALSA", "CVoiceShims", "SystemErrors"]),
+        .target(name: "Transport", dependencies: ["SystemErrors"]),
 
         // Engine.
         .target(name: "MediaEngine", dependencies: ["Opus", "RTP", "SRTP", "AudioDevices", "Transport"]),
@@ -71,7 +71,7 @@ let package = Package(
         // Testing: doubles and simulators for tests, benchmarks and the demo (never linked into
         // the libraries). AudioDevicesTesting: ScriptedALSA, VirtualAudioDevice (ALSACalls
         // without ALSA). NetworkSimulation: G.1050 profiles, NetworkSimulator, NetworkTrace.
-        .target(name: "AudioDevicesTesting", dependencies: ["AudioDevices"]),
+        .target(name: "AudioDevicesTesting", dependencies: ["AudioDevices", "SystemErrors"]),
         .target(name: "NetworkSimulation"),
 
         // Test and benchmark support (never linked into the libraries).
@@ -86,8 +86,8 @@ let package = Package(
         .testTarget(name: "SRTPTests", dependencies: ["SRTP", "CSRTP", "TestSupport"]),
         .testTarget(name: "AudioProcessingTests", dependencies: ["AudioProcessing", "TestSupport"]),
         .testTarget(name: "JitterBufferTests", dependencies: ["JitterBuffer", "TestSupport"]),
-        .testTarget(name: "AudioDevicesTests", dependencies: ["AudioDevices", "AudioDevicesTesting", "TestSupport"]),
-        .testTarget(name: "TransportTests", dependencies: ["Transport", "TestSupport"]),
+        .testTarget(name: "AudioDevicesTests", dependencies: ["AudioDevices", "AudioDevicesTesting", "SystemErrors", "TestSupport"]),
+        .testTarget(name: "TransportTests", dependencies: ["Transport", "SystemErrors", "TestSupport"]),
         .testTarget(name: "NetworkSimulationTests", dependencies: ["NetworkSimulation", "TestSupport"]),
         .testTarget(name: "MediaEngineTests", dependencies: ["MediaEngine", "RTP", "SRTP", "TestSupport"]),
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),

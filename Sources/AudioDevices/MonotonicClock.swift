@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+internal import Glibc
 
 /// CLOCK_MONOTONIC in nanoseconds, the clock ALSA timestamps use. Allocation-free.
 /// `package`: the virtual devices in AudioDevicesTesting pace themselves on the same clock.
