@@ -52,7 +52,8 @@ let package = Package(
         // Engine.
         .target(name: "MediaEngine", dependencies: ["Opus", "RTP", "SRTP", "AudioDevices", "Transport"]),
 
-        // Programs. voicecall links the virtual devices and the network simulator for its demo.
+        // Programs. voicecall depends on the virtual devices and the network simulator for its
+        // demo (as asked in issue 17); no voicecall file imports them yet.
         .executableTarget(
             name: "voicecall",
             dependencies: [
