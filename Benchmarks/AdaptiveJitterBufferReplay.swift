@@ -1,7 +1,7 @@
 import Dispatch
 import JitterBuffer
+import NetworkSimulation
 import RTP
-import Transport
 
 /// Ours: the `JitterBuffer` module's `AdaptiveJitterBuffer`, fed real RTP packets with Opus
 /// payloads in arrival order and asked for one frame per 20 ms receiver tick.

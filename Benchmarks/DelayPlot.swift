@@ -1,5 +1,5 @@
 import Foundation
-import Transport
+import NetworkSimulation
 
 /// An SVG figure of one trace: each packet's network delay (dots, at its send time), lost
 /// packets (marks under the axis), and the send→play delay of each jitter buffer over time

@@ -1,4 +1,4 @@
-import Transport
+import NetworkSimulation
 
 /// The offline optimum for one fixed playout delay (REFERENCE.md): knowing the whole trace,
 /// the smallest delay D that keeps late loss ≤ p is the (1 − p) quantile of one-way delay over

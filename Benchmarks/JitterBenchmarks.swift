@@ -1,6 +1,6 @@
 import Foundation
 import JitterBuffer
-import Transport
+import NetworkSimulation
 
 /// Jitter buffers on the same network traces: (a) ours, `JitterBuffer.AdaptiveJitterBuffer`,
 /// with each `LatePacketPolicy` (see ``modes``), (b) speexdsp's jitter buffer, (c) the

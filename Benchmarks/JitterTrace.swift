@@ -1,4 +1,4 @@
-import Transport
+import NetworkSimulation
 
 /// A named network trace replayed by the `jitter` group.
 struct JitterTrace {

@@ -1,6 +1,6 @@
 import Foundation
+import NetworkSimulation
 import TestSupport
-import Transport
 
 /// The traces of the `jitter` group: classes A–F, a delay-spike trace, a clock-drift trace,
 /// and the two anchor traces of REFERENCE.md; all seeded, so every run replays the same

@@ -1,4 +1,4 @@
-import Transport
+import NetworkSimulation
 
 /// What one jitter buffer did with one trace: when each packet started playing, and how many
 /// receiver ticks were concealment.

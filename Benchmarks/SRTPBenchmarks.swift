@@ -1,5 +1,5 @@
 import CBaseline
-import RTP
+import SRTP
 
 /// SRTP protect and unprotect per packet: the Swift API against the same libsrtp calls made
 /// from C, for AES_CM_128_HMAC_SHA1_80 and AEAD_AES_128_GCM at 60/160/320/1200-byte payloads.

@@ -1,7 +1,7 @@
 import CSpeexDSP
 import Dispatch
+import NetworkSimulation
 import Opus
-import Transport
 
 /// The baseline: speexdsp 1.2.1's jitter buffer (`jitter_buffer_put/get/tick`) followed by the
 /// same Opus decoder (decode on a packet, PLC otherwise), so its CPU per tick is comparable.

@@ -1,7 +1,6 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+internal import Glibc
 import Synchronization
+public import SystemErrors
 
 /// A capture, playback or duplex PCM stream with its own real-time I/O thread.
 ///
@@ -20,8 +19,8 @@ import Synchronization
 ///
 /// A stream runs once: after `stop()`, open a new one.
 ///
-/// `Calls` is the ALSA layer: `SystemALSA` for real devices, `ScriptedALSA` in tests,
-/// `NullAudioDevice` or `WAVFileAudioDevice` for devices without ALSA.
+/// `Calls` is the ALSA layer: `SystemALSA` for real devices; `ScriptedALSA` (tests) and
+/// `VirtualAudioDevice` (null and WAV file devices) from AudioDevicesTesting.
 public final class ALSAStream<Calls: ALSACalls>: @unchecked Sendable {
     /// The PCM name the stream opened.
     public let device: String
@@ -47,7 +46,7 @@ public final class ALSAStream<Calls: ALSACalls>: @unchecked Sendable {
                 parameters: StreamParameters = StreamParameters(), ringMs: Int = 1_000,
                 policy: RecoveryPolicy = RecoveryPolicy(), calls: Calls,
                 onEvent: (@Sendable (AudioDeviceEvent) -> Void)? = nil) throws(ALSAError) {
-        guard !directions.isEmpty else { throw ALSAError(function: "ALSAStream.init", code: -EINVAL, device: device) }
+        guard !directions.isEmpty else { throw ALSAError(function: "ALSAStream.init", code: .invalidArgument, device: device) }
         self.device = device
         self.directions = directions
         let (events, continuation) = AsyncStream.makeStream(of: AudioDeviceEvent.self, bufferingPolicy: .bufferingNewest(256))
@@ -112,7 +111,7 @@ public final class ALSAStream<Calls: ALSACalls>: @unchecked Sendable {
         }
         guard let spawned else {
             loop.running.store(false, ordering: .releasing)
-            throw ALSAError(function: "pthread_create", code: -EAGAIN, device: device)
+            throw ALSAError(function: "pthread_create", code: .resourceTemporarilyUnavailable, device: device)
         }
         state.withLock { $0.thread = spawned }
     }
@@ -193,8 +192,11 @@ public final class ALSAStream<Calls: ALSACalls>: @unchecked Sendable {
     /// Whether the I/O thread runs under SCHED_FIFO.
     public var isRealtime: Bool { loop.realtime.load(ordering: .relaxed) }
 
-    /// Why SCHED_FIFO was refused (an errno such as `EPERM`), or 0.
-    public var realtimeRefusal: Int32 { loop.realtimeRefusal.load(ordering: .relaxed) }
+    /// Why SCHED_FIFO was refused (e.g. `.notPermitted`); nil when it was granted or not asked for.
+    public var realtimeRefusal: Errno? {
+        let code = loop.realtimeRefusal.load(ordering: .relaxed)
+        return code == 0 ? nil : Errno(rawValue: code)
+    }
 
     /// Whether every opened direction has lost its device.
     public var isLost: Bool {

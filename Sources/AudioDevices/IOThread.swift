@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+internal import Glibc
 
 /// How a stream's I/O runs.
 public enum IOThreadMode: Sendable, Hashable {

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+internal import Glibc
 
 /// What a loopback probe measured.
 public struct LoopbackResult: Sendable {
@@ -44,7 +42,7 @@ public enum LoopbackProbe {
                                              maximumLatencyMs: Int = 500, timeoutSeconds: Double = 10,
                                              thread: IOThreadMode = .realtime(priority: 10)) throws(ALSAError) -> LoopbackResult {
         guard let parameters = stream.parameters(for: .playback), stream.parameters(for: .capture) != nil else {
-            throw ALSAError(function: "LoopbackProbe.run", code: -EINVAL, device: stream.device)
+            throw ALSAError(function: "LoopbackProbe.run", code: .invalidArgument, device: stream.device)
         }
         let channels = parameters.channelCount
         let leadIn = parameters.sampleRate * leadInMs / 1_000 * channels

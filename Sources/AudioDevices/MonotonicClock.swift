@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+internal import Glibc
 
 /// CLOCK_MONOTONIC, the clock ALSA timestamps use and the one real-time pacing follows: the
 /// project's one monotonic clock. Allocation-free.

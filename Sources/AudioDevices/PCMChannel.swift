@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import SystemErrors
 
 /// One open PCM of a stream (one direction): its descriptors, its ring, its fault handling.
 /// Touched only by the thread that runs the I/O loop (or by the opener before it starts).
@@ -12,7 +10,7 @@ final class PCMChannel<Calls: ALSACalls> {
     let ring: SampleRing
     let counters = StreamCounters()
     private(set) var parameters: StreamParameters
-    private(set) var pcm: OpaquePointer?
+    private(set) var pcm: PCMHandle?
     /// Period buffer for one transfer (sized at the first open).
     private let scratch: UnsafeMutablePointer<Int16>
     private let scratchSamples: Int
@@ -51,16 +49,17 @@ final class PCMChannel<Calls: ALSACalls> {
     }
 
     private static func open(calls: Calls, device: String, direction: AudioDirection,
-                             requested: StreamParameters) throws(ALSAError) -> (OpaquePointer, StreamParameters) {
+                             requested: StreamParameters) throws(ALSAError) -> (PCMHandle, StreamParameters) {
         let opened = calls.open(device: device, direction: direction)
         guard let pcm = opened.pcm, opened.code >= 0 else {
-            throw ALSAError(function: "snd_pcm_open", code: opened.code < 0 ? opened.code : -ENODEV, device: device)
+            guard opened.code < 0 else { throw ALSAError(function: "snd_pcm_open", code: .noSuchDevice, device: device) }
+            throw ALSAError(function: "snd_pcm_open", status: opened.code, device: device)
         }
         var parameters = requested
         let configured = calls.configure(pcm, &parameters)
         guard configured.code >= 0 else {
             calls.close(pcm)
-            throw ALSAError(function: configured.function, code: configured.code, device: device)
+            throw ALSAError(function: configured.function, status: configured.code, device: device)
         }
         return (pcm, parameters)
     }
@@ -70,13 +69,13 @@ final class PCMChannel<Calls: ALSACalls> {
 
     /// Prefills playback with silence and starts the PCM; returns 0 or a negative errno.
     func startPCM() -> Int32 {
-        guard let pcm else { return -ENODEV }
+        guard let pcm else { return -Errno.noSuchDevice.rawValue }
         if direction == .playback {
             let frames = transferFrames
             scratch.update(repeating: 0, count: frames * parameters.channelCount)
             for _ in 0..<max(policy.playbackPrefillPeriods, 1) {
                 let written = calls.write(pcm, from: scratch, frames: frames)
-                if written < 0 && written != -Int(EAGAIN) { return Int32(written) }
+                if written < 0 && Errno(negatedReturnValue: written) != .resourceTemporarilyUnavailable { return Int32(written) }
                 if written > 0 { counters.frames.wrappingAdd(written, ordering: .relaxed) }
             }
         }
@@ -92,29 +91,34 @@ final class PCMChannel<Calls: ALSACalls> {
     }
 
     /// Serves one wake-up with the PCM's demangled poll events.
-    func service(events: Int16) {
+    func service(events: PollEvents) {
         guard let pcm, !isLost else { return }
-        if events & Int16(POLLHUP | POLLNVAL) != 0 {
-            fail(ALSAError(function: "poll", code: -ENODEV, device: device))
+        if events.contains(.hangUp) || events.contains(.invalid) {
+            fail(ALSAError(function: "poll", code: .noSuchDevice, device: device))
             return
         }
         let moved = direction == .capture ? capture(pcm) : playback(pcm)
-        if events & Int16(POLLERR) != 0 && moved == 0 && !isLost {
+        if events.contains(.error) && moved == 0 && !isLost {
             idleErrorWakeups += 1
-            if idleErrorWakeups >= 100 { fail(ALSAError(function: "poll", code: -ENODEV, device: device)) }
+            if idleErrorWakeups >= 100 { fail(ALSAError(function: "poll", code: .noSuchDevice, device: device)) }
         } else if moved > 0 {
             idleErrorWakeups = 0
         }
     }
 
     /// Reads ready periods into the ring; returns frames moved.
-    private func capture(_ pcm: OpaquePointer) -> Int {
+    private func capture(_ pcm: PCMHandle) -> Int {
         let frames = transferFrames, channels = parameters.channelCount
         var moved = 0
         for _ in 0..<8 {
             let count = calls.read(pcm, into: scratch, frames: frames)
-            if count == -Int(EAGAIN) || count == 0 { break }
-            if count < 0 { handle(Int32(count), function: "snd_pcm_readi"); return moved }
+            if count == 0 { break }
+            if count < 0 {
+                let error = Errno(negatedReturnValue: count)
+                if error == .resourceTemporarilyUnavailable { break }
+                handle(error, function: "snd_pcm_readi")
+                return moved
+            }
             let samples = count * channels
             let written = ring.write(UnsafeBufferPointer(start: scratch, count: samples))
             if written < samples { counters.ringOverflowSamples.wrappingAdd(samples - written, ordering: .relaxed) }
@@ -127,13 +131,17 @@ final class PCMChannel<Calls: ALSACalls> {
     }
 
     /// Writes periods from the ring (silence when it runs dry) while the device has room.
-    private func playback(_ pcm: OpaquePointer) -> Int {
+    private func playback(_ pcm: PCMHandle) -> Int {
         let frames = transferFrames, samples = frames * parameters.channelCount
         var moved = 0
         for _ in 0..<8 {
             let available = calls.availableFrames(pcm)
-            if available == -Int(EAGAIN) { break }
-            if available < 0 { handle(Int32(available), function: "snd_pcm_avail_update"); return moved }
+            if available < 0 {
+                let error = Errno(negatedReturnValue: available)
+                if error == .resourceTemporarilyUnavailable { break }
+                handle(error, function: "snd_pcm_avail_update")
+                return moved
+            }
             if available < frames { break }
             let got = ring.read(into: UnsafeMutableBufferPointer(start: scratch, count: samples))
             if got < samples {
@@ -141,8 +149,12 @@ final class PCMChannel<Calls: ALSACalls> {
                 counters.ringUnderflowSamples.wrappingAdd(samples - got, ordering: .relaxed)
             }
             let count = calls.write(pcm, from: scratch, frames: frames)
-            if count == -Int(EAGAIN) { break }
-            if count < 0 { handle(Int32(count), function: "snd_pcm_writei"); return moved }
+            if count < 0 {
+                let error = Errno(negatedReturnValue: count)
+                if error == .resourceTemporarilyUnavailable { break }
+                handle(error, function: "snd_pcm_writei")
+                return moved
+            }
             transferred(count)
             moved += count
         }
@@ -162,22 +174,22 @@ final class PCMChannel<Calls: ALSACalls> {
         }
     }
 
-    private func updateTiming(_ pcm: OpaquePointer) {
+    private func updateTiming(_ pcm: PCMHandle) {
         let delay = calls.delay(pcm)
         if delay.code >= 0 { counters.delayFrames.store(delay.frames, ordering: .relaxed) }
         let stamp = calls.timestamp(pcm)
         if stamp.code >= 0 { counters.timestampNanoseconds.store(stamp.nanoseconds, ordering: .relaxed) }
     }
 
-    /// Handles a negative errno from `function`: recover, resume, reopen, or give up.
-    func handle(_ code: Int32, function: StaticString) {
-        guard let pcm, code != -EAGAIN, code != -EINTR else { return }
+    /// Handles an error `function` returned: recover, resume, reopen, or give up.
+    func handle(_ error: Errno, function: StaticString) {
+        guard let pcm, error != .resourceTemporarilyUnavailable, error != .interrupted else { return }
         if faultStartNanoseconds == 0 { faultStartNanoseconds = MonotonicClock.nanoseconds }
-        switch code {
-        case -EPIPE:
+        switch error {
+        case .brokenPipe:  // xrun
             let total = counters.xruns.wrappingAdd(1, ordering: .relaxed).newValue
             post(.xrun(direction, count: total))
-            var status = calls.recover(pcm, error: code)
+            var status = calls.recover(pcm, error: -error.rawValue)
             var attempts = 1
             while status < 0 && attempts < policy.recoveryAttempts {
                 status = calls.prepare(pcm)
@@ -185,16 +197,17 @@ final class PCMChannel<Calls: ALSACalls> {
             }
             if status >= 0 { status = startPCM() }
             guard status >= 0 else {
-                reopen(after: ALSAError(function: "snd_pcm_recover", code: status, device: device))
+                reopen(after: ALSAError(function: "snd_pcm_recover", status: status, device: device))
                 return
             }
             counters.recoveries.wrappingAdd(1, ordering: .relaxed)
-        case -ESTRPIPE:
+        case .streamPipe:  // suspended
             counters.suspends.wrappingAdd(1, ordering: .relaxed)
             post(.suspended(direction))
             var status = calls.resume(pcm)
             var attempts = 1
-            while status == -EAGAIN && attempts < policy.resumeAttempts {
+            while status < 0 && Errno(negatedReturnValue: status) == .resourceTemporarilyUnavailable
+                    && attempts < policy.resumeAttempts {
                 calls.sleep(microseconds: policy.resumeRetryMicroseconds)
                 status = calls.resume(pcm)
                 attempts += 1
@@ -209,12 +222,12 @@ final class PCMChannel<Calls: ALSACalls> {
                 if status >= 0 { status = startPCM() }
             }
             guard status >= 0 else {
-                reopen(after: ALSAError(function: "snd_pcm_prepare", code: status, device: device))
+                reopen(after: ALSAError(function: "snd_pcm_prepare", status: status, device: device))
                 return
             }
             counters.recoveries.wrappingAdd(1, ordering: .relaxed)
         default:
-            reopen(after: ALSAError(function: String(describing: function), code: code, device: device))
+            reopen(after: ALSAError(function: String(describing: function), code: error, device: device))
         }
     }
 

@@ -1,7 +1,6 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+internal import Glibc
 import Synchronization
+import SystemErrors
 
 /// The body of a stream's I/O thread: one `poll` over every PCM's descriptors, then each
 /// ready PCM served. Preallocated; one iteration allocates nothing and takes no lock.
@@ -11,7 +10,7 @@ final class PCMIOLoop<Calls: ALSACalls>: @unchecked Sendable {
     /// iterating a generic array allocates a coroutine frame in unoptimised builds.
     private let first: PCMChannel<Calls>?
     private let second: PCMChannel<Calls>?
-    private let descriptors: UnsafeMutablePointer<pollfd>
+    private let descriptors: UnsafeMutablePointer<PollDescriptor>
     private let descriptorCapacity = 32
     private var descriptorTotal = 0
     private var descriptorsValid = false
@@ -31,7 +30,7 @@ final class PCMIOLoop<Calls: ALSACalls>: @unchecked Sendable {
         first = channels.first
         second = channels.count > 1 ? channels[1] : nil
         descriptors = .allocate(capacity: descriptorCapacity)
-        descriptors.initialize(repeating: pollfd(), count: descriptorCapacity)
+        descriptors.initialize(repeating: PollDescriptor(), count: descriptorCapacity)
     }
 
     deinit { descriptors.deallocate() }
@@ -80,10 +79,10 @@ final class PCMIOLoop<Calls: ALSACalls>: @unchecked Sendable {
     /// Hands a PCM its poll events after a wake-up.
     private func serve(_ channel: PCMChannel<Calls>) {
         guard !channel.isLost, channel.descriptorCount > 0, let pcm = channel.pcm else { return }
-        let result = calls.pollEvents(pcm, fds: descriptors + channel.descriptorOffset, count: channel.descriptorCount)
+        let result = calls.pollEvents(pcm, descriptors: descriptors + channel.descriptorOffset, count: channel.descriptorCount)
         if result.code < 0 {
-            channel.handle(result.code, function: "snd_pcm_poll_descriptors_revents")
-        } else if result.events != 0 {
+            channel.handle(Errno(negatedReturnValue: result.code), function: "snd_pcm_poll_descriptors_revents")
+        } else if !result.events.isEmpty {
             channel.service(events: result.events)
         }
     }
@@ -95,7 +94,7 @@ final class PCMIOLoop<Calls: ALSACalls>: @unchecked Sendable {
             let status = channel.startPCM()
             if status < 0 {
                 throw ALSAError(function: channel.direction == .playback ? "snd_pcm_writei/snd_pcm_start" : "snd_pcm_start",
-                                code: status, device: channel.device)
+                                status: status, device: channel.device)
             }
         }
         descriptorsValid = false

@@ -1,8 +1,6 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-import CALSA
-import CVoiceShims
+internal import CALSA
+internal import CVoiceShims
+internal import Glibc
 
 /// The real ALSA: each method calls the libasound function it is named after.
 public struct SystemALSA: ALSACalls {
@@ -28,7 +26,7 @@ public struct SystemALSA: ALSACalls {
     /// only when asked to.
     public init(configuration text: String) { configuration = Configuration(text) }
 
-    public func open(device: String, direction: AudioDirection) -> (pcm: OpaquePointer?, code: Int32) {
+    public func open(device: String, direction: AudioDirection) -> (pcm: PCMHandle?, code: Int32) {
         var pcm: OpaquePointer? = nil
         let stream = direction == .capture ? SND_PCM_STREAM_CAPTURE : SND_PCM_STREAM_PLAYBACK
         let code: Int32
@@ -38,15 +36,16 @@ public struct SystemALSA: ALSACalls {
         } else {
             code = snd_pcm_open(&pcm, device, stream, SND_PCM_NONBLOCK)
         }
-        return (code < 0 ? nil : pcm, code)
+        guard code >= 0, let pcm else { return (nil, code) }
+        return (PCMHandle(pcm), code)
     }
 
-    public func configure(_ pcm: OpaquePointer, _ parameters: inout StreamParameters) -> (code: Int32, function: String) {
+    public func configure(_ handle: PCMHandle, _ parameters: inout StreamParameters) -> (code: Int32, function: String) {
         var raw = ve_alsa_parameters(
             rate: UInt32(parameters.sampleRate), channels: UInt32(parameters.channelCount),
             periodFrames: UInt(parameters.periodFrames), bufferFrames: UInt(parameters.bufferFrames))
         var failed: UnsafePointer<CChar>? = nil
-        let code = ve_alsa_configure(pcm, &raw, &failed)
+        let code = ve_alsa_configure(handle.pcm, &raw, &failed)
         guard code >= 0 else {
             let call = failed.map { String(cString: $0) } ?? "snd_pcm_hw_params"
             return (code, String(call.prefix { $0 != "(" }))
@@ -57,50 +56,52 @@ public struct SystemALSA: ALSACalls {
         return (0, "")
     }
 
-    public func close(_ pcm: OpaquePointer) { snd_pcm_close(pcm) }
-    public func prepare(_ pcm: OpaquePointer) -> Int32 { snd_pcm_prepare(pcm) }
-    public func start(_ pcm: OpaquePointer) -> Int32 { snd_pcm_start(pcm) }
-    public func drop(_ pcm: OpaquePointer) -> Int32 { snd_pcm_drop(pcm) }
-    public func recover(_ pcm: OpaquePointer, error: Int32) -> Int32 { snd_pcm_recover(pcm, error, 1) }
-    public func resume(_ pcm: OpaquePointer) -> Int32 { snd_pcm_resume(pcm) }
+    public func close(_ handle: PCMHandle) { snd_pcm_close(handle.pcm) }
+    public func prepare(_ handle: PCMHandle) -> Int32 { snd_pcm_prepare(handle.pcm) }
+    public func start(_ handle: PCMHandle) -> Int32 { snd_pcm_start(handle.pcm) }
+    public func drop(_ handle: PCMHandle) -> Int32 { snd_pcm_drop(handle.pcm) }
+    public func recover(_ handle: PCMHandle, error: Int32) -> Int32 { snd_pcm_recover(handle.pcm, error, 1) }
+    public func resume(_ handle: PCMHandle) -> Int32 { snd_pcm_resume(handle.pcm) }
 
-    public func read(_ pcm: OpaquePointer, into buffer: UnsafeMutablePointer<Int16>, frames: Int) -> Int {
-        Int(snd_pcm_readi(pcm, buffer, snd_pcm_uframes_t(frames)))
+    public func read(_ handle: PCMHandle, into buffer: UnsafeMutablePointer<Int16>, frames: Int) -> Int {
+        Int(snd_pcm_readi(handle.pcm, buffer, snd_pcm_uframes_t(frames)))
     }
 
-    public func write(_ pcm: OpaquePointer, from buffer: UnsafePointer<Int16>, frames: Int) -> Int {
-        Int(snd_pcm_writei(pcm, buffer, snd_pcm_uframes_t(frames)))
+    public func write(_ handle: PCMHandle, from buffer: UnsafePointer<Int16>, frames: Int) -> Int {
+        Int(snd_pcm_writei(handle.pcm, buffer, snd_pcm_uframes_t(frames)))
     }
 
-    public func availableFrames(_ pcm: OpaquePointer) -> Int { Int(snd_pcm_avail_update(pcm)) }
+    public func availableFrames(_ handle: PCMHandle) -> Int { Int(snd_pcm_avail_update(handle.pcm)) }
 
-    public func delay(_ pcm: OpaquePointer) -> (code: Int32, frames: Int) {
+    public func delay(_ handle: PCMHandle) -> (code: Int32, frames: Int) {
         var frames: snd_pcm_sframes_t = 0
-        let code = snd_pcm_delay(pcm, &frames)
+        let code = snd_pcm_delay(handle.pcm, &frames)
         return (code, Int(frames))
     }
 
-    public func timestamp(_ pcm: OpaquePointer) -> (code: Int32, nanoseconds: Int64) {
+    public func timestamp(_ handle: PCMHandle) -> (code: Int32, nanoseconds: Int64) {
         var available: snd_pcm_uframes_t = 0
         var stamp = timespec()
-        let code = snd_pcm_htimestamp(pcm, &available, &stamp)
+        let code = snd_pcm_htimestamp(handle.pcm, &available, &stamp)
         return (code, Int64(stamp.tv_sec) * 1_000_000_000 + Int64(stamp.tv_nsec))
     }
 
-    public func pollDescriptorCount(_ pcm: OpaquePointer) -> Int { Int(snd_pcm_poll_descriptors_count(pcm)) }
+    public func pollDescriptorCount(_ handle: PCMHandle) -> Int { Int(snd_pcm_poll_descriptors_count(handle.pcm)) }
 
-    public func pollDescriptors(_ pcm: OpaquePointer, into fds: UnsafeMutablePointer<pollfd>, count: Int) -> Int {
-        Int(snd_pcm_poll_descriptors(pcm, fds, UInt32(count)))
+    public func pollDescriptors(_ handle: PCMHandle, into descriptors: UnsafeMutablePointer<PollDescriptor>, count: Int) -> Int {
+        Int(descriptors.withMemoryRebound(to: pollfd.self, capacity: count) { snd_pcm_poll_descriptors(handle.pcm, $0, UInt32(count)) })
     }
 
-    public func pollEvents(_ pcm: OpaquePointer, fds: UnsafeMutablePointer<pollfd>, count: Int) -> (code: Int32, events: Int16) {
+    public func pollEvents(_ handle: PCMHandle, descriptors: UnsafeMutablePointer<PollDescriptor>, count: Int) -> (code: Int32, events: PollEvents) {
         var events: UInt16 = 0
-        let code = snd_pcm_poll_descriptors_revents(pcm, fds, UInt32(count), &events)
-        return (code, Int16(bitPattern: events))
+        let code = descriptors.withMemoryRebound(to: pollfd.self, capacity: count) {
+            snd_pcm_poll_descriptors_revents(handle.pcm, $0, UInt32(count), &events)
+        }
+        return (code, PollEvents(rawValue: Int16(bitPattern: events)))
     }
 
-    public func poll(_ fds: UnsafeMutablePointer<pollfd>, count: Int, timeoutMs: Int32) -> Int32 {
-        Glibc.poll(fds, nfds_t(count), timeoutMs)
+    public func poll(_ descriptors: UnsafeMutablePointer<PollDescriptor>, count: Int, timeoutMs: Int32) -> Int32 {
+        descriptors.withMemoryRebound(to: pollfd.self, capacity: count) { Glibc.poll($0, nfds_t(count), timeoutMs) }
     }
 
     public func sleep(microseconds: UInt32) { usleep(microseconds) }
@@ -193,4 +194,12 @@ public struct SystemALSA: ALSACalls {
         }
         return result
     }
+}
+
+extension PCMHandle {
+    /// The handle of libasound's `snd_pcm_t` at `pcm`.
+    init(_ pcm: OpaquePointer) { self.init(rawValue: UInt(bitPattern: pcm)) }
+
+    /// libasound's `snd_pcm_t` (only for handles `SystemALSA.open` returned).
+    var pcm: OpaquePointer { OpaquePointer(bitPattern: rawValue)! }
 }

@@ -1,6 +1,7 @@
 import AudioDevices
 import JitterBuffer
 import RTP
+import SRTP
 import Synchronization
 
 /// One call's media, free of threads, sockets and devices: the same object runs on a virtual

@@ -1,5 +1,6 @@
 import JitterBuffer
 import RTP
+import SRTP
 
 /// Why a call's media could not be set up.
 public enum CallMediaError: Error, Equatable, Sendable, CustomStringConvertible {

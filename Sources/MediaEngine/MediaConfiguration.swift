@@ -1,6 +1,7 @@
 import JitterBuffer
 import Opus
 import RTP
+import SRTP
 
 /// The media parameters one side of a call uses, as an SDP offer/answer would settle them.
 public struct MediaConfiguration: Sendable, Equatable {

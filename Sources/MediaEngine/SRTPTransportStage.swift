@@ -1,4 +1,4 @@
-import RTP
+import SRTP
 
 /// Counters of the SRTP stage, modelled on W3C WebRTC transport stats.
 public struct SRTPTransportStatistics: Sendable, Equatable {

@@ -1,5 +1,6 @@
 import Opus
 import RTP
+import SRTP
 
 /// One call's send path on the audio thread: PCM frame → Opus → RTP packet, into a buffer
 /// it owns with room left for the SRTP trailer, so `SRTPTransportStage` protects it in place.

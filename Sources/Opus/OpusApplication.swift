@@ -1,4 +1,4 @@
-import COpus
+internal import COpus
 
 /// The coding mode an encoder is created for (`OPUS_APPLICATION_*`). Fixed for the
 /// encoder's lifetime here.

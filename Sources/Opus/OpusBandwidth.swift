@@ -1,4 +1,4 @@
-import COpus
+internal import COpus
 
 /// An Opus audio bandwidth (`OPUS_BANDWIDTH_*`), or ``auto`` where a setting allows it.
 public enum OpusBandwidth: Sendable, Hashable, CaseIterable {

@@ -1,4 +1,4 @@
-import COpus
+internal import COpus
 
 /// Runs the `ve_opus_*_set_*` / `ve_opus_*_get_*` shims (one C function per ctl request) on an
 /// encoder or decoder, turning the status into `OpusError` named after the request.

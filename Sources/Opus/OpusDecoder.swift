@@ -1,5 +1,5 @@
-import COpus
-import CVoiceShims
+internal import COpus
+internal import CVoiceShims
 
 /// An Opus decoder: packets in, PCM out, with in-band FEC recovery and packet loss
 /// concealment (PLC).

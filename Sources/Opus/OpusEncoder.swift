@@ -1,5 +1,5 @@
-import COpus
-import CVoiceShims
+internal import COpus
+internal import CVoiceShims
 
 /// An Opus encoder: PCM frames in, Opus packets out.
 ///

@@ -1,4 +1,4 @@
-import COpus
+internal import COpus
 
 /// A failure reported by libopus or detected by this module before calling libopus.
 ///

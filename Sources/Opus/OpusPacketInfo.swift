@@ -1,4 +1,4 @@
-import COpus
+internal import COpus
 
 /// What an Opus packet holds, read from its TOC byte and framing (RFC 6716 §3) without
 /// decoding it.

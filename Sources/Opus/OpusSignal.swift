@@ -1,4 +1,4 @@
-import COpus
+internal import COpus
 
 /// A hint about the kind of signal being encoded (`OPUS_SET_SIGNAL`).
 public enum OpusSignal: Sendable, Hashable, CaseIterable {

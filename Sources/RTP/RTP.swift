@@ -19,4 +19,4 @@
 /// - **DTMF** (RFC 4733): ``TelephoneEvent`` payloads with ``DTMFEvent`` digits and
 ///   ``TelephoneEventKeyPress``, the packet sequence a sender emits for one key press.
 ///
-/// SRTP and SDES key exchange live beside these files under `SRTP/`.
+/// SRTP and SDES key exchange are the `SRTP` module (over libsrtp2), so RTP links no C library.

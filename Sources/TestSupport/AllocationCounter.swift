@@ -1,4 +1,4 @@
-import CAllocationCounter
+internal import CAllocationCounter
 
 /// Counts the heap allocations made by the calling thread, through the allocator
 /// interposer in `CAllocationCounter` (linked only into tests and benchmarks).

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+internal import Glibc
 
 /// An IPv4 or IPv6 address and UDP port.
 public struct UDPEndpoint: Sendable, Hashable, CustomStringConvertible {
@@ -24,13 +22,13 @@ public struct UDPEndpoint: Sendable, Hashable, CustomStringConvertible {
             var address = sockaddr_in6()
             address.sin6_family = sa_family_t(AF_INET6)
             address.sin6_port = port.bigEndian
-            guard inet_pton(AF_INET6, host, &address.sin6_addr) == 1 else { throw SocketError(function: "inet_pton", code: EINVAL) }
+            guard inet_pton(AF_INET6, host, &address.sin6_addr) == 1 else { throw SocketError(function: "inet_pton", code: .invalidArgument) }
             return SocketAddress(address)
         }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
-        guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else { throw SocketError(function: "inet_pton", code: EINVAL) }
+        guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else { throw SocketError(function: "inet_pton", code: .invalidArgument) }
         return SocketAddress(address)
     }
 }

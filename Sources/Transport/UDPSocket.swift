@@ -1,6 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+internal import Glibc
+import SystemErrors
 
 /// A non-blocking UDP socket for one media flow (RTP, RTCP, or both with rtcp-mux).
 ///
@@ -19,24 +18,24 @@ public final class UDPSocket: @unchecked Sendable {
     public init(bindingTo endpoint: UDPEndpoint) throws(SocketError) {
         let address = try endpoint.socketAddress()
         let descriptor = socket(address.family, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard descriptor >= 0 else { throw SocketError(function: "socket", code: errno) }
+        guard descriptor >= 0 else { throw .current("socket") }
         var storage = address.storage
         let bound = withUnsafePointer(to: &storage) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, address.length) }
         }
         guard bound == 0 else {
-            let code = errno
+            let error = SocketError.current("bind")
             close(descriptor)
-            throw SocketError(function: "bind", code: code)
+            throw error
         }
         var local = SocketAddress(storage: sockaddr_storage(), length: socklen_t(MemoryLayout<sockaddr_storage>.size))
         let named = withUnsafeMutablePointer(to: &local.storage) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &local.length) }
         }
         guard named == 0 else {
-            let code = errno
+            let error = SocketError.current("getsockname")
             close(descriptor)
-            throw SocketError(function: "getsockname", code: code)
+            throw error
         }
         self.descriptor = descriptor
         self.localEndpoint = local.endpoint()
@@ -55,7 +54,7 @@ public final class UDPSocket: @unchecked Sendable {
     /// full (`EAGAIN`): the datagram was dropped, as the network could have done.
     @discardableResult
     public func send(_ datagram: UnsafeRawBufferPointer) throws(SocketError) -> Bool {
-        guard var destination = remote else { throw SocketError(function: "sendto", code: EDESTADDRREQ) }
+        guard var destination = remote else { throw SocketError(function: "sendto", code: .addressRequired) }
         let length = destination.length
         let sent = withUnsafePointer(to: &destination.storage) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
@@ -63,12 +62,13 @@ public final class UDPSocket: @unchecked Sendable {
             }
         }
         if sent >= 0 { return true }
-        let code = errno
-        if code == EAGAIN || code == EWOULDBLOCK || code == ENOBUFS { return false }
+        switch Errno.current {
+        case .resourceTemporarilyUnavailable, .wouldBlock, .noBufferSpace: return false
         // Loopback reports a closed peer port from an earlier send as ECONNREFUSED; for RTP
         // that is a lost datagram, not a broken socket.
-        if code == ECONNREFUSED { return false }
-        throw SocketError(function: "sendto", code: code)
+        case .connectionRefused: return false
+        case let code: throw SocketError(function: "sendto", code: code)
+        }
     }
 
     /// Receives one datagram into `buffer`. Returns its length, or nil when none is waiting.
@@ -77,14 +77,13 @@ public final class UDPSocket: @unchecked Sendable {
     public func receive(into buffer: UnsafeMutableRawBufferPointer) throws(SocketError) -> Int? {
         while true {
             let received = recv(descriptor, buffer.baseAddress, buffer.count, Int32(MSG_TRUNC))
-            if received > buffer.count { throw SocketError(function: "recv", code: EMSGSIZE) }
+            if received > buffer.count { throw SocketError(function: "recv", code: .messageTooLong) }
             if received >= 0 { return received }
-            let code = errno
-            switch code {
-            case EAGAIN, EWOULDBLOCK: return nil
-            case EINTR: continue
-            case ECONNREFUSED: continue  // an ICMP error from an earlier send, not a datagram
-            default: throw SocketError(function: "recv", code: code)
+            switch Errno.current {
+            case .resourceTemporarilyUnavailable, .wouldBlock: return nil
+            case .interrupted: continue
+            case .connectionRefused: continue  // an ICMP error from an earlier send, not a datagram
+            case let code: throw SocketError(function: "recv", code: code)
             }
         }
     }
@@ -95,8 +94,8 @@ public final class UDPSocket: @unchecked Sendable {
         while true {
             let ready = poll(&descriptorSet, 1, Int32(clamping: timeoutMs))
             if ready >= 0 { return ready > 0 }
-            let code = errno
-            if code != EINTR { throw SocketError(function: "poll", code: code) }
+            let code = Errno.current
+            if code != .interrupted { throw SocketError(function: "poll", code: code) }
         }
     }
 }

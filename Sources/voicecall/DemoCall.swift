@@ -1,6 +1,7 @@
 import AudioDevices
 import MediaEngine
 import RTP
+import SRTP
 import Transport
 
 /// A two-party call inside one process over real UDP sockets on loopback, built from the

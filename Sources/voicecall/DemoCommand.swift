@@ -1,7 +1,7 @@
 import AudioDevices
 import Foundation
 import MediaEngine
-import RTP
+import SRTP
 
 /// `voicecall demo`: a two-party call over real UDP + SRTP on loopback, on built-in defaults.
 struct DemoCommand {

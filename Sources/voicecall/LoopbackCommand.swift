@@ -57,7 +57,8 @@ enum LoopbackCommand {
         }
         let result = try LoopbackProbe.run(stream, signal: signal, timeoutSeconds: seconds + 5)
         let capture = stream.statistics(.capture), playback = stream.statistics(.playback)
-        print("I/O thread: \(stream.isRealtime ? "SCHED_FIFO" : "normal priority (SCHED_FIFO refused: errno \(stream.realtimeRefusal))")")
+        let refusal = stream.realtimeRefusal.map { "SCHED_FIFO refused: \($0)" } ?? "SCHED_FIFO not asked for"
+        print("I/O thread: \(stream.isRealtime ? "SCHED_FIFO" : "normal priority (\(refusal))")")
         if let latency = result.latencyMs {
             print(String(format: "round trip: %.1f ms (%d frames), correlation %.3f", latency, result.latencyFrames!, result.correlation))
         } else {

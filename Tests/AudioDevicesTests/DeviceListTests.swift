@@ -1,4 +1,5 @@
 import AudioDevices
+import AudioDevicesTesting
 import Foundation
 import Testing
 

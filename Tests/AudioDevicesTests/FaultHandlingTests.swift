@@ -1,5 +1,7 @@
 import AudioDevices
+import AudioDevicesTesting
 import Foundation
+import SystemErrors
 import Testing
 import TestSupport
 
@@ -49,7 +51,7 @@ import TestSupport
         let stream = try makeStream(alsa, recorder)
         stream.runOnce()
         alsa.clearLog()
-        alsa.failIO(.playback, -Int(EPIPE))
+        alsa.failIO(.playback, .brokenPipe)
         stream.runOnce()
         #expect(alsa.log == ["recover playback", "start playback"])
         #expect(stream.statistics(.playback).xruns == 1)
@@ -65,7 +67,7 @@ import TestSupport
     @Test func overrunIsRecoveredAndCaptureContinues() throws {
         let alsa = ScriptedALSA()
         let stream = try makeStream(alsa, EventRecorder(), directions: .capture)
-        alsa.failIO(.capture, -Int(EPIPE))
+        alsa.failIO(.capture, .brokenPipe)
         stream.runOnce()
         stream.runOnce()
         #expect(stream.statistics(.capture).xruns == 1)
@@ -78,8 +80,8 @@ import TestSupport
         let recorder = EventRecorder()
         let stream = try makeStream(alsa, recorder, policy: RecoveryPolicy(resumeRetryMicroseconds: 2_000))
         alsa.clearLog()
-        alsa.failIO(.capture, -Int(ESTRPIPE))
-        alsa.scriptResume([-EAGAIN, -EAGAIN, 0])
+        alsa.failIO(.capture, .streamPipe)
+        alsa.scriptResume([.resourceTemporarilyUnavailable, .resourceTemporarilyUnavailable, nil])
         stream.runOnce()
         #expect(alsa.log == ["resume capture", "resume capture", "resume capture"])
         #expect(alsa.sleptMicroseconds == 4_000)
@@ -93,8 +95,8 @@ import TestSupport
         let stream = try makeStream(alsa, EventRecorder(), directions: .playback,
                                     policy: RecoveryPolicy(resumeAttempts: 3, resumeRetryMicroseconds: 1))
         alsa.clearLog()
-        alsa.failIO(.playback, -Int(ESTRPIPE))
-        alsa.scriptResume([-EAGAIN, -EAGAIN, -EAGAIN])
+        alsa.failIO(.playback, .streamPipe)
+        alsa.scriptResume([.resourceTemporarilyUnavailable, .resourceTemporarilyUnavailable, .resourceTemporarilyUnavailable])
         stream.runOnce()
         #expect(alsa.log == ["resume playback", "resume playback", "resume playback", "prepare playback", "start playback"])
         #expect(alsa.sleptMicroseconds == 2)
@@ -106,9 +108,9 @@ import TestSupport
         let recorder = EventRecorder()
         let stream = try makeStream(alsa, recorder, directions: .capture)
         alsa.clearLog()
-        alsa.failIO(.capture, -Int(EPIPE))
-        alsa.scriptRecover([-EIO])
-        alsa.scriptPrepare([-EIO, -EIO])
+        alsa.failIO(.capture, .brokenPipe)
+        alsa.scriptRecover([.ioError])
+        alsa.scriptPrepare([.ioError, .ioError])
         stream.runOnce()
         #expect(alsa.log == ["recover capture", "prepare capture", "prepare capture", "drop capture", "close capture",
                              "open capture", "configure capture", "start capture"])
@@ -125,20 +127,20 @@ import TestSupport
         let recorder = EventRecorder()
         let stream = try makeStream(alsa, recorder)
         stream.runOnce()
-        alsa.scriptOpen([-ENODEV, -ENODEV])
-        alsa.failIO(.capture, -Int(ENODEV))
+        alsa.scriptOpen([.noSuchDevice, .noSuchDevice])
+        alsa.failIO(.capture, .noSuchDevice)
         #expect(stream.runOnce(), "playback still runs")
-        let lost = AudioDeviceEvent.deviceLost(.capture, ALSAError(function: "snd_pcm_readi", code: -ENODEV, device: "mock"))
+        let lost = AudioDeviceEvent.deviceLost(.capture, ALSAError(function: "snd_pcm_readi", code: .noSuchDevice, device: "mock"))
         #expect(recorder.all.last == lost)
         #expect(stream.statistics(.capture).isLost)
         #expect(!stream.isLost)
-        alsa.scriptOpen([-ENODEV, -ENODEV])
-        alsa.scriptPollEvents(.playback, Int16(POLLERR | POLLHUP))
+        alsa.scriptOpen([.noSuchDevice, .noSuchDevice])
+        alsa.scriptPollEvents(.playback, [.error, .hangUp])
         #expect(!stream.runOnce(), "the loop ends when every direction is lost")
         #expect(stream.isLost)
         #expect(alsa.openCount == 0)
-        #expect(ALSAError(function: "snd_pcm_readi", code: -ENODEV, device: "mock").description
-            == "snd_pcm_readi failed on mock: No such device (-19)")
+        #expect(ALSAError(function: "snd_pcm_readi", code: .noSuchDevice, device: "mock").description
+            == "snd_pcm_readi failed on mock: No such device (-ENODEV = -19)")
     }
 
     @Test func threadedStreamReportsDeviceLostAndStopsPromptly() async throws {
@@ -148,9 +150,9 @@ import TestSupport
         try stream.start(thread: .normal)
         var waited = 0
         while stream.statistics(.capture).frames < 4_800 && waited < 2_000 { usleep(1_000); waited += 1 }
-        alsa.scriptOpen([-ENODEV, -ENODEV, -ENODEV, -ENODEV])
-        alsa.failIO(.capture, -Int(ENODEV))
-        alsa.failIO(.playback, -Int(ENODEV))
+        alsa.scriptOpen([.noSuchDevice, .noSuchDevice, .noSuchDevice, .noSuchDevice])
+        alsa.failIO(.capture, .noSuchDevice)
+        alsa.failIO(.playback, .noSuchDevice)
         let lost = recorder.wait(timeoutSeconds: 5) {
             if case .deviceLost(.playback, _) = $0 { true } else { false }
         }
@@ -174,7 +176,7 @@ extension FaultHandlingTests {
         let recorder = EventRecorder()
         let stream = try makeStream(alsa, recorder, directions: .capture)
         alsa.clearLog()
-        alsa.failIO(.capture, -Int(EAGAIN))
+        alsa.failIO(.capture, .resourceTemporarilyUnavailable)
         stream.runOnce()
         stream.runOnce()
         #expect(alsa.log.isEmpty)
@@ -183,7 +185,7 @@ extension FaultHandlingTests {
     }
 
     @Test func rejectsAStreamWithNoDirection() {
-        #expect(throws: ALSAError(function: "ALSAStream.init", code: -EINVAL, device: "mock")) {
+        #expect(throws: ALSAError(function: "ALSAStream.init", code: .invalidArgument, device: "mock")) {
             try ALSAStream(device: "mock", directions: [], calls: ScriptedALSA())
         }
     }

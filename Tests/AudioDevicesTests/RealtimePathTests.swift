@@ -1,4 +1,5 @@
 import AudioDevices
+import AudioDevicesTesting
 import Foundation
 import Testing
 import TestSupport
@@ -150,7 +151,7 @@ extension RealtimePathTests {
         while stream.statistics(.capture).frames < 960 && Date() < deadline { usleep(2_000); _ = stream.read() }
         stream.stop()
         #expect(!stream.isRealtime)
-        #expect(stream.realtimeRefusal == EINVAL)
+        #expect(stream.realtimeRefusal == .invalidArgument)
         #expect(stream.statistics(.capture).frames >= 960, "the stream runs at normal priority")
     }
 }

@@ -1,8 +1,9 @@
 import AudioProcessing
 import MediaEngine
 import RTP
+import SRTP
 import TestSupport
-import Transport
+import NetworkSimulation
 
 /// Two softphones, Alice and Bob, each a `CallMixer` with one `CallMedia`, joined by two
 /// `SimulatedLink`s and run frame by frame on a virtual clock. What each microphone hears is

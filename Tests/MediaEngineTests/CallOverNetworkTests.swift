@@ -2,7 +2,7 @@ import MediaEngine
 import Opus
 import Testing
 import TestSupport
-import Transport
+import NetworkSimulation
 
 /// Two calls end to end on the virtual clock through the G.1050 network classes A–F: speech
 /// arrives, the receiver's statistics match what the network did, DTX gaps play comfort noise.

@@ -1,6 +1,6 @@
 import MediaEngine
 import TestSupport
-import Transport
+import NetworkSimulation
 
 /// One direction of a network between two `CallMedia`s on a virtual clock: each datagram
 /// takes the fate a `NetworkTrace` gives the frame it was sent in (lost, or delivered at the

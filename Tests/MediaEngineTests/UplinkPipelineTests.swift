@@ -1,6 +1,7 @@
 import Foundation
 import MediaEngine
 import RTP
+import SRTP
 import Testing
 import TestSupport
 

@@ -1,3 +1,4 @@
+import SystemErrors
 import Testing
 import TestSupport
 import Transport
@@ -28,18 +29,20 @@ import Transport
     }
 
     @Test func reportsTypedErrors() throws {
-        #expect(throws: SocketError(function: "inet_pton", code: 22)) {
+        #expect(throws: SocketError(function: "inet_pton", code: .invalidArgument)) {
             try UDPSocket(bindingTo: UDPEndpoint(host: "not-an-address", port: 0))
         }
         let a = try UDPSocket(bindingTo: UDPEndpoint(host: "127.0.0.1", port: 0))
-        #expect(throws: SocketError.self) { try UDPSocket(bindingTo: a.localEndpoint) }  // EADDRINUSE
-        #expect(throws: SocketError(function: "sendto", code: 89)) { try [1].withUnsafeBytes { _ = try a.send($0) } }
+        let taken = #expect(throws: SocketError.self) { try UDPSocket(bindingTo: a.localEndpoint) }
+        #expect(taken == SocketError(function: "bind", code: .addressInUse))
+        #expect(taken?.description == "bind failed: Address already in use (EADDRINUSE = 98)")
+        #expect(throws: SocketError(function: "sendto", code: .addressRequired)) { try [1].withUnsafeBytes { _ = try a.send($0) } }
         let b = try UDPSocket(bindingTo: UDPEndpoint(host: "127.0.0.1", port: 0))
         try b.setRemote(a.localEndpoint)
         try [UInt8](repeating: 7, count: 100).withUnsafeBytes { _ = try b.send($0) }
         #expect(try a.waitForData(timeoutMs: 1_000))
         var small = [UInt8](repeating: 0, count: 10)
-        #expect(throws: SocketError(function: "recv", code: 90)) { try small.withUnsafeMutableBytes { _ = try a.receive(into: $0) } }
+        #expect(throws: SocketError(function: "recv", code: .messageTooLong)) { try small.withUnsafeMutableBytes { _ = try a.receive(into: $0) } }
     }
 
     @Test func sendAndReceiveAllocateNothing() throws {

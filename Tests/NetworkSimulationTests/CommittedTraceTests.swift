@@ -1,7 +1,7 @@
 import Foundation
+import NetworkSimulation
 import Testing
 import TestSupport
-import Transport
 
 /// The traces in `vectors/traces/` parse, and the simulator still produces them: the recipes
 /// here are those of `Benchmarks/JitterTraceCatalog.swift` (`scripts/make-traces`). If the

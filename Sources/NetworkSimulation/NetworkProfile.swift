@@ -1,7 +1,10 @@
 /// The impairments of one network path, for ``NetworkSimulator``.
 ///
-/// The classes ``classA`` … ``classH`` follow the ITU-T G.1050 core severity classes as
-/// tabulated in the project's REFERENCE.md (one-way core delay range, loss, jitter, outages);
+/// The classes ``classA`` … ``classH`` follow the core-network impairment severity classes A–H
+/// of ITU-T G.1050 (11/2007), *Network model for evaluating multimedia transmission performance
+/// over Internet Protocol*: one-way core delay range, loss, jitter and outages per class. Here
+/// the loss is isolated (Gilbert–Elliott, mean burst 1.5 packets) and the jitter Pareto
+/// (shape 2.5) with the class's jitter as its mean;
 /// ``withBurstyLoss(goodToBad:badToGood:)``, ``withDelaySpikes(perMinute:durationMs:)`` and
 /// ``withClockDrift(ppm:)`` add the last-mile Wi-Fi/LTE effects.
 public struct NetworkProfile: Sendable, Hashable {

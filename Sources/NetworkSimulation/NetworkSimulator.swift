@@ -1,4 +1,4 @@
-import Glibc
+internal import Glibc
 
 /// Turns a ``NetworkProfile`` into a ``NetworkTrace``: the send and arrival time of every packet
 /// of a constant-rate stream.

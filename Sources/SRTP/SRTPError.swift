@@ -1,4 +1,4 @@
-import CSRTP
+internal import CSRTP
 
 /// Why an SRTP operation failed.
 ///

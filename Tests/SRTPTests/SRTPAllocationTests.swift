@@ -1,5 +1,5 @@
 import CSRTP
-import RTP
+import SRTP
 import TestSupport
 import Testing
 

@@ -1,6 +1,6 @@
+import NetworkSimulation
 import Testing
 import TestSupport
-import Transport
 
 @Suite struct GilbertElliottLossTests {
     @Test func lossRateAndBurstLengthMatchTheParameters() {

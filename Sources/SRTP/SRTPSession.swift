@@ -1,4 +1,4 @@
-import CSRTP
+internal import CSRTP
 
 /// One direction of an SRTP/SRTCP session (RFC 3711) over libsrtp: protects outgoing packets
 /// or authenticates and decrypts incoming ones, in place.

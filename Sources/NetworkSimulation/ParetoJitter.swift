@@ -1,4 +1,4 @@
-import Glibc
+internal import Glibc
 
 /// Heavy-tailed queueing delay: a Pareto variable shifted to start at zero (a Lomax
 /// distribution), so most packets see little extra delay and a few see a lot.

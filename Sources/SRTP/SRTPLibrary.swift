@@ -1,4 +1,4 @@
-import CSRTP
+internal import CSRTP
 
 /// Process-wide libsrtp initialization.
 ///

@@ -1,4 +1,4 @@
-import CSRTP
+internal import CSRTP
 
 /// An SRTP crypto suite: cipher, key sizes and authentication tag lengths (RFC 3711, RFC 4568,
 /// RFC 6188, RFC 7714).

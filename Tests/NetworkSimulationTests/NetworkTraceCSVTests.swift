@@ -1,7 +1,7 @@
 import Foundation
+import NetworkSimulation
 import Testing
 import TestSupport
-import Transport
 
 @Suite struct NetworkTraceCSVTests {
     @Test func roundTripsThroughCSVText() throws {

@@ -1,6 +1,6 @@
+import NetworkSimulation
 import Testing
 import TestSupport
-import Transport
 
 @Suite struct NetworkSimulatorTests {
     private func trace(_ profile: NetworkProfile, packets: Int = 15_000, seed: UInt64 = 42) -> NetworkTrace {

@@ -1,4 +1,4 @@
-import RTP
+import SRTP
 import Testing
 import TestSupport
 

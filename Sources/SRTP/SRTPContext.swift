@@ -1,4 +1,4 @@
-import CSRTP
+internal import CSRTP
 
 /// The internal owner of one libsrtp session (`srtp_t`): creates it in `init`, frees it in
 /// `deinit`, and turns `srtp_err_status_t` into `SRTPError`. Not thread-safe; `SRTPSession`

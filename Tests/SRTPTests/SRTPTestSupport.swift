@@ -1,5 +1,5 @@
 import Foundation
-import RTP
+import SRTP
 import TestSupport
 
 /// One `vectors/srtp/*.txt` file: `name: hex-or-text` lines, `#` comments.

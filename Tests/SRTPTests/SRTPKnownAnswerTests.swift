@@ -1,5 +1,5 @@
 import Glibc
-import RTP
+import SRTP
 import Testing
 
 /// Known answers from `vectors/srtp/` (libsrtp self-test and RFC 7714), through the public API.

@@ -1,7 +1,7 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+internal import Glibc
+import AudioDevices
 import Synchronization
+import SystemErrors
 
 /// A device without ALSA, driven through the same `ALSACalls` layer so an `ALSAStream` runs on
 /// it unchanged: the null device (capture gives silence, playback is discarded) or a WAV file
@@ -69,18 +69,18 @@ public final class VirtualAudioDevice: ALSACalls, Sendable {
         }
     }
 
-    private static func index(_ pcm: OpaquePointer) -> Int { Int(bitPattern: pcm) - 1 }
+    private static func index(_ pcm: PCMHandle) -> Int { Int(pcm.rawValue) - 1 }
 
-    public func open(device: String, direction: AudioDirection) -> (pcm: OpaquePointer?, code: Int32) {
+    public func open(device: String, direction: AudioDirection) -> (pcm: PCMHandle?, code: Int32) {
         state.withLock { state in
             state.pcms.append(PCM(direction: direction))
-            return (OpaquePointer(bitPattern: state.pcms.count), 0)
+            return (PCMHandle(rawValue: UInt(state.pcms.count)), 0)
         }
     }
 
-    public func configure(_ pcm: OpaquePointer, _ parameters: inout StreamParameters) -> (code: Int32, function: String) {
+    public func configure(_ pcm: PCMHandle, _ parameters: inout StreamParameters) -> (code: Int32, function: String) {
         guard parameters.sampleRate > 0, parameters.channelCount > 0, parameters.periodFrames > 0 else {
-            return (-EINVAL, "snd_pcm_hw_params")
+            return (-Errno.invalidArgument.rawValue, "snd_pcm_hw_params")
         }
         parameters.bufferFrames = max(parameters.bufferFrames, 2 * parameters.periodFrames)
         let negotiated = parameters
@@ -88,9 +88,9 @@ public final class VirtualAudioDevice: ALSACalls, Sendable {
         return (0, "")
     }
 
-    public func close(_ pcm: OpaquePointer) { state.withLock { $0.pcms[Self.index(pcm)].isOpen = false } }
+    public func close(_ pcm: PCMHandle) { state.withLock { $0.pcms[Self.index(pcm)].isOpen = false } }
 
-    public func prepare(_ pcm: OpaquePointer) -> Int32 {
+    public func prepare(_ pcm: PCMHandle) -> Int32 {
         state.withLock { state in
             let index = Self.index(pcm)
             state.pcms[index].started = false
@@ -99,7 +99,7 @@ public final class VirtualAudioDevice: ALSACalls, Sendable {
         return 0
     }
 
-    public func start(_ pcm: OpaquePointer) -> Int32 {
+    public func start(_ pcm: PCMHandle) -> Int32 {
         let now = MonotonicClock.nanoseconds
         state.withLock { state in
             let index = Self.index(pcm)
@@ -111,14 +111,14 @@ public final class VirtualAudioDevice: ALSACalls, Sendable {
         return 0
     }
 
-    public func drop(_ pcm: OpaquePointer) -> Int32 { state.withLock { $0.pcms[Self.index(pcm)].started = false }; return 0 }
-    public func recover(_ pcm: OpaquePointer, error: Int32) -> Int32 { prepare(pcm) }
-    public func resume(_ pcm: OpaquePointer) -> Int32 { 0 }
+    public func drop(_ pcm: PCMHandle) -> Int32 { state.withLock { $0.pcms[Self.index(pcm)].started = false }; return 0 }
+    public func recover(_ pcm: PCMHandle, error: Int32) -> Int32 { prepare(pcm) }
+    public func resume(_ pcm: PCMHandle) -> Int32 { 0 }
 
-    public func read(_ pcm: OpaquePointer, into buffer: UnsafeMutablePointer<Int16>, frames: Int) -> Int {
+    public func read(_ pcm: PCMHandle, into buffer: UnsafeMutablePointer<Int16>, frames: Int) -> Int {
         state.withLock { state in
             let index = Self.index(pcm)
-            guard state.pcms[index].ready else { return -Int(EAGAIN) }
+            guard state.pcms[index].ready else { return -Int(Errno.resourceTemporarilyUnavailable.rawValue) }
             state.pcms[index].ready = false
             let count = min(frames, state.pcms[index].parameters.periodFrames)
             let samples = count * state.pcms[index].parameters.channelCount
@@ -136,7 +136,7 @@ public final class VirtualAudioDevice: ALSACalls, Sendable {
         }
     }
 
-    public func write(_ pcm: OpaquePointer, from buffer: UnsafePointer<Int16>, frames: Int) -> Int {
+    public func write(_ pcm: PCMHandle, from buffer: UnsafePointer<Int16>, frames: Int) -> Int {
         state.withLock { state in
             let index = Self.index(pcm)
             if state.recordsPlayback {
@@ -147,7 +147,7 @@ public final class VirtualAudioDevice: ALSACalls, Sendable {
         }
     }
 
-    public func availableFrames(_ pcm: OpaquePointer) -> Int {
+    public func availableFrames(_ pcm: PCMHandle) -> Int {
         state.withLock { state in
             let index = Self.index(pcm)
             guard state.pcms[index].ready else { return 0 }
@@ -156,26 +156,26 @@ public final class VirtualAudioDevice: ALSACalls, Sendable {
         }
     }
 
-    public func delay(_ pcm: OpaquePointer) -> (code: Int32, frames: Int) {
+    public func delay(_ pcm: PCMHandle) -> (code: Int32, frames: Int) {
         state.withLock { state in
             let pcm = state.pcms[Self.index(pcm)]
             return (0, pcm.direction == .playback ? pcm.framesBeforeStart : 0)
         }
     }
 
-    public func timestamp(_ pcm: OpaquePointer) -> (code: Int32, nanoseconds: Int64) { (0, MonotonicClock.nanoseconds) }
-    public func pollDescriptorCount(_ pcm: OpaquePointer) -> Int { 1 }
+    public func timestamp(_ pcm: PCMHandle) -> (code: Int32, nanoseconds: Int64) { (0, MonotonicClock.nanoseconds) }
+    public func pollDescriptorCount(_ pcm: PCMHandle) -> Int { 1 }
 
-    public func pollDescriptors(_ pcm: OpaquePointer, into fds: UnsafeMutablePointer<pollfd>, count: Int) -> Int {
-        fds.pointee = pollfd(fd: -1, events: 0, revents: 0)
+    public func pollDescriptors(_ pcm: PCMHandle, into descriptors: UnsafeMutablePointer<PollDescriptor>, count: Int) -> Int {
+        descriptors.pointee = PollDescriptor()
         return 1
     }
 
-    public func pollEvents(_ pcm: OpaquePointer, fds: UnsafeMutablePointer<pollfd>, count: Int) -> (code: Int32, events: Int16) {
+    public func pollEvents(_ pcm: PCMHandle, descriptors: UnsafeMutablePointer<PollDescriptor>, count: Int) -> (code: Int32, events: PollEvents) {
         state.withLock { state in
             let pcm = state.pcms[Self.index(pcm)]
-            guard pcm.ready else { return (0, 0) }
-            return (0, pcm.direction == .capture ? Int16(POLLIN) : Int16(POLLOUT))
+            guard pcm.ready else { return (0, []) }
+            return (0, pcm.direction == .capture ? .input : .output)
         }
     }
 
@@ -186,7 +186,7 @@ public final class VirtualAudioDevice: ALSACalls, Sendable {
         return pcm.startNanoseconds + Int64(due) * 1_000_000_000 / Int64(pcm.parameters.sampleRate)
     }
 
-    public func poll(_ fds: UnsafeMutablePointer<pollfd>, count: Int, timeoutMs: Int32) -> Int32 {
+    public func poll(_ descriptors: UnsafeMutablePointer<PollDescriptor>, count: Int, timeoutMs: Int32) -> Int32 {
         let now = MonotonicClock.nanoseconds
         var wakeAt = now + Int64(max(timeoutMs, 0)) * 1_000_000
         if pacing == .realtime {

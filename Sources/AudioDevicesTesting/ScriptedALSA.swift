@@ -1,15 +1,16 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+internal import Glibc
+import AudioDevices
 import Synchronization
+import SystemErrors
 
 /// An ALSA layer for tests that plays back scripted faults (as swift-system mocks syscalls).
 ///
 /// Every PCM is always ready: `poll` returns at once (after `pollIntervalMicroseconds`, to pace
 /// a threaded stream), capture delivers one period of a ramp per wake-up, playback accepts one
-/// period per wake-up. Scripted results are consumed in order: `failIO(.capture, -EPIPE)` makes
-/// the next capture read return `-EPIPE`, `scriptResume([-EAGAIN, -EAGAIN, 0])` answers the next
-/// three `snd_pcm_resume` calls. Control calls (open, configure, prepare, start, recover,
+/// period per wake-up. Scripted results are consumed in order: `failIO(.capture, .brokenPipe)`
+/// makes the next capture read return `-EPIPE`, `scriptResume([.resourceTemporarilyUnavailable,
+/// .resourceTemporarilyUnavailable, nil])` answers the next three `snd_pcm_resume` calls
+/// (`-EAGAIN` twice, then success). Control calls (open, configure, prepare, start, recover,
 /// resume, drop, close) are logged in `log`; per-period calls are not, and allocate nothing.
 public final class ScriptedALSA: ALSACalls, Sendable {
     private struct PCM {
@@ -22,7 +23,7 @@ public final class ScriptedALSA: ALSACalls, Sendable {
     private struct State {
         var pcms: [PCM] = []
         var io: [[Int]] = [[], []]
-        var pollEvents: [[Int16]] = [[], []]
+        var pollEvents: [[PollEvents]] = [[], []]
         var openResults: [Int32] = []
         var prepareResults: [Int32] = []
         var recoverResults: [Int32] = []
@@ -52,25 +53,24 @@ public final class ScriptedALSA: ALSACalls, Sendable {
 
     // MARK: Scripting
 
-    /// The next reads (capture) or avail/write calls (playback) return these codes, in order.
-    /// A positive value is a frame count for a short transfer.
-    public func failIO(_ direction: AudioDirection, _ codes: Int...) {
-        state.withLock { $0.io[direction.rawValue].append(contentsOf: codes) }
+    /// The next reads (capture) or avail/write calls (playback) fail with these errors, in order.
+    public func failIO(_ direction: AudioDirection, _ errors: Errno...) {
+        state.withLock { $0.io[direction.rawValue].append(contentsOf: errors.map { -Int($0.rawValue) }) }
     }
 
     /// The next `snd_pcm_poll_descriptors_revents` results for `direction`'s PCM.
-    public func scriptPollEvents(_ direction: AudioDirection, _ events: Int16...) {
+    public func scriptPollEvents(_ direction: AudioDirection, _ events: PollEvents...) {
         state.withLock { $0.pollEvents[direction.rawValue].append(contentsOf: events) }
     }
 
-    /// Results of the next `snd_pcm_open` calls (0 succeeds).
-    public func scriptOpen(_ results: [Int32]) { state.withLock { $0.openResults.append(contentsOf: results) } }
-    /// Results of the next `snd_pcm_prepare` calls.
-    public func scriptPrepare(_ results: [Int32]) { state.withLock { $0.prepareResults.append(contentsOf: results) } }
-    /// Results of the next `snd_pcm_recover` calls.
-    public func scriptRecover(_ results: [Int32]) { state.withLock { $0.recoverResults.append(contentsOf: results) } }
-    /// Results of the next `snd_pcm_resume` calls.
-    public func scriptResume(_ results: [Int32]) { state.withLock { $0.resumeResults.append(contentsOf: results) } }
+    /// Results of the next `snd_pcm_open` calls (nil succeeds).
+    public func scriptOpen(_ results: [Errno?]) { state.withLock { $0.openResults.append(contentsOf: Self.returnValues(results)) } }
+    /// Results of the next `snd_pcm_prepare` calls (nil succeeds).
+    public func scriptPrepare(_ results: [Errno?]) { state.withLock { $0.prepareResults.append(contentsOf: Self.returnValues(results)) } }
+    /// Results of the next `snd_pcm_recover` calls (nil succeeds).
+    public func scriptRecover(_ results: [Errno?]) { state.withLock { $0.recoverResults.append(contentsOf: Self.returnValues(results)) } }
+    /// Results of the next `snd_pcm_resume` calls (nil succeeds).
+    public func scriptResume(_ results: [Errno?]) { state.withLock { $0.resumeResults.append(contentsOf: Self.returnValues(results)) } }
     /// The cards `cards()` reports from now on (inject hot-plug).
     public func setCards(_ cards: [AudioCard]) { state.withLock { $0.cards = cards } }
     /// The devices `devices()` reports from now on.
@@ -91,15 +91,18 @@ public final class ScriptedALSA: ALSACalls, Sendable {
     /// What was played, when recording.
     public var recordedPlayback: [Int16] { state.withLock { $0.recorded } }
 
+    /// What ALSA returns for each result: 0 for success, the negated errno for a failure.
+    private static func returnValues(_ results: [Errno?]) -> [Int32] { results.map { -($0?.rawValue ?? 0) } }
+
     // MARK: ALSACalls
 
-    private static func index(_ pcm: OpaquePointer) -> Int { Int(bitPattern: pcm) - 1 }
+    private static func index(_ pcm: PCMHandle) -> Int { Int(pcm.rawValue) - 1 }
 
-    private func direction(_ pcm: OpaquePointer) -> AudioDirection {
+    private func direction(_ pcm: PCMHandle) -> AudioDirection {
         state.withLock { $0.pcms[Self.index(pcm)].direction }
     }
 
-    private func control(_ pcm: OpaquePointer, _ name: String, _ results: WritableKeyPath<State, [Int32]>?) -> Int32 {
+    private func control(_ pcm: PCMHandle, _ name: String, _ results: WritableKeyPath<State, [Int32]>?) -> Int32 {
         state.withLock { state in
             let direction = state.pcms[Self.index(pcm)].direction
             state.log.append("\(name) \(direction)")
@@ -108,7 +111,7 @@ public final class ScriptedALSA: ALSACalls, Sendable {
         }
     }
 
-    public func open(device: String, direction: AudioDirection) -> (pcm: OpaquePointer?, code: Int32) {
+    public func open(device: String, direction: AudioDirection) -> (pcm: PCMHandle?, code: Int32) {
         state.withLock { state in
             state.log.append("open \(direction)")
             if !state.openResults.isEmpty {
@@ -116,11 +119,11 @@ public final class ScriptedALSA: ALSACalls, Sendable {
                 if code < 0 { return (nil, code) }
             }
             state.pcms.append(PCM(direction: direction))
-            return (OpaquePointer(bitPattern: state.pcms.count), 0)
+            return (PCMHandle(rawValue: UInt(state.pcms.count)), 0)
         }
     }
 
-    public func configure(_ pcm: OpaquePointer, _ parameters: inout StreamParameters) -> (code: Int32, function: String) {
+    public func configure(_ pcm: PCMHandle, _ parameters: inout StreamParameters) -> (code: Int32, function: String) {
         let negotiated = parameters
         state.withLock { state in
             state.pcms[Self.index(pcm)].parameters = negotiated
@@ -129,29 +132,29 @@ public final class ScriptedALSA: ALSACalls, Sendable {
         return (0, "")
     }
 
-    public func close(_ pcm: OpaquePointer) {
+    public func close(_ pcm: PCMHandle) {
         state.withLock { state in
             state.pcms[Self.index(pcm)].isOpen = false
             state.log.append("close \(state.pcms[Self.index(pcm)].direction)")
         }
     }
 
-    public func prepare(_ pcm: OpaquePointer) -> Int32 { control(pcm, "prepare", \.prepareResults) }
-    public func start(_ pcm: OpaquePointer) -> Int32 { control(pcm, "start", nil) }
-    public func drop(_ pcm: OpaquePointer) -> Int32 { control(pcm, "drop", nil) }
-    public func recover(_ pcm: OpaquePointer, error: Int32) -> Int32 { control(pcm, "recover", \.recoverResults) }
-    public func resume(_ pcm: OpaquePointer) -> Int32 { control(pcm, "resume", \.resumeResults) }
+    public func prepare(_ pcm: PCMHandle) -> Int32 { control(pcm, "prepare", \.prepareResults) }
+    public func start(_ pcm: PCMHandle) -> Int32 { control(pcm, "start", nil) }
+    public func drop(_ pcm: PCMHandle) -> Int32 { control(pcm, "drop", nil) }
+    public func recover(_ pcm: PCMHandle, error: Int32) -> Int32 { control(pcm, "recover", \.recoverResults) }
+    public func resume(_ pcm: PCMHandle) -> Int32 { control(pcm, "resume", \.resumeResults) }
 
     /// The scripted result of the next transfer: a code, a short count, or the whole request.
     private func transfer(_ state: inout State, _ index: Int, frames: Int) -> Int {
         let direction = state.pcms[index].direction.rawValue
         if !state.io[direction].isEmpty { return state.io[direction].removeFirst() }
-        guard state.pcms[index].ready else { return -Int(EAGAIN) }
+        guard state.pcms[index].ready else { return -Int(Errno.resourceTemporarilyUnavailable.rawValue) }
         state.pcms[index].ready = false
         return min(frames, state.pcms[index].parameters.periodFrames)
     }
 
-    public func read(_ pcm: OpaquePointer, into buffer: UnsafeMutablePointer<Int16>, frames: Int) -> Int {
+    public func read(_ pcm: PCMHandle, into buffer: UnsafeMutablePointer<Int16>, frames: Int) -> Int {
         state.withLock { state in
             let index = Self.index(pcm)
             let count = transfer(&state, index, frames: frames)
@@ -165,7 +168,7 @@ public final class ScriptedALSA: ALSACalls, Sendable {
         }
     }
 
-    public func write(_ pcm: OpaquePointer, from buffer: UnsafePointer<Int16>, frames: Int) -> Int {
+    public func write(_ pcm: PCMHandle, from buffer: UnsafePointer<Int16>, frames: Int) -> Int {
         state.withLock { state in
             let index = Self.index(pcm)
             let direction = AudioDirection.playback.rawValue
@@ -178,7 +181,7 @@ public final class ScriptedALSA: ALSACalls, Sendable {
         }
     }
 
-    public func availableFrames(_ pcm: OpaquePointer) -> Int {
+    public func availableFrames(_ pcm: PCMHandle) -> Int {
         state.withLock { state in
             let index = Self.index(pcm)
             let direction = state.pcms[index].direction.rawValue
@@ -189,31 +192,31 @@ public final class ScriptedALSA: ALSACalls, Sendable {
         }
     }
 
-    public func delay(_ pcm: OpaquePointer) -> (code: Int32, frames: Int) {
+    public func delay(_ pcm: PCMHandle) -> (code: Int32, frames: Int) {
         let frames: Int = state.withLock { $0.pcms[Self.index(pcm)].parameters.periodFrames * 2 }
         return (0, frames)
     }
 
-    public func timestamp(_ pcm: OpaquePointer) -> (code: Int32, nanoseconds: Int64) { (0, MonotonicClock.nanoseconds) }
+    public func timestamp(_ pcm: PCMHandle) -> (code: Int32, nanoseconds: Int64) { (0, MonotonicClock.nanoseconds) }
 
-    public func pollDescriptorCount(_ pcm: OpaquePointer) -> Int { 1 }
+    public func pollDescriptorCount(_ pcm: PCMHandle) -> Int { 1 }
 
-    public func pollDescriptors(_ pcm: OpaquePointer, into fds: UnsafeMutablePointer<pollfd>, count: Int) -> Int {
-        fds.pointee = pollfd(fd: -1, events: direction(pcm) == .capture ? Int16(POLLIN) : Int16(POLLOUT), revents: 0)
+    public func pollDescriptors(_ pcm: PCMHandle, into descriptors: UnsafeMutablePointer<PollDescriptor>, count: Int) -> Int {
+        descriptors.pointee = PollDescriptor(events: direction(pcm) == .capture ? .input : .output)
         return 1
     }
 
-    public func pollEvents(_ pcm: OpaquePointer, fds: UnsafeMutablePointer<pollfd>, count: Int) -> (code: Int32, events: Int16) {
+    public func pollEvents(_ pcm: PCMHandle, descriptors: UnsafeMutablePointer<PollDescriptor>, count: Int) -> (code: Int32, events: PollEvents) {
         // Scalars only out of the lock: a tuple result allocates in unoptimised builds.
-        let events: Int16 = state.withLock { state in
+        let events: PollEvents = state.withLock { state in
             let direction = state.pcms[Self.index(pcm)].direction
             if !state.pollEvents[direction.rawValue].isEmpty { return state.pollEvents[direction.rawValue].removeFirst() }
-            return direction == .capture ? Int16(POLLIN) : Int16(POLLOUT)
+            return direction == .capture ? .input : .output
         }
         return (0, events)
     }
 
-    public func poll(_ fds: UnsafeMutablePointer<pollfd>, count: Int, timeoutMs: Int32) -> Int32 {
+    public func poll(_ descriptors: UnsafeMutablePointer<PollDescriptor>, count: Int, timeoutMs: Int32) -> Int32 {
         if pollIntervalMicroseconds > 0 { usleep(pollIntervalMicroseconds) }
         state.withLock { state in
             for index in state.pcms.indices { state.pcms[index].ready = state.pcms[index].isOpen }
