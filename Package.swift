@@ -74,6 +74,8 @@ let package = Package(
         // without ALSA). NetworkSimulation: G.1050 profiles, NetworkSimulator, NetworkTrace.
         .target(name: "AudioDevicesTesting", dependencies: ["AudioDevices", "SystemErrors"]),
         .target(name: "NetworkSimulation"),
+        // MediaEngineTesting: a stand-in translation engine (ToneTranslationEngine).
+        .target(name: "MediaEngineTesting", dependencies: ["MediaEngine"]),
 
         // Test and benchmark support (never linked into the libraries).
         .target(name: "CAllocationCounter"),
@@ -90,7 +92,7 @@ let package = Package(
         .testTarget(name: "AudioDevicesTests", dependencies: ["AudioDevices", "AudioDevicesTesting", "SystemErrors", "TestSupport"]),
         .testTarget(name: "TransportTests", dependencies: ["Transport", "SystemErrors", "TestSupport"]),
         .testTarget(name: "NetworkSimulationTests", dependencies: ["NetworkSimulation", "TestSupport"]),
-        .testTarget(name: "MediaEngineTests", dependencies: ["MediaEngine", "Opus", "RTP", "SRTP", "AudioProcessing", "NetworkSimulation", "TestSupport"]),
+        .testTarget(name: "MediaEngineTests", dependencies: ["MediaEngine", "Opus", "RTP", "SRTP", "AudioProcessing", "NetworkSimulation", "MediaEngineTesting", "TestSupport"]),
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
         .testTarget(name: "VoiceCallTests", dependencies: ["voicecall", "AudioDevices", "TestSupport"]),
     ]

@@ -12,16 +12,22 @@ public struct ProcessingConfiguration: Sendable, Equatable {
     public var noiseSuppressionDb: Int
     /// AGC target RMS level, linear on a 16-bit scale (8 000 ≈ −12 dBFS).
     public var agcTargetLevel: Float
+    /// Most gain the AGC adds, in dB (0–60). Every dB it may add to a quiet talker it may
+    /// also add to the echo the canceller leaves, so this bounds how much residual echo the
+    /// AGC can lift back up.
+    public var agcMaximumGainDb: Int
 
     /// A configuration; everything off by default.
     public init(echoCancellation: Bool = false, noiseSuppression: Bool = false, automaticGainControl: Bool = false,
-                voiceActivityDetection: Bool = false, noiseSuppressionDb: Int = -15, agcTargetLevel: Float = 8_000) {
+                voiceActivityDetection: Bool = false, noiseSuppressionDb: Int = -15, agcTargetLevel: Float = 8_000,
+                agcMaximumGainDb: Int = 30) {
         self.echoCancellation = echoCancellation
         self.noiseSuppression = noiseSuppression
         self.automaticGainControl = automaticGainControl
         self.voiceActivityDetection = voiceActivityDetection
         self.noiseSuppressionDb = noiseSuppressionDb
         self.agcTargetLevel = agcTargetLevel
+        self.agcMaximumGainDb = min(max(agcMaximumGainDb, 0), 60)
     }
 
     /// The configuration for a session mode: `voiceChat` all on, `measurement` and `default` off.

@@ -74,6 +74,7 @@ public final class VoiceProcessor {
         agcHeld = false
         try preprocessor.set(SPEEX_PREPROCESS_SET_AGC, configuration.automaticGainControl ? 1 : 0, name: "SPEEX_PREPROCESS_SET_AGC")
         try preprocessor.setFloat(SPEEX_PREPROCESS_SET_AGC_LEVEL, configuration.agcTargetLevel, name: "SPEEX_PREPROCESS_SET_AGC_LEVEL")
+        try preprocessor.set(SPEEX_PREPROCESS_SET_AGC_MAX_GAIN, Int32(configuration.agcMaximumGainDb), name: "SPEEX_PREPROCESS_SET_AGC_MAX_GAIN")
         try preprocessor.set(SPEEX_PREPROCESS_SET_VAD, configuration.voiceActivityDetection ? 1 : 0, name: "SPEEX_PREPROCESS_SET_VAD")
     }
 

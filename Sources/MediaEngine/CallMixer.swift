@@ -80,7 +80,7 @@ public final class CallMixer {
         processed = buffer(frameCount, 0)
         bridge = buffer(frameCount, 0)
         sourceLevel = AudioLevelMeter(sampleRate: configuration.sampleRate)
-        echo = EchoMeter(frameDurationMs: configuration.frameDurationMs)
+        echo = EchoMeter(frameDurationMs: configuration.frameDurationMs, maximumDelayMs: processor.echoCanceller.configuration.maximumDelayMs + 100)
         calls.reserveCapacity(configuration.maximumCalls)
     }
 
@@ -88,6 +88,7 @@ public final class CallMixer {
         for buffer in [callFrames, mix, microphone, farEnd, processed, bridge] { buffer.deallocate() }
         callPlaying.deallocate()
         accumulator.deallocate()
+        echo.deallocate()
     }
 
     // MARK: Calls
@@ -166,7 +167,7 @@ public final class CallMixer {
             }
             sourceLevel.measure(UnsafeBufferPointer(processed))
             echo.measure(played: UnsafeBufferPointer(farEnd), microphone: UnsafeBufferPointer(microphone),
-                         processed: UnsafeBufferPointer(processed))
+                         processed: UnsafeBufferPointer(processed), echoDelayMs: processor.echoCanceller.alignmentDelayMs)
             sendFrame()
         }
     }
@@ -208,7 +209,8 @@ public final class CallMixer {
     /// Sends the processed microphone on every call, with the other playing calls bridged in.
     private func sendFrame() {
         let processedFrame = UnsafeBufferPointer(processed)
-        let playingCount = calls.indices.reduce(0) { $0 + (callPlaying[$1] ? 1 : 0) }
+        var playingCount = 0
+        for index in calls.indices where callPlaying[index] { playingCount += 1 }
         for index in calls.indices {
             let call = calls[index]
             let othersPlaying = playingCount - (callPlaying[index] ? 1 : 0)

@@ -4,8 +4,9 @@ import Glibc
 
 /// Echo return loss (ERL) and its enhancement (ERLE) as a call sees them, for the
 /// media-source statistics: exponentially weighted powers of the far end played, the
-/// microphone and the processed microphone over frames in which the far end was active
-/// (above −50 dBFS), with a memory of about 4 s (a 0.995 decay per 20 ms frame).
+/// microphone and the processed microphone over frames whose echo is expected in the
+/// microphone — the far end was active (above −50 dBFS) one echo delay earlier, the delay the
+/// canceller aligned to — with a memory of about 4 s (a 0.995 decay per 20 ms frame).
 ///
 /// ERLE = 10·log10(microphone / processed) and ERL = 10·log10(played / microphone) over those
 /// frames. Near-end speech during far-end speech counts too, so in double talk both read
@@ -16,21 +17,40 @@ struct EchoMeter {
     private var processed = 0.0
     private var framesMeasured = 0
     private let decay: Double
+    private let frameDurationMs: Double
+    /// Far-end power per frame, newest at `position`.
+    private let history: UnsafeMutableBufferPointer<Double>
+    private var position = 0
     /// Far-end frames quieter than this mean power (−50 dBFS) do not count.
     private static let activePower = 32_768.0 * 32_768.0 * 1e-5
 
-    /// A meter for frames of `frameDurationMs`.
-    init(frameDurationMs: Int) {
+    /// A meter for frames of `frameDurationMs` and echo delays up to `maximumDelayMs`.
+    init(frameDurationMs: Int, maximumDelayMs: Int) {
         decay = pow(0.995, Double(frameDurationMs) / 20)
+        self.frameDurationMs = Double(frameDurationMs)
+        history = .allocate(capacity: max(4, maximumDelayMs / max(1, frameDurationMs) + 4))
+        history.initialize(repeating: 0)
     }
 
+    /// Frees the history (the owner calls it once, from its `deinit`).
+    func deallocate() { history.deallocate() }
+
     /// Measures one frame: what was played (the canceller's reference), the microphone and
-    /// the processed microphone.
+    /// the processed microphone; `echoDelayMs` is where the canceller found the echo.
     mutating func measure(played reference: UnsafeBufferPointer<Int16>, microphone input: UnsafeBufferPointer<Int16>,
-                          processed output: UnsafeBufferPointer<Int16>) {
-        let referencePower = Self.meanPower(reference)
-        guard referencePower >= Self.activePower else { return }
-        played = played * decay + referencePower
+                          processed output: UnsafeBufferPointer<Int16>, echoDelayMs: Double) {
+        position = (position + 1) % history.count
+        history[position] = Self.meanPower(reference)
+        // The echo in this microphone frame comes from the frames played about one delay ago
+        // (the canceller's alignment sits one margin before the echo): take the loudest of the
+        // three around it.
+        let lag = Int(((echoDelayMs.isFinite ? max(0, echoDelayMs) : 0) + 20) / frameDurationMs)
+        var farPower = 0.0
+        for offset in max(0, lag - 1)...min(history.count - 1, lag + 1) {
+            farPower = max(farPower, history[(position - offset + history.count) % history.count])
+        }
+        guard farPower >= Self.activePower else { return }
+        played = played * decay + farPower
         microphone = microphone * decay + Self.meanPower(input)
         processed = processed * decay + Self.meanPower(output)
         framesMeasured += 1

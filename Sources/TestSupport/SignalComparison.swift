@@ -98,4 +98,18 @@ public enum SignalComparison {
             }
         }
     }
+
+    /// The amplitude (peak, on the 16-bit scale) of the sinusoid at `frequencyHz` in
+    /// `samples`, by the Goertzel algorithm: a mix of tones can be checked tone by tone.
+    public static func toneAmplitude(_ samples: some Collection<Int16>, frequencyHz: Double, sampleRate: Int) -> Double {
+        let coefficient = 2 * cos(2 * Double.pi * frequencyHz / Double(sampleRate))
+        var previous = 0.0, beforePrevious = 0.0
+        for sample in samples {
+            let current = Double(sample) + coefficient * previous - beforePrevious
+            beforePrevious = previous
+            previous = current
+        }
+        let power = previous * previous + beforePrevious * beforePrevious - coefficient * previous * beforePrevious
+        return 2 * power.squareRoot() / Double(max(1, samples.count))
+    }
 }

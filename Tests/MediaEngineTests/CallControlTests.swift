@@ -1,0 +1,279 @@
+import AudioProcessing
+import Foundation
+import MediaEngine
+import MediaEngineTesting
+import RTP
+import SRTP
+import Testing
+import TestSupport
+
+/// Mute, hold, translation, SSRC change, SRTP failures, remote silence, DTMF, and the
+/// mixer's gains and bridge: a call's controls and events on the virtual clock.
+@Suite struct CallControlTests {
+    static let alice = CallOverNetworkTests.alice
+    static let bob = CallOverNetworkTests.bob
+    static func speech(_ samples: [Int16]) -> (Int, CallLoop.Side) -> [Int16] {
+        { index, _ in CallLoop.frame(index, of: samples, length: 960) }
+    }
+    static func silence(_: Int, _: CallLoop.Side) -> [Int16] { [Int16](repeating: 0, count: 960) }
+
+    /// A window of what a side played, in frames (the jitter buffer's delay is under 100 ms
+    /// on a clean link, so windows start 5 frames after the change they look at).
+    static func played(_ side: CallLoop.Side, frames: Range<Int>) -> ArraySlice<Int16> {
+        side.played[(frames.lowerBound * 960)..<(frames.upperBound * 960)]
+    }
+
+    @Test func mutedMicrophoneNeverReachesTheFarEndButRTPKeepsFlowing() throws {
+        let loop = try CallLoop()
+        loop.run(frames: 100, aliceMicrophone: Self.speech(Self.alice), bobMicrophone: Self.silence)
+        let sentBefore = loop.alice.call.statistics.outbound.packetsSent
+        loop.alice.call.isMuted = true
+        loop.run(frames: 150, aliceMicrophone: Self.speech(Self.alice), bobMicrophone: Self.silence)
+        let sentWhileMuted = loop.alice.call.statistics.outbound.packetsSent - sentBefore
+        loop.alice.call.isMuted = false
+        loop.run(frames: 150, aliceMicrophone: Self.speech(Self.alice), bobMicrophone: Self.silence)
+
+        #expect(sentWhileMuted == 150, "one packet per frame while muted (no DTX negotiated)")
+        let mutedLevel = SignalComparison.rmsDecibels(Self.played(loop.bob, frames: 105..<250))
+        #expect(mutedLevel < -70, "Bob hears \(mutedLevel) dBFS while Alice is muted")
+        let unmutedLevel = SignalComparison.rmsDecibels(Self.played(loop.bob, frames: 255..<400))
+        #expect(unmutedLevel > -40, "Alice is heard again after unmuting: \(unmutedLevel) dBFS")
+        #expect(loop.bob.call.statistics.inbound.concealedSamples == 0, "muting is not loss")
+    }
+
+    @Test func mutedWithDTXSendsOnlyTheSilenceMarkers() throws {
+        var configuration = MediaConfiguration()
+        configuration.discontinuousTransmission = true
+        let loop = try CallLoop(configuration: configuration)
+        loop.alice.call.isMuted = true
+        loop.run(frames: 200, aliceMicrophone: Self.speech(Self.alice), bobMicrophone: Self.silence)
+        let outbound = loop.alice.call.statistics.outbound
+        #expect(outbound.framesSuppressedByDTX > 150)
+        #expect(outbound.packetsSent > 0, "DTX keeps the stream alive")
+    }
+
+    @Test func heldCallSendsAndPlaysNothingButCountsAndResumes() throws {
+        let loop = try CallLoop()
+        loop.run(frames: 100, aliceMicrophone: Self.speech(Self.alice), bobMicrophone: Self.speech(Self.bob))
+        let before = loop.alice.call.statistics
+        loop.alice.call.isHeld = true
+        loop.run(frames: 100, aliceMicrophone: Self.speech(Self.alice), bobMicrophone: Self.speech(Self.bob))
+        let during = loop.alice.call.statistics
+        loop.alice.call.isHeld = false
+        loop.run(frames: 150, aliceMicrophone: Self.speech(Self.alice), bobMicrophone: Self.speech(Self.bob))
+        let after = loop.alice.call.statistics
+
+        #expect(during.outbound.packetsSent == before.outbound.packetsSent, "nothing sent while held")
+        #expect(during.outbound.framesSkipped == 100)
+        #expect(Self.played(loop.alice, frames: 101..<200).allSatisfy { $0 == 0 }, "nothing played while held")
+        #expect(during.inbound.packetsReceivedWhileHeld >= 95, "Bob's packets are still counted")
+        #expect(during.inbound.packetsReceived > before.inbound.packetsReceived)
+        #expect(after.outbound.packetsSent > during.outbound.packetsSent)
+        #expect(SignalComparison.rmsDecibels(Self.played(loop.alice, frames: 210..<350)) > -40, "Alice hears Bob after resuming")
+        #expect(SignalComparison.rmsDecibels(Self.played(loop.bob, frames: 210..<350)) > -40, "Bob hears Alice after resuming")
+        #expect(loop.bob.call.statistics.inbound.packetsLost == 0, "a hold is not loss: media time advanced")
+    }
+
+    @Test func translatingWhileMutedSendsTheTranslationNotTheMicrophone() throws {
+        let loop = try CallLoop()
+        let translator = ToneTranslationEngine(frequencyHz: 1_000)
+        loop.alice.call.translationEngine = translator
+        loop.alice.call.isMuted = true
+        loop.run(frames: 400, aliceMicrophone: Self.speech(Self.alice), bobMicrophone: Self.silence)
+        let heard = Array(loop.bob.played)
+        #expect(translator.wordsHeard >= 3, "the translator heard Alice's words: \(translator.wordsHeard)")
+        #expect(loop.alice.call.statistics.outbound.packetsSent == 400, "the uplink keeps running while muted")
+        let tone = SignalComparison.toneAmplitude(heard, frequencyHz: 1_000, sampleRate: 48_000)
+        #expect(tone > 500, "Bob hears the translator's tones: amplitude \(tone)")
+        let raw = SignalComparison.segmentalCorrelation(reference: Self.alice, signal: heard, segmentLength: 2_880, maxLag: 4_800)
+        #expect(raw < 0.3, "Bob does not hear Alice's raw voice: \(raw)")
+    }
+
+    @Test func newSenderSSRCMidCallRestartsPlayoutAndIsReported() throws {
+        let key = SRTPKeyingMaterial.random(profile: .aesCM128HmacSha1_80)
+        let configuration = MediaConfiguration()
+        let first = try CallMedia(configuration: configuration, sendingKey: key, receivingKey: key, ssrc: 1)
+        let restarted = try CallMedia(configuration: configuration, sendingKey: key, receivingKey: key, ssrc: 2)
+        let receiver = try CallMedia(configuration: configuration, sendingKey: key, receivingKey: key, ssrc: 3)
+        var heard: [Int16] = []
+        var frame = [Int16](repeating: 0, count: 960)
+        for index in 0..<200 {
+            let sender = index < 100 ? first : restarted
+            CallLoop.frame(index, of: Self.alice, length: 960).withUnsafeBufferPointer { sender.send(microphone: $0) }
+            sender.sendDatagrams { datagram in
+                var copy = Array(datagram)
+                copy.withUnsafeMutableBytes { receiver.receiveDatagram($0, arrivalTimeMs: Double(index) * 20) }
+            }
+            frame.withUnsafeMutableBufferPointer { _ = receiver.render(into: $0, nowMs: Double(index) * 20) }
+            heard += frame
+        }
+        var events: [CallMediaEvent] = []
+        receiver.drainEvents { events.append($0) }
+        #expect(events.contains(.ssrcChanged(from: 1, to: 2)))
+        let inbound = receiver.statistics.inbound
+        #expect(inbound.ssrcChanges == 1)
+        #expect(inbound.ssrc == 2)
+        #expect(inbound.packetsLost == 0)
+        let after = SignalComparison.segmentalCorrelation(reference: Array(Self.alice[(105 * 960)..<(190 * 960)]), signal: Array(heard[(105 * 960)...]),
+                                                          segmentLength: 2_880, maxLag: 9_600)
+        #expect(after > 0.8, "the new stream plays: \(after)")
+    }
+
+    @Test func wrongSRTPKeyIsCountedReportedOnceAndTheCallSurvives() throws {
+        var configuration = MediaConfiguration()
+        configuration.remoteSilenceTimeoutMs = 1_000
+        let aliceKey = SRTPKeyingMaterial.random(profile: .aesCM128HmacSha1_80)
+        let bobKey = SRTPKeyingMaterial.random(profile: .aesCM128HmacSha1_80)
+        let wrong = SRTPKeyingMaterial.random(profile: .aesCM128HmacSha1_80)
+        let alice = try CallMedia(configuration: configuration, sendingKey: aliceKey, receivingKey: bobKey)
+        let bob = try CallMedia(configuration: configuration, sendingKey: bobKey, receivingKey: wrong)
+        var aliceHeard: [Int16] = []
+        var frame = [Int16](repeating: 0, count: 960)
+        for index in 0..<150 {
+            let now = Double(index) * 20
+            CallLoop.frame(index, of: Self.alice, length: 960).withUnsafeBufferPointer { alice.send(microphone: $0) }
+            CallLoop.frame(index, of: Self.bob, length: 960).withUnsafeBufferPointer { bob.send(microphone: $0) }
+            alice.sendDatagrams { datagram in var copy = Array(datagram); copy.withUnsafeMutableBytes { bob.receiveDatagram($0, arrivalTimeMs: now) } }
+            bob.sendDatagrams { datagram in var copy = Array(datagram); copy.withUnsafeMutableBytes { alice.receiveDatagram($0, arrivalTimeMs: now) } }
+            frame.withUnsafeMutableBufferPointer { _ = bob.render(into: $0, nowMs: now) }
+            frame.withUnsafeMutableBufferPointer { _ = alice.render(into: $0, nowMs: now) }
+            aliceHeard += frame
+        }
+        var events: [CallMediaEvent] = []
+        bob.drainEvents { events.append($0) }
+        #expect(events.filter { if case .srtpAuthenticationFailing = $0 { true } else { false } } == [.srtpAuthenticationFailing(consecutiveFailures: 10)])
+        #expect(events.contains(.remoteSilenceBegan(silentForMs: 1_000)))
+        let transport = bob.statistics.transport
+        #expect(transport.srtp.authFailures == 150)
+        #expect(bob.statistics.inbound.packetsReceived == 0)
+        #expect(SignalComparison.rmsDecibels(aliceHeard[(20 * 960)...]) > -40, "the other direction is unaffected")
+    }
+
+    @Test func oversizedMalformedAndForeignDatagramsAreCountedAndDropped() throws {
+        let call = try CallMedia(configuration: MediaConfiguration(), sendingKey: nil, receivingKey: nil)
+        var big = [UInt8](repeating: 0x80, count: 3_000)
+        big.withUnsafeMutableBytes { call.receiveDatagram($0, arrivalTimeMs: 0) }
+        var rtcp: [UInt8] = [0x80, 200, 0, 6] + [UInt8](repeating: 0, count: 24)
+        rtcp.withUnsafeMutableBytes { call.receiveDatagram($0, arrivalTimeMs: 0) }
+        for bytes in [[UInt8](), [0x80, 0x6F, 0], [0x40, 0x6F] + [UInt8](repeating: 0, count: 20), [0x80, 96] + [UInt8](repeating: 1, count: 30)] {
+            var copy = bytes
+            copy.withUnsafeMutableBytes { call.receiveDatagram($0, arrivalTimeMs: 0) }
+        }
+        var frame = [Int16](repeating: 0, count: 960)
+        frame.withUnsafeMutableBufferPointer { _ = call.render(into: $0, nowMs: 20) }
+        let statistics = call.statistics
+        #expect(statistics.transport.datagramsReceived == 6)
+        #expect(statistics.transport.datagramsTooLarge == 1)
+        #expect(statistics.transport.rtcpDatagramsReceived == 1)
+        #expect(statistics.inbound.malformedPackets == 3)
+        #expect(statistics.inbound.unknownPayloadTypePackets == 1)
+        #expect(statistics.inbound.packetsReceived == 0)
+    }
+
+    @Test func dtmfKeyPressesAreReportedOnceEach() throws {
+        var configuration = MediaConfiguration()
+        configuration.telephoneEventPayloadType = 101
+        let call = try CallMedia(configuration: configuration, sendingKey: nil, receivingKey: nil)
+        var sequence: UInt16 = 500
+        var packets: [[UInt8]] = []
+        for (index, key) in [DTMFEvent.digit5, .star, .digit0].enumerated() {
+            let press = try TelephoneEventKeyPress(event: key, durationMs: 100 + 20 * index, packetTimeMs: 20, volume: 10, clockRate: 48_000,
+                                                   timestamp: UInt32(index) * 48_000, firstSequenceNumber: sequence)
+            for packet in press {
+                let header = RTPHeader(marker: packet.marker, payloadType: 101, sequenceNumber: packet.sequenceNumber,
+                                       timestamp: packet.timestamp, ssrc: 77)
+                var bytes = [UInt8](repeating: 0, count: 16)
+                _ = try bytes.withUnsafeMutableBytes { try header.write(into: $0) }
+                bytes.replaceSubrange(12..<16, with: packet.payload.encoded)
+                packets.append(bytes)
+            }
+            sequence &+= UInt16(press.count)
+        }
+        for var packet in packets { packet.withUnsafeMutableBytes { call.receiveDatagram($0, arrivalTimeMs: 0) } }
+        var frame = [Int16](repeating: 0, count: 960)
+        frame.withUnsafeMutableBufferPointer { _ = call.render(into: $0, nowMs: 20) }
+        var events: [CallMediaEvent] = []
+        call.drainEvents { events.append($0) }
+        #expect(events == [.dtmfReceived(.digit5, durationMs: 100), .dtmfReceived(.star, durationMs: 120), .dtmfReceived(.digit0, durationMs: 140)])
+        #expect(call.statistics.inbound.telephoneEventsReceived == 3)
+    }
+
+    @Test func mixerPlaysEachCallAtItsGainAndBridgesTheOthers() throws {
+        var mixing = MixerConfiguration()
+        mixing.processing = ProcessingConfiguration()
+        let mixer = try CallMixer(configuration: mixing)
+        let frequencies = [400.0, 900.0, 1_700.0], gains: [Float] = [1, 0.5, 0.25]
+        var remotes: [CallMedia] = [], locals: [CallMedia] = []
+        for index in 0..<3 {
+            let local = try CallMedia(configuration: MediaConfiguration(), sendingKey: nil, receivingKey: nil)
+            local.playbackGain = gains[index]
+            try mixer.add(local)
+            locals.append(local)
+            remotes.append(try CallMedia(configuration: MediaConfiguration(), sendingKey: nil, receivingKey: nil))
+        }
+        var played: [Int16] = []
+        var heardByRemote = [[Int16]](repeating: [], count: 3)
+        var frame = [Int16](repeating: 0, count: 960)
+        let silence = [Int16](repeating: 0, count: 960)
+        for tick in 0..<150 {
+            let now = Double(tick) * 20
+            for index in 0..<3 {
+                let tone = (0..<960).map { Int16(8_000 * sin(2 * .pi * frequencies[index] * Double(tick * 960 + $0) / 48_000)) }
+                tone.withUnsafeBufferPointer { remotes[index].send(microphone: $0) }
+                remotes[index].sendDatagrams { datagram in var copy = Array(datagram); copy.withUnsafeMutableBytes { locals[index].receiveDatagram($0, arrivalTimeMs: now) } }
+            }
+            frame.withUnsafeMutableBufferPointer { mixer.render(into: $0, nowMs: now) }
+            played += frame
+            silence.withUnsafeBufferPointer { mixer.capture($0) }
+            for index in 0..<3 {
+                locals[index].sendDatagrams { datagram in var copy = Array(datagram); copy.withUnsafeMutableBytes { remotes[index].receiveDatagram($0, arrivalTimeMs: now) } }
+                frame.withUnsafeMutableBufferPointer { _ = remotes[index].render(into: $0, nowMs: now) }
+                heardByRemote[index] += frame
+            }
+        }
+        let settled = Array(played[(50 * 960)...])
+        let amplitudes = frequencies.map { SignalComparison.toneAmplitude(settled, frequencyHz: $0, sampleRate: 48_000) }
+        for index in 1..<3 {
+            let ratioDb = 20 * log10(amplitudes[index] / amplitudes[0])
+            let expectedDb = 20 * log10(Double(gains[index]))
+            #expect(abs(ratioDb - expectedDb) < 1.5, "call \(index) mixed at \(ratioDb) dB against call 0, gain says \(expectedDb) dB")
+        }
+        for index in 0..<3 {
+            let heard = Array(heardByRemote[index][(50 * 960)...])
+            let own = SignalComparison.toneAmplitude(heard, frequencyHz: frequencies[index], sampleRate: 48_000)
+            for other in 0..<3 where other != index {
+                let bridged = SignalComparison.toneAmplitude(heard, frequencyHz: frequencies[other], sampleRate: 48_000)
+                #expect(bridged > 10 * own, "remote \(index) hears call \(other) (\(bridged)) far above its own voice (\(own))")
+            }
+        }
+        locals[1].isHeld = true
+        #expect(throws: CallMixerError.callAlreadyAdded) { try mixer.add(locals[0]) }
+        mixing.maximumCalls = 3
+        let full = try CallMixer(configuration: mixing)
+        for local in locals { try full.add(local) }
+        #expect(throws: CallMixerError.tooManyCalls(maximum: 3)) { try full.add(remotes[0]) }
+        var sixteen = MediaConfiguration()
+        sixteen.sampleRate = 16_000
+        #expect(throws: CallMixerError.self) { try mixer.add(try CallMedia(configuration: sixteen, sendingKey: nil, receivingKey: nil)) }
+    }
+
+    @Test func refusesBadConfigurationWhereItIsGiven() throws {
+        let key = SRTPKeyingMaterial.random(profile: .aesCM128HmacSha1_80)
+        #expect(throws: CallMediaError.self) { try CallMedia(configuration: MediaConfiguration(), sendingKey: key, receivingKey: nil) }
+        var bad = MediaConfiguration()
+        bad.telephoneEventPayloadType = bad.payloadType
+        #expect(throws: CallMediaError.self) { try CallMedia(configuration: bad, sendingKey: nil, receivingKey: nil) }
+        bad = MediaConfiguration()
+        bad.maximumDatagramBytes = 5
+        #expect(throws: CallMediaError.self) { try CallMedia(configuration: bad, sendingKey: nil, receivingKey: nil) }
+        bad = MediaConfiguration()
+        bad.jitterBuffer.maximumDelayMs = -1
+        #expect(throws: CallMediaError.self) { try CallMedia(configuration: bad, sendingKey: nil, receivingKey: nil) }
+        var mixing = MixerConfiguration()
+        mixing.processingFrameDurationMs = 30
+        #expect(throws: CallMixerError.self) { try CallMixer(configuration: mixing) }
+        mixing = MixerConfiguration()
+        mixing.deviceSampleRate = 1_000_000
+        #expect(throws: CallMixerError.self) { try CallMixer(configuration: mixing) }
+    }
+}

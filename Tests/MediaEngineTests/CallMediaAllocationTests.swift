@@ -1,0 +1,76 @@
+import AudioProcessing
+import MediaEngine
+import Testing
+import TestSupport
+
+/// The real-time rule: in steady state the whole per-frame path — capture → voice processing
+/// → mute gate → Opus → RTP into the send queue, and received RTP → jitter buffer → decode /
+/// FEC / concealment → mix → playback — makes no heap allocation.
+@Suite struct CallMediaAllocationTests {
+    /// A wire between two calls that allocates nothing: fixed slots, reused.
+    final class Wire {
+        private var slots = [[UInt8]](repeating: [UInt8](repeating: 0, count: 1_500), count: 8)
+        private var lengths = [Int](repeating: 0, count: 8)
+        private var count = 0
+        /// Packets sent so far; every tenth is lost (FEC and concealment run).
+        private var sent = 0
+
+        func send(_ datagram: UnsafeRawBufferPointer) {
+            sent += 1
+            guard sent % 10 != 0, count < slots.count else { return }
+            slots[count].withUnsafeMutableBytes { $0.copyMemory(from: datagram) }
+            lengths[count] = datagram.count
+            count += 1
+        }
+
+        func deliver(to call: CallMedia, nowMs: Double) {
+            for index in 0..<count {
+                let length = lengths[index]
+                slots[index].withUnsafeMutableBytes { call.receiveDatagram(UnsafeMutableRawBufferPointer(rebasing: $0[0..<length]), arrivalTimeMs: nowMs) }
+            }
+            count = 0
+        }
+    }
+
+    @Test func tenThousandFramesOfAFullDuplexCallAllocateNothing() throws {
+        // Plain RTP: SRTP runs on the network thread (libsrtp's NSS backend allocates per packet).
+        let speech = CallOverNetworkTests.alice
+        var voiceChat = MixerConfiguration()
+        voiceChat.processing = ProcessingConfiguration(mode: .voiceChat)
+        var plain = MixerConfiguration()
+        plain.processing = ProcessingConfiguration()
+        let alice = try CallMedia(configuration: MediaConfiguration(), sendingKey: nil, receivingKey: nil)
+        let bob = try CallMedia(configuration: MediaConfiguration(), sendingKey: nil, receivingKey: nil)
+        let aliceMixer = try CallMixer(configuration: voiceChat)
+        let bobMixer = try CallMixer(configuration: plain)
+        try aliceMixer.add(alice)
+        try bobMixer.add(bob)
+        let toBob = Wire(), toAlice = Wire()
+        let frame = UnsafeMutableBufferPointer<Int16>.allocate(capacity: 960)
+        defer { frame.deallocate() }
+        let input = UnsafeMutableBufferPointer<Int16>.allocate(capacity: speech.count)
+        defer { input.deallocate() }
+        _ = input.initialize(from: speech)
+        let inputFrames = speech.count / 960
+
+        func oneFrame(_ tick: Int) {
+            let now = Double(tick) * 20
+            toBob.deliver(to: bob, nowMs: now)
+            toAlice.deliver(to: alice, nowMs: now)
+            let spoken = UnsafeBufferPointer(rebasing: input[((tick % inputFrames) * 960)..<((tick % inputFrames + 1) * 960)])
+            aliceMixer.render(into: frame, nowMs: now)
+            aliceMixer.capture(spoken)       // Alice's microphone: speech, through voiceChat processing
+            bobMixer.render(into: frame, nowMs: now)
+            bobMixer.capture(UnsafeBufferPointer(frame))  // Bob's microphone hears his loudspeaker
+            alice.sendDatagrams { toBob.send($0) }
+            bob.sendDatagrams { toAlice.send($0) }
+        }
+        for tick in 0..<200 { oneFrame(tick) }  // warm-up: first packets, codec and canceller state
+        let (_, allocations) = AllocationCounter.measure { for tick in 200..<10_200 { oneFrame(tick) } }
+        #expect(allocations == 0)
+        let inbound = bob.statistics.inbound
+        #expect(inbound.fecPacketsRecovered > 500, "the lossy wire exercised FEC: \(inbound.fecPacketsRecovered)")
+        #expect(inbound.totalSamplesReceived == 10_200 * 960)
+        #expect(alice.statistics.outbound.packetsSent == 10_200)
+    }
+}
