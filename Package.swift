@@ -63,8 +63,8 @@ let package = Package(
         .executableTarget(
             name: "benchmarks",
             dependencies: [
-                "Opus", "RTP", "SRTP", "AudioDevices", "AudioProcessing", "JitterBuffer", "NetworkSimulation",
-                "COpus", "CSpeexDSP", "CBaseline", "TestSupport",
+                "Opus", "RTP", "SRTP", "AudioDevices", "AudioProcessing", "JitterBuffer", "NetworkSimulation", "MediaEngine",
+                "COpus", "CSpeexDSP", "CVoiceShims", "CBaseline", "TestSupport",
             ],
             path: "Benchmarks"
         ),

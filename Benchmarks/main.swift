@@ -1,6 +1,6 @@
 // `swift run -c release benchmarks [group…] [--rounds N] [--only ROW]… [--json PATH]`
 //   jitter options: [--trace FILE]… [--plot DIR] [--write-traces DIR] [--seed-offset N]
-// Groups: opus, srtp, jitter, aec (all when none is named). Every row is ours against its baseline,
+// Groups: opus, srtp, jitter, aec, call (all when none is named). Every row is ours against its baseline,
 // measured in the same run in interleaved rounds; the median is reported.
 import Foundation
 
@@ -10,7 +10,7 @@ func fail(_ message: String, status: Int32 = 2) -> Never {
     exit(status)
 }
 
-let availableGroups = ["opus", "srtp", "jitter", "aec"]
+let availableGroups = ["opus", "srtp", "jitter", "aec", "call"]
 var groups: [String] = []
 var jsonPath: String? = nil
 var rounds = 15
@@ -66,6 +66,7 @@ do {
         case "opus": try OpusBenchmarks(comparison: comparison, report: report).run()
         case "srtp": try SRTPBenchmarks(comparison: comparison, report: report).run()
         case "aec": try AECBenchmarks(comparison: comparison, report: report).run()
+        case "call": try CallBenchmarks(comparison: comparison, report: report).run()
         case "jitter":
             try JitterBenchmarks(report: report, traceFiles: traceFiles, plotDirectory: plotDirectory, seedOffset: seedOffset).run()
         default: break

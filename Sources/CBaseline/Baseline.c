@@ -98,3 +98,10 @@ int cbase_srtp_unprotect_loop(cbase_srtp *session, const uint8_t *packets, int s
     }
     return 0;
 }
+
+#include <malloc.h>
+
+size_t cbase_heap_bytes_in_use(void) {
+    struct mallinfo2 info = mallinfo2();
+    return info.uordblks + info.hblkhd;
+}

@@ -30,6 +30,7 @@ public final class CallMixer {
     private let reference: SampleFIFO
     private let callFrames: UnsafeMutableBufferPointer<Int16>
     private let callPlaying: UnsafeMutableBufferPointer<Bool>
+    /// The last mix before saturation (Σ playing calls × gain), kept for the bridge.
     private let accumulator: UnsafeMutableBufferPointer<Int32>
     private let mix: UnsafeMutableBufferPointer<Int16>
     private let microphone: UnsafeMutableBufferPointer<Int16>
@@ -206,7 +207,9 @@ public final class CallMixer {
         reference.push(UnsafeBufferPointer(mix))
     }
 
-    /// Sends the processed microphone on every call, with the other playing calls bridged in.
+    /// Sends the processed microphone on every call, with the other playing calls bridged in:
+    /// each call's bridge is the last mix less its own contribution, so bridging costs one
+    /// pass per call however many calls there are.
     private func sendFrame() {
         let processedFrame = UnsafeBufferPointer(processed)
         var playingCount = 0
@@ -218,11 +221,11 @@ public final class CallMixer {
                 call.send(microphone: processedFrame)
                 continue
             }
-            accumulator.update(repeating: 0)
-            for other in calls.indices where other != index && callPlaying[other] {
-                SampleMath.accumulate(UnsafeBufferPointer(callFrame(other)), gain: calls[other].playbackGain, into: accumulator)
+            if callPlaying[index] {
+                SampleMath.subtract(UnsafeBufferPointer(callFrame(index)), gain: call.playbackGain, from: UnsafeBufferPointer(accumulator), into: bridge)
+            } else {
+                SampleMath.saturate(UnsafeBufferPointer(accumulator), into: bridge)
             }
-            SampleMath.saturate(UnsafeBufferPointer(accumulator), into: bridge)
             call.send(microphone: processedFrame, bridged: UnsafeBufferPointer(bridge))
         }
     }

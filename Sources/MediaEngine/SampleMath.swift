@@ -19,6 +19,16 @@ enum SampleMath {
         }
     }
 
+    /// `destination[i] = sum[i] − source[i] × gain`, saturated: a mix less one of its parts
+    /// (rounded exactly as `accumulate` added it).
+    static func subtract(_ source: UnsafeBufferPointer<Int16>, gain: Float, from sum: UnsafeBufferPointer<Int32>,
+                         into destination: UnsafeMutableBufferPointer<Int16>) {
+        for index in 0..<min(source.count, sum.count, destination.count) {
+            let part = gain == 1 ? Int32(source[index]) : Int32((Float(source[index]) * gain).rounded())
+            destination[index] = saturate(sum[index] &- part)
+        }
+    }
+
     /// Writes `source` saturated to 16 bits.
     static func saturate(_ source: UnsafeBufferPointer<Int32>, into destination: UnsafeMutableBufferPointer<Int16>) {
         for index in 0..<min(source.count, destination.count) { destination[index] = saturate(source[index]) }

@@ -1,6 +1,7 @@
 #pragma once
 // Benchmark-only: the same libopus / libsrtp calls the Swift API makes, made directly from C
 // in plain loops, so each benchmark row prints the Swift/C ratio measured in the same run.
+#include <stddef.h>
 #include <stdint.h>
 #include <opus.h>
 
@@ -40,3 +41,8 @@ int cbase_srtp_protect_loop(cbase_srtp *session, const uint8_t *plaintext, int l
 /// it into `work` and unprotects it in place. 0 or a libsrtp status.
 int cbase_srtp_unprotect_loop(cbase_srtp *session, const uint8_t *packets, int stride, const int32_t *lengths,
                               int count, uint8_t *work);
+
+/// Bytes the allocator has handed out and not taken back (glibc mallinfo2's uordblks plus
+/// hblkhd, the large blocks it maps directly): the heap a set of objects holds is the
+/// difference around creating them.
+size_t cbase_heap_bytes_in_use(void);
