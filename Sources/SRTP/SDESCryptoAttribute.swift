@@ -7,8 +7,10 @@
 /// session parameters (e.g. `UNENCRYPTED_SRTCP`, `KDR=…`) are not interpreted but are kept
 /// verbatim and formatted back.
 ///
-/// `description` is the attribute value and contains the key: do not log it.
-public struct SDESCryptoAttribute: Sendable, Equatable, CustomStringConvertible {
+/// `attributeValue` and `attributeLine` contain the key: send them, never log them.
+/// `description` (what string interpolation, `print` and `dump` show) and every `SDESError`
+/// leave the key out.
+public struct SDESCryptoAttribute: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible {
     /// The tag that pairs an answer with the offer line it accepts (0...999,999,999).
     public let tag: Int
     /// The master key and salt, and the crypto suite they belong to.
@@ -53,27 +55,31 @@ public struct SDESCryptoAttribute: Sendable, Equatable, CustomStringConvertible 
             text = text[text.index(after: colon)...]
         }
 
+        // Errors quote a field only when it cannot be key material (`SDESError.quoted`): a
+        // line with a field missing or misplaced may carry the key anywhere.
         let fields = text.split(whereSeparator: { $0 == " " || $0 == "\t" })
         guard fields.count >= 1 else { throw .missingField("tag") }
         guard fields[0].count <= 9, fields[0].allSatisfy(\.isASCIIDigit), let tag = Int(fields[0]) else {
-            throw .invalidTag(String(fields[0]))
+            throw .invalidTag(SDESError.quoted(fields[0], allowing: \.isASCIIDigit))
         }
         guard fields.count >= 2 else { throw .missingField("crypto-suite") }
-        guard let profile = SRTPProfile(sdesName: String(fields[1])) else { throw .unsupportedSuite(String(fields[1])) }
+        guard let profile = SRTPProfile(sdesName: String(fields[1])) else {
+            throw .unsupportedSuite(SDESError.quoted(fields[1]) { $0.isASCIIUppercaseLetter || $0.isASCIIDigit || $0 == "_" })
+        }
         guard fields.count >= 3 else { throw .missingField("key-params") }
 
         let keyParams = fields[2]
         guard !keyParams.contains(";") else { throw .multipleKeys }
-        guard let methodEnd = keyParams.firstIndex(of: ":") else { throw .unsupportedKeyMethod(String(keyParams)) }
+        guard let methodEnd = keyParams.firstIndex(of: ":") else { throw .missingField("key-method") }
         let method = keyParams[..<methodEnd]
-        guard method.lowercased() == "inline" else { throw .unsupportedKeyMethod(String(method)) }
+        guard method.lowercased() == "inline" else {
+            throw .unsupportedKeyMethod(SDESError.quoted(method) { $0.isASCIIUppercaseLetter || $0.isASCIILowercaseLetter })
+        }
 
         let keyInfo = keyParams[keyParams.index(after: methodEnd)...].split(separator: "|", omittingEmptySubsequences: false)
-        guard let keySalt = SDESBase64.decode(keyInfo[0]) else { throw .invalidBase64(String(keyInfo[0])) }
-        let keyingMaterial: SRTPKeyingMaterial
-        do {
-            keyingMaterial = try SRTPKeyingMaterial(profile: profile, keyAndSalt: keySalt)
-        } catch {
+        guard var keySalt = SDESBase64.decode(keyInfo[0]) else { throw .invalidBase64(characterCount: keyInfo[0].count) }
+        defer { SecretBytes.wipe(&keySalt) }
+        guard keySalt.count == profile.keyingMaterialLength else {
             throw .wrongKeyLength(expected: profile.keyingMaterialLength, actual: keySalt.count)
         }
         var lifetime: SDESKeyLifetime? = nil
@@ -81,12 +87,20 @@ public struct SDESCryptoAttribute: Sendable, Equatable, CustomStringConvertible 
         // Grammar: key-salt ["|" lifetime] ["|" mki]; an MKI is the part with a colon.
         for part in keyInfo.dropFirst() {
             if part.contains(":") {
-                guard mki == nil else { throw .invalidMKI(String(part)) }
+                guard mki == nil else { throw .invalidMKI(SDESError.quoted(part) { $0.isASCIIDigit || $0 == ":" }) }
                 mki = try SDESMasterKeyIdentifier(parsing: part)
             } else {
-                guard lifetime == nil, mki == nil, let parsed = SDESKeyLifetime(part) else { throw .invalidLifetime(String(part)) }
+                guard lifetime == nil, mki == nil, let parsed = SDESKeyLifetime(part) else {
+                    throw .invalidLifetime(SDESError.quoted(part) { $0.isASCIIDigit || $0 == "^" })
+                }
                 lifetime = parsed
             }
+        }
+        let keyingMaterial: SRTPKeyingMaterial
+        do {
+            keyingMaterial = try SRTPKeyingMaterial(profile: profile, keyAndSalt: keySalt)
+        } catch {
+            throw .wrongKeyLength(expected: profile.keyingMaterialLength, actual: keySalt.count)
         }
 
         self.tag = tag
@@ -96,17 +110,27 @@ public struct SDESCryptoAttribute: Sendable, Equatable, CustomStringConvertible 
         self.sessionParameters = fields.dropFirst(3).map(String.init)
     }
 
-    /// The attribute value, e.g. `1 AES_CM_128_HMAC_SHA1_80 inline:BASE64|2^31|1:4`.
+    /// The attribute value, e.g. `1 AES_CM_128_HMAC_SHA1_80 inline:BASE64|2^31|1:4`. It
+    /// contains the key: a `String` cannot be wiped, so build it only to send it.
     public var attributeValue: String {
-        var keyInfo = "inline:" + SDESBase64.encode(keyingMaterial.keyAndSalt)
+        value(key: keyingMaterial.withUnsafeKeyAndSalt { SDESBase64.encode($0) })
+    }
+
+    /// The full SDP line without line ending: `a=crypto:` followed by `attributeValue` (contains
+    /// the key).
+    public var attributeLine: String { "a=crypto:" + attributeValue }
+
+    /// The attribute value with the key replaced by `<key>`, e.g.
+    /// `1 AES_CM_128_HMAC_SHA1_80 inline:<key>|2^31|1:4`: safe to log.
+    public var description: String { value(key: "<key>") }
+
+    /// Same as `description`: the key left out.
+    public var debugDescription: String { description }
+
+    private func value(key: String) -> String {
+        var keyInfo = "inline:" + key
         if let lifetime { keyInfo += "|\(lifetime)" }
         if let masterKeyIdentifier { keyInfo += "|\(masterKeyIdentifier)" }
         return ([String(tag), profile.sdesName, keyInfo] + sessionParameters).joined(separator: " ")
     }
-
-    /// The full SDP line without line ending: `a=crypto:` followed by `attributeValue`.
-    public var attributeLine: String { "a=crypto:" + attributeValue }
-
-    /// Same as `attributeValue` (contains the key).
-    public var description: String { attributeValue }
 }

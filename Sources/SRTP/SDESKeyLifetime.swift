@@ -39,4 +39,8 @@ public enum SDESKeyLifetime: Sendable, Hashable, CustomStringConvertible {
 extension Character {
     /// True for `0`...`9` only (not other Unicode digits).
     var isASCIIDigit: Bool { isASCII && isWholeNumber }
+    /// True for `A`...`Z` only.
+    var isASCIIUppercaseLetter: Bool { isASCII && isUppercase }
+    /// True for `a`...`z` only.
+    var isASCIILowercaseLetter: Bool { isASCII && isLowercase }
 }

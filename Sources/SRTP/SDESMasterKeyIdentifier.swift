@@ -19,15 +19,16 @@ public struct SDESMasterKeyIdentifier: Sendable, Hashable, CustomStringConvertib
 
     /// Parses `value:length`.
     init(parsing text: Substring) throws(SDESError) {
+        let shown = SDESError.quoted(text) { $0.isASCIIDigit || $0 == ":" }
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 2,
               !parts[0].isEmpty, parts[0].allSatisfy(\.isASCIIDigit), let value = UInt64(parts[0]),
               !parts[1].isEmpty, parts[1].count <= 3, parts[1].allSatisfy(\.isASCIIDigit), let length = Int(parts[1])
-        else { throw .invalidMKI(String(text)) }
+        else { throw .invalidMKI(shown) }
         do {
             try self.init(value: value, length: length)
         } catch {
-            throw .invalidMKI(String(text))
+            throw .invalidMKI(shown)
         }
     }
 

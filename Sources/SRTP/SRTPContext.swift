@@ -51,8 +51,9 @@ final class SRTPContext {
         return srtp_get_stream_roc(handle, ssrc, &roc) == srtp_err_status_ok ? roc : nil
     }
 
-    /// Builds a policy for `keyingMaterial` and passes it to `body`; the temporary key copy is
-    /// wiped afterwards (libsrtp keeps its own expanded keys).
+    /// Builds a policy for `keyingMaterial` and passes it to `body`. The policy points at the
+    /// keying material's own storage, so no copy of the key is made here; libsrtp derives and
+    /// keeps its session keys, and zeroes them in `srtp_dealloc`.
     private static func withPolicy(
         _ keyingMaterial: SRTPKeyingMaterial, ssrc: srtp_ssrc_t, windowSize: Int,
         _ body: (UnsafePointer<srtp_policy_t>) -> srtp_err_status_t
@@ -63,12 +64,9 @@ final class SRTPContext {
         policy.window_size = UInt(windowSize)
         policy.allow_repeat_tx = 0
         policy.next = nil
-        var key = keyingMaterial.keyAndSalt
-        defer {
-            for index in key.indices { key[index] = 0 }
-        }
-        return key.withUnsafeMutableBufferPointer { keyBytes in
-            policy.key = keyBytes.baseAddress
+        return keyingMaterial.withUnsafeKeyAndSalt { keyBytes in
+            // libsrtp takes `unsigned char *` but only reads the master key.
+            policy.key = UnsafeMutablePointer(mutating: keyBytes.baseAddress?.assumingMemoryBound(to: UInt8.self))
             return withUnsafePointer(to: &policy) { body($0) }
         }
     }
