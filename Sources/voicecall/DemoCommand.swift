@@ -69,10 +69,11 @@ struct DemoCommand {
         if failures > 0 { throw CommandError.failed("\(failures) SRTP failures on a clean loopback") }
     }
 
-    /// The SDES line with the key material shortened: enough to see the suite and tag.
+    /// The SDES line's tag and suite, and no key material at all (even a few base64
+    /// characters of a key are bits of it an observer of the terminal or a log should not get).
     static func redacted(_ line: String) -> String {
-        guard let range = line.range(of: "inline:") else { return line }
-        return String(line[..<range.upperBound]) + String(line[range.upperBound...].prefix(6)) + "…"
+        guard let attribute = try? SDESCryptoAttribute(parsing: line) else { return "a=crypto: (not shown)" }
+        return "a=crypto:\(attribute.tag) \(attribute.profile.sdesName) inline:<key not shown>"
     }
 
     static func describe(_ direction: DirectionSummary) -> String {
