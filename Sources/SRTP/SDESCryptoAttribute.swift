@@ -3,8 +3,9 @@
 ///
 /// Unknown crypto-suites are rejected with `SDESError.unsupportedSuite(name)` rather than kept,
 /// so `profile` is always usable; an offer parser skips such lines and answers with a suite
-/// it knows. Lifetimes (`|2^31` or decimal) and MKIs (`|1:4`) are parsed and reproduced;
-/// session parameters (e.g. `UNENCRYPTED_SRTCP`, `KDR=…`) are not interpreted but are kept
+/// it knows. Lifetimes (`|2^31` or decimal) and MKIs (`|1:4`) are parsed, reproduced, and
+/// applied: `keyingMaterial` carries them, so an `SRTPSession` built from it writes or expects
+/// the MKI in every packet and stops at the lifetime. Session parameters (e.g. `UNENCRYPTED_SRTCP`, `KDR=…`) are not interpreted but are kept
 /// verbatim and formatted back.
 ///
 /// `attributeValue` and `attributeLine` contain the key: send them, never log them.
@@ -13,7 +14,8 @@
 public struct SDESCryptoAttribute: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible {
     /// The tag that pairs an answer with the offer line it accepts (0...999,999,999).
     public let tag: Int
-    /// The master key and salt, and the crypto suite they belong to.
+    /// The master key and salt, the crypto suite they belong to, and the MKI and lifetime of
+    /// this attribute (as `SRTPKeyingMaterial.masterKeyIdentifier` and `lifetimePackets`).
     public let keyingMaterial: SRTPKeyingMaterial
     /// The key's lifetime, if given.
     public let lifetime: SDESKeyLifetime?
@@ -27,14 +29,30 @@ public struct SDESCryptoAttribute: Sendable, Equatable, CustomStringConvertible,
 
     /// Creates an attribute to send.
     ///
-    /// - Throws: `SDESError.invalidTag` unless `tag` is 0...999,999,999.
+    /// The line and the keys agree: a `lifetime` or `masterKeyIdentifier` given here replaces
+    /// the keying material's own (`self.keyingMaterial` carries it: protect with that); one
+    /// left nil is taken from the keying material (a power-of-two lifetime written `2^N`).
+    ///
+    /// - Throws: `SDESError.invalidTag` unless `tag` is 0...999,999,999; `.invalidMKI` when
+    ///   the keying material's MKI has no SDES form (a value beyond 64 bits).
     public init(
         tag: Int, keyingMaterial: SRTPKeyingMaterial, lifetime: SDESKeyLifetime? = nil,
         masterKeyIdentifier: SDESMasterKeyIdentifier? = nil, sessionParameters: [String] = []
     ) throws(SDESError) {
         guard (0...999_999_999).contains(tag) else { throw .invalidTag(String(tag)) }
+        let lifetime = lifetime ?? keyingMaterial.lifetimePackets.map(SDESKeyLifetime.init(packetCount:))
+        var masterKeyIdentifier = masterKeyIdentifier
+        if masterKeyIdentifier == nil, let bytes = keyingMaterial.masterKeyIdentifier {
+            masterKeyIdentifier = try SDESMasterKeyIdentifier(bytes: bytes)
+        }
         self.tag = tag
-        self.keyingMaterial = keyingMaterial
+        do {
+            self.keyingMaterial = try keyingMaterial.with(masterKeyIdentifier: masterKeyIdentifier?.bytes,
+                                                          lifetimePackets: lifetime?.packetCount)
+        } catch {
+            // Both were validated as SDES values, which SRTPKeyingMaterial accepts.
+            throw .invalidLifetime(lifetime.map { "\($0)" } ?? "")
+        }
         self.lifetime = lifetime
         self.masterKeyIdentifier = masterKeyIdentifier
         self.sessionParameters = sessionParameters
@@ -98,8 +116,10 @@ public struct SDESCryptoAttribute: Sendable, Equatable, CustomStringConvertible,
         }
         let keyingMaterial: SRTPKeyingMaterial
         do {
-            keyingMaterial = try SRTPKeyingMaterial(profile: profile, keyAndSalt: keySalt)
+            keyingMaterial = try SRTPKeyingMaterial(profile: profile, keyAndSalt: keySalt, masterKeyIdentifier: mki?.bytes,
+                                                    lifetimePackets: lifetime?.packetCount)
         } catch {
+            // Lengths, MKI and lifetime were all checked above; nothing else can fail.
             throw .wrongKeyLength(expected: profile.keyingMaterialLength, actual: keySalt.count)
         }
 

@@ -65,9 +65,26 @@ final class SRTPContext {
         policy.allow_repeat_tx = 0
         policy.next = nil
         return keyingMaterial.withUnsafeKeyAndSalt { keyBytes in
-            // libsrtp takes `unsigned char *` but only reads the master key.
-            policy.key = UnsafeMutablePointer(mutating: keyBytes.baseAddress?.assumingMemoryBound(to: UInt8.self))
-            return withUnsafePointer(to: &policy) { body($0) }
+            // libsrtp takes `unsigned char *` but only reads the master key (and MKI).
+            let key = UnsafeMutablePointer(mutating: keyBytes.baseAddress?.assumingMemoryBound(to: UInt8.self))
+            guard var identifier = keyingMaterial.masterKeyIdentifier else {
+                policy.key = key
+                return withUnsafePointer(to: &policy) { body($0) }
+            }
+            // With an MKI, the key goes in libsrtp 2.x's master-key list (one entry, index 0)
+            // instead of `policy.key`; libsrtp copies key and MKI into the stream.
+            return identifier.withUnsafeMutableBufferPointer { mki in
+                var master = srtp_master_key_t(key: key, mki_id: mki.baseAddress, mki_size: UInt32(mki.count))
+                return withUnsafeMutablePointer(to: &master) { masterPointer in
+                    var list: UnsafeMutablePointer<srtp_master_key_t>? = masterPointer
+                    return withUnsafeMutablePointer(to: &list) { listPointer in
+                        policy.key = nil
+                        policy.keys = listPointer
+                        policy.num_master_keys = 1
+                        return withUnsafePointer(to: &policy) { body($0) }
+                    }
+                }
+            }
         }
     }
 }

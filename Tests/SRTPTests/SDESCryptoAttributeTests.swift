@@ -75,7 +75,9 @@ import Testing
         let attribute = try SDESCryptoAttribute(tag: 3, keyingMaterial: keys, lifetime: .powerOfTwo(exponent: 31))
         let parsed = try SDESCryptoAttribute(parsing: attribute.attributeLine)
         #expect(parsed == attribute)
-        #expect(parsed.keyingMaterial == keys)
+        // The attribute's keying material carries the lifetime it signals; the key is the same.
+        #expect(parsed.keyingMaterial == (try keys.with(masterKeyIdentifier: nil, lifetimePackets: 1 << 31)))
+        #expect(parsed.keyingMaterial.keyAndSalt == keys.keyAndSalt)
         #expect(attribute.attributeValue.hasPrefix("3 \(profile.sdesName) inline:"))
     }
 
