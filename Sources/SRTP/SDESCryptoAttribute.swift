@@ -5,8 +5,8 @@
 /// so `profile` is always usable; an offer parser skips such lines and answers with a suite
 /// it knows. Lifetimes (`|2^31` or decimal) and MKIs (`|1:4`) are parsed, reproduced, and
 /// applied: `keyingMaterial` carries them, so an `SRTPSession` built from it writes or expects
-/// the MKI in every packet and stops at the lifetime. Session parameters (e.g. `UNENCRYPTED_SRTCP`, `KDR=…`) are not interpreted but are kept
-/// verbatim and formatted back.
+/// the MKI in every packet and stops at the lifetime. Session parameters (e.g.
+/// `UNENCRYPTED_SRTCP`, `KDR=…`) are not interpreted but are kept verbatim and formatted back.
 ///
 /// `attributeValue` and `attributeLine` contain the key: send them, never log them.
 /// `description` (what string interpolation, `print` and `dump` show) and every `SDESError`
