@@ -204,10 +204,18 @@ public final class ALSAStream<Calls: ALSACalls>: @unchecked Sendable {
             && (playback?.counters.isLost.load(ordering: .acquiring) ?? true)
     }
 
+    /// The longest stall `stall(milliseconds:)` applies, in milliseconds (10 s: any stall
+    /// longer than the device buffer already forces the xrun it is for).
+    public static var maximumStallMilliseconds: Int { 10_000 }
+
     /// Makes the I/O thread sleep `milliseconds` before its next wait: a diagnostic that forces
-    /// xruns on purpose.
-    public func stall(milliseconds: Int) {
-        loop.stallMilliseconds.store(milliseconds, ordering: .relaxed)
+    /// xruns on purpose. The request is clamped to 0…`maximumStallMilliseconds` (0 cancels a
+    /// pending stall); returns the stall that will be applied.
+    @discardableResult
+    public func stall(milliseconds: Int) -> Int {
+        let applied = min(max(milliseconds, 0), Self.maximumStallMilliseconds)
+        loop.stallMilliseconds.store(applied, ordering: .relaxed)
+        return applied
     }
 }
 

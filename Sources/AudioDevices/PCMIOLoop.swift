@@ -57,7 +57,9 @@ final class PCMIOLoop<Calls: ALSACalls>: @unchecked Sendable {
     /// One wait and one round of transfers. Returns false when every PCM is lost.
     func runOnce(timeoutMs: Int32) -> Bool {
         let stall = stallMilliseconds.exchange(0, ordering: .relaxed)
-        if stall > 0 { usleep(UInt32(stall) * 1_000) }
+        // `stall(milliseconds:)` clamps to 10 s; bounding again here keeps the microsecond
+        // count inside UInt32 whatever was stored (5,000,000 ms used to trap this thread).
+        if stall > 0 { usleep(UInt32(min(stall, 1_000_000) * 1_000)) }
         let firstActive = first.map { prepare($0) } ?? false
         let secondActive = second.map { prepare($0) } ?? false
         guard firstActive || secondActive else { return false }

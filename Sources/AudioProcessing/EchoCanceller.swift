@@ -48,7 +48,8 @@ public final class EchoCanceller {
         /// Whether the bulk delay is estimated and followed (off: speexdsp alone with the
         /// reference as given, or at the known delay).
         public var delayEstimation: Bool
-        /// A device-reported delay to start from, in milliseconds (`nil`: unknown).
+        /// A device-reported delay to start from, in milliseconds (`nil`: unknown), within
+        /// `EchoCanceller.knownDelayRangeMs`.
         public var knownDelayMs: Int?
         /// Whether our residual echo suppressor fills what it removes with comfort noise at the
         /// microphone's noise floor (`ResidualEchoSuppressor.comfortNoise`), so the near end's
@@ -111,6 +112,9 @@ public final class EchoCanceller {
         guard (0...2_000).contains(configuration.maximumDelayMs) else {
             throw .invalidConfiguration("maximumDelayMs \(configuration.maximumDelayMs) not in 0…2000")
         }
+        if let known = configuration.knownDelayMs, !Self.knownDelayRangeMs.contains(known) {
+            throw .invalidConfiguration("knownDelayMs \(known) not in 0…2000")
+        }
         guard configuration.alignmentMarginMs >= 0 else {
             throw .invalidConfiguration("alignmentMarginMs \(configuration.alignmentMarginMs) is negative")
         }
@@ -162,10 +166,19 @@ public final class EchoCanceller {
     /// The delay currently applied to the reference, in milliseconds.
     public var alignmentDelayMs: Double { Double(alignmentDelaySamples) * 1_000 / Double(configuration.sampleRate) }
 
+    /// The device-reported delays the canceller accepts, in milliseconds: the range of
+    /// `maximumDelayMs`, beyond which no alignment can follow anyway.
+    public static let knownDelayRangeMs = 0...2_000
+
     /// Aligns the reference to a device-reported delay (e.g. the sum of `snd_pcm_delay` on both
     /// streams), in milliseconds; the estimator still corrects it when it finds otherwise.
+    /// A delay outside `knownDelayRangeMs` is clamped to it (the alignment itself stops at
+    /// `maximumDelayMs`).
     public func setKnownDelay(ms: Int) {
-        forceAlignment(forEchoDelay: configuration.sampleRate * ms / 1_000)
+        // Clamped before multiplying: a delay from outside (a device, a command line) of
+        // 10^15 ms used to overflow `sampleRate × ms`.
+        let clamped = min(max(ms, Self.knownDelayRangeMs.lowerBound), Self.knownDelayRangeMs.upperBound)
+        forceAlignment(forEchoDelay: configuration.sampleRate * clamped / 1_000)
     }
 
     /// Forgets the adaptive filter, the delay estimate and the reference history.

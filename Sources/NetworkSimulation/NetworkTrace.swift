@@ -16,6 +16,10 @@ public struct NetworkTrace: Sendable, Hashable {
     /// The CSV header line.
     public static let csvHeader = "sequence,send_ms,arrival_ms"
 
+    /// The largest send or arrival time a CSV trace may hold, in milliseconds either side of
+    /// zero (10^12 ms, about 31.7 years): its microseconds fit an `Int` with room to spare.
+    public static let maximumTimeMagnitudeMs = 1e12
+
     /// Every packet, in sequence order.
     public var packets: [TracePacket]
 
@@ -56,6 +60,10 @@ public struct NetworkTrace: Sendable, Hashable {
     // MARK: CSV
 
     /// The trace as CSV text (times with microsecond precision), ending in a newline.
+    ///
+    /// A time beyond ±`maximumTimeMagnitudeMs` (or not finite), which only a trace built in
+    /// code can hold, is written as Swift prints it (`1e+16`, `nan`); reading it back
+    /// reports it.
     public var csv: String {
         var text = Self.csvHeader + "\n"
         text.reserveCapacity(packets.count * 24)
@@ -68,7 +76,8 @@ public struct NetworkTrace: Sendable, Hashable {
     }
 
     /// Parses CSV text. Blank lines and `\r\n` line ends are accepted; anything else malformed
-    /// is reported with its line number.
+    /// is reported with its line number. Numbers are plain decimals (`-12`, `41.25`, `2e3`);
+    /// times must lie within ±`maximumTimeMagnitudeMs`.
     public init(csv: String) throws(NetworkTraceError) {
         // "\r\n" is one Character in Swift, so it is matched as a whole.
         var lines = csv.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }
@@ -84,14 +93,8 @@ public struct NetworkTrace: Sendable, Hashable {
                 .map { $0.trimmingCharacters(in: .whitespaces) }
             guard fields.count == 3 else { throw .wrongFieldCount(line: number, count: fields.count) }
             guard let sequence = Int(fields[0]) else { throw .invalidNumber(line: number, column: "sequence", text: fields[0]) }
-            guard let send = Double(fields[1]), send.isFinite else { throw .invalidNumber(line: number, column: "send_ms", text: fields[1]) }
-            var arrival: Double? = nil
-            if !fields[2].isEmpty {
-                guard let value = Double(fields[2]), value.isFinite else {
-                    throw .invalidNumber(line: number, column: "arrival_ms", text: fields[2])
-                }
-                arrival = value
-            }
+            let send = try Self.time(fields[1], line: number, column: "send_ms")
+            let arrival = fields[2].isEmpty ? nil : try Self.time(fields[2], line: number, column: "arrival_ms")
             guard seen.insert(sequence).inserted else { throw .duplicateSequence(line: number, sequence: sequence) }
             packets.append(TracePacket(sequence: sequence, sendMs: send, arrivalMs: arrival))
         }
@@ -114,7 +117,43 @@ public struct NetworkTrace: Sendable, Hashable {
         }
     }
 
+    /// A time field: a plain decimal within ±`maximumTimeMagnitudeMs`.
+    private static func time(_ text: String, line: Int, column: String) throws(NetworkTraceError) -> Double {
+        guard let value = decimal(text) else { throw .invalidNumber(line: line, column: column, text: text) }
+        guard value.magnitude <= maximumTimeMagnitudeMs else { throw .timeOutOfRange(line: line, column: column, text: text) }
+        return value
+    }
+
+    /// `text` as a number if it is a plain decimal: an optional sign, digits with an optional
+    /// fraction, an optional exponent. `Double(_:)` alone is not enough: it reads C's `strtod`
+    /// grammar (`nan`, `inf`, hex floats) and stops at an embedded NUL, so "5\0xyz" was 5.
+    static func decimal(_ text: String) -> Double? {
+        var bytes = text.utf8[...]
+        func digits() -> Int {
+            let count = bytes.prefix(while: { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }).count
+            bytes = bytes.dropFirst(count)
+            return count
+        }
+        func sign() { if let first = bytes.first, first == UInt8(ascii: "+") || first == UInt8(ascii: "-") { bytes = bytes.dropFirst() } }
+        sign()
+        var mantissaDigits = digits()
+        if bytes.first == UInt8(ascii: ".") {
+            bytes = bytes.dropFirst()
+            mantissaDigits += digits()
+        }
+        guard mantissaDigits > 0 else { return nil }
+        if let first = bytes.first, first == UInt8(ascii: "e") || first == UInt8(ascii: "E") {
+            bytes = bytes.dropFirst()
+            sign()
+            guard digits() > 0 else { return nil }
+        }
+        guard bytes.isEmpty, let value = Double(text), value.isFinite else { return nil }
+        return value
+    }
+
     private static func format(_ value: Double) -> String {
+        // Out of range (only from a trace built in code): no integer holds its microseconds.
+        guard value.magnitude <= maximumTimeMagnitudeMs else { return "\(value)" }
         // Microseconds as an integer, printed with a decimal point: exact and locale-free.
         let micros = Int((value * 1_000).rounded())
         let sign = micros < 0 ? "-" : ""

@@ -36,10 +36,15 @@ public enum DTMFEvent: UInt8, Sendable, Hashable, CaseIterable, CustomStringConv
 
     private static let characters: [Character] = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "*", "#", "A", "B", "C", "D"]
 
-    /// The key for a character (`0`–`9`, `*`, `#`, `A`–`D`, lower case accepted), or `nil`.
+    /// The key for a character (`0`–`9`, `*`, `#`, `A`–`D`, lower case accepted), or `nil`
+    /// for any other character.
     public init?(_ character: Character) {
-        let upper = Character(character.uppercased())
-        guard let index = Self.characters.firstIndex(of: upper) else { return nil }
+        // Only ASCII characters can be keys. Upper-casing first would not do: "ß" upper-cases
+        // to "SS" and "ﬁ" to "FI", which are not one Character. ("\r\n" has an ASCII value
+        // too, 10, which is no key.)
+        guard let ascii = character.asciiValue else { return nil }
+        let upper = ascii >= UInt8(ascii: "a") && ascii <= UInt8(ascii: "z") ? ascii - 32 : ascii
+        guard let index = Self.characters.firstIndex(of: Character(Unicode.Scalar(upper))) else { return nil }
         self.init(rawValue: UInt8(index))
     }
 

@@ -8,13 +8,24 @@
 /// ```
 public enum SerialNumberArithmetic {
     /// The signed forward distance from `a` to `b`, in `-2^(n-1) ..< 2^(n-1)` for n-bit
-    /// values: positive when `b` is newer than `a`. Exactly half the circle is reported
-    /// as negative.
+    /// values (n ≤ 64): positive when `b` is newer than `a`. Exactly half the circle is
+    /// reported as negative. Wider values (`UInt128`), whose distances do not fit `Int64`,
+    /// saturate at `Int64.min` / `Int64.max`. Never traps.
     @inlinable
     public static func distance<Value: FixedWidthInteger & UnsignedInteger>(from a: Value, to b: Value) -> Int64 {
-        let forward = UInt64(b &- a)  // wrapping difference, zero-extended
-        let half = UInt64(1) << (Value.bitWidth - 1)
-        return forward < half ? Int64(forward) : Int64(forward) - Int64(half << 1)
+        let forward = b &- a  // the wrapping difference, in 0 ..< 2^n
+        if Value.bitWidth <= 64 {
+            // Reading the n-bit difference as two's complement is the serial-number distance:
+            // move it to the top of 64 bits and shift back arithmetically (sign extension).
+            // For 64-bit values the difference itself may exceed Int64.max, so no conversion
+            // that checks its range may be used here.
+            let shift = UInt64(64 - Value.bitWidth)
+            return Int64(truncatingIfNeeded: UInt64(truncatingIfNeeded: forward) << shift) >> shift
+        }
+        let half = Value(1) << (Value.bitWidth - 1)
+        if forward < half { return forward > Value(Int64.max) ? .max : Int64(forward) }
+        let backward = 0 &- forward  // in 1 ... 2^(n-1)
+        return backward > Value(Int64.max) ? .min : -Int64(backward)
     }
 
     /// Whether `a` comes after `b` (strictly) in serial-number order.

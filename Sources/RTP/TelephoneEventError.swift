@@ -10,6 +10,6 @@ public enum TelephoneEventError: Error, Sendable, Hashable {
     case invalidDuration(Int)
     /// A packet time that is not positive.
     case invalidPacketTime(Int)
-    /// A clock rate that is not positive.
+    /// A clock rate that is not positive or above `TelephoneEventKeyPress.maximumClockRate`.
     case invalidClockRate(Int)
 }

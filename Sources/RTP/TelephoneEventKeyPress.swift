@@ -30,6 +30,11 @@ public struct TelephoneEventKeyPress: RandomAccessCollection, Sendable, Hashable
     /// Times the end packet is sent.
     public static let endPacketCopies = 3
 
+    /// The highest telephone-event clock rate accepted, in Hz. Real ones are 8–48 kHz; the
+    /// bound keeps `durationMs × clockRate` (at most 3.6 × 10^12) far from overflow for any
+    /// rate a peer's `a=rtpmap` may announce.
+    public static let maximumClockRate = 1_000_000
+
     /// The key.
     public let event: DTMFEvent
     /// Volume, 0–63 (−dBm0).
@@ -54,7 +59,8 @@ public struct TelephoneEventKeyPress: RandomAccessCollection, Sendable, Hashable
     ///     up to about 8.19 s at 8 kHz).
     ///   - packetTimeMs: interval between packets (the stream's ptime).
     ///   - volume: 0–63 (−dBm0).
-    ///   - clockRate: the telephone-event clock rate (8000 unless negotiated otherwise).
+    ///   - clockRate: the telephone-event clock rate (8000 unless negotiated otherwise),
+    ///     1…`maximumClockRate`.
     ///   - timestamp: RTP timestamp of the event start.
     ///   - firstSequenceNumber: sequence number of the first packet.
     /// - Throws: ``TelephoneEventError`` for an out-of-range parameter.
@@ -67,7 +73,8 @@ public struct TelephoneEventKeyPress: RandomAccessCollection, Sendable, Hashable
         timestamp: UInt32,
         firstSequenceNumber: UInt16
     ) throws(TelephoneEventError) {
-        guard clockRate > 0 else { throw .invalidClockRate(clockRate) }
+        // Checked before any arithmetic: the rate may come from a peer's SDP.
+        guard clockRate > 0, clockRate <= Self.maximumClockRate else { throw .invalidClockRate(clockRate) }
         guard volume >= 0 && volume <= 63 else { throw .invalidVolume(volume) }
         guard packetTimeMs > 0, packetTimeMs <= 10_000 else { throw .invalidPacketTime(packetTimeMs) }
         guard durationMs > 0, durationMs <= 3_600_000 else { throw .invalidDuration(durationMs) }

@@ -1,12 +1,17 @@
 /// Standard base64 (RFC 4648 §4) for SDES `inline:` key-salts. Encoding pads with `=`;
 /// decoding accepts padded or unpadded input and rejects any other character.
+///
+/// What it handles is key material: the working buffers it fills are wiped before they are
+/// released. The `String` the encoder returns, and the text the decoder reads, cannot be
+/// (Swift strings are immutable values the runtime may copy or keep inline).
 enum SDESBase64 {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
     /// Encodes `bytes`, padded.
-    static func encode(_ bytes: [UInt8]) -> String {
+    static func encode(_ bytes: UnsafeRawBufferPointer) -> String {
         var output: [UInt8] = []
         output.reserveCapacity((bytes.count + 2) / 3 * 4)
+        defer { SecretBytes.wipe(&output) }
         var index = 0
         while index < bytes.count {
             let remaining = bytes.count - index
@@ -24,9 +29,10 @@ enum SDESBase64 {
     }
 
     /// Decodes `text`; nil on a character outside the alphabet, misplaced padding or a
-    /// dangling 6-bit group.
+    /// dangling 6-bit group. The caller owns the bytes and should wipe them when done.
     static func decode(_ text: Substring) -> [UInt8]? {
         var symbols = Array(text.utf8)
+        defer { SecretBytes.wipe(&symbols) }
         var padding = 0
         while symbols.last == UInt8(ascii: "=") {
             symbols.removeLast()
@@ -38,7 +44,10 @@ enum SDESBase64 {
         var accumulator: UInt32 = 0
         var bits = 0
         for symbol in symbols {
-            guard let value = sextet(symbol) else { return nil }
+            guard let value = sextet(symbol) else {
+                SecretBytes.wipe(&output)
+                return nil
+            }
             accumulator = accumulator << 6 | UInt32(value)
             bits += 6
             if bits >= 8 {

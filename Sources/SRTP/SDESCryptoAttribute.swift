@@ -3,15 +3,19 @@
 ///
 /// Unknown crypto-suites are rejected with `SDESError.unsupportedSuite(name)` rather than kept,
 /// so `profile` is always usable; an offer parser skips such lines and answers with a suite
-/// it knows. Lifetimes (`|2^31` or decimal) and MKIs (`|1:4`) are parsed and reproduced;
-/// session parameters (e.g. `UNENCRYPTED_SRTCP`, `KDR=…`) are not interpreted but are kept
-/// verbatim and formatted back.
+/// it knows. Lifetimes (`|2^31` or decimal) and MKIs (`|1:4`) are parsed, reproduced, and
+/// applied: `keyingMaterial` carries them, so an `SRTPSession` built from it writes or expects
+/// the MKI in every packet and stops at the lifetime. Session parameters (e.g.
+/// `UNENCRYPTED_SRTCP`, `KDR=…`) are not interpreted but are kept verbatim and formatted back.
 ///
-/// `description` is the attribute value and contains the key: do not log it.
-public struct SDESCryptoAttribute: Sendable, Equatable, CustomStringConvertible {
+/// `attributeValue` and `attributeLine` contain the key: send them, never log them.
+/// `description` (what string interpolation, `print` and `dump` show) and every `SDESError`
+/// leave the key out.
+public struct SDESCryptoAttribute: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible {
     /// The tag that pairs an answer with the offer line it accepts (0...999,999,999).
     public let tag: Int
-    /// The master key and salt, and the crypto suite they belong to.
+    /// The master key and salt, the crypto suite they belong to, and the MKI and lifetime of
+    /// this attribute (as `SRTPKeyingMaterial.masterKeyIdentifier` and `lifetimePackets`).
     public let keyingMaterial: SRTPKeyingMaterial
     /// The key's lifetime, if given.
     public let lifetime: SDESKeyLifetime?
@@ -25,14 +29,30 @@ public struct SDESCryptoAttribute: Sendable, Equatable, CustomStringConvertible 
 
     /// Creates an attribute to send.
     ///
-    /// - Throws: `SDESError.invalidTag` unless `tag` is 0...999,999,999.
+    /// The line and the keys agree: a `lifetime` or `masterKeyIdentifier` given here replaces
+    /// the keying material's own (`self.keyingMaterial` carries it: protect with that); one
+    /// left nil is taken from the keying material (a power-of-two lifetime written `2^N`).
+    ///
+    /// - Throws: `SDESError.invalidTag` unless `tag` is 0...999,999,999; `.invalidMKI` when
+    ///   the keying material's MKI has no SDES form (a value beyond 64 bits).
     public init(
         tag: Int, keyingMaterial: SRTPKeyingMaterial, lifetime: SDESKeyLifetime? = nil,
         masterKeyIdentifier: SDESMasterKeyIdentifier? = nil, sessionParameters: [String] = []
     ) throws(SDESError) {
         guard (0...999_999_999).contains(tag) else { throw .invalidTag(String(tag)) }
+        let lifetime = lifetime ?? keyingMaterial.lifetimePackets.map(SDESKeyLifetime.init(packetCount:))
+        var masterKeyIdentifier = masterKeyIdentifier
+        if masterKeyIdentifier == nil, let bytes = keyingMaterial.masterKeyIdentifier {
+            masterKeyIdentifier = try SDESMasterKeyIdentifier(bytes: bytes)
+        }
         self.tag = tag
-        self.keyingMaterial = keyingMaterial
+        do {
+            self.keyingMaterial = try keyingMaterial.with(masterKeyIdentifier: masterKeyIdentifier?.bytes,
+                                                          lifetimePackets: lifetime?.packetCount)
+        } catch {
+            // Both were validated as SDES values, which SRTPKeyingMaterial accepts.
+            throw .invalidLifetime(lifetime.map { "\($0)" } ?? "")
+        }
         self.lifetime = lifetime
         self.masterKeyIdentifier = masterKeyIdentifier
         self.sessionParameters = sessionParameters
@@ -53,27 +73,31 @@ public struct SDESCryptoAttribute: Sendable, Equatable, CustomStringConvertible 
             text = text[text.index(after: colon)...]
         }
 
+        // Errors quote a field only when it cannot be key material (`SDESError.quoted`): a
+        // line with a field missing or misplaced may carry the key anywhere.
         let fields = text.split(whereSeparator: { $0 == " " || $0 == "\t" })
         guard fields.count >= 1 else { throw .missingField("tag") }
         guard fields[0].count <= 9, fields[0].allSatisfy(\.isASCIIDigit), let tag = Int(fields[0]) else {
-            throw .invalidTag(String(fields[0]))
+            throw .invalidTag(SDESError.quoted(fields[0], allowing: \.isASCIIDigit))
         }
         guard fields.count >= 2 else { throw .missingField("crypto-suite") }
-        guard let profile = SRTPProfile(sdesName: String(fields[1])) else { throw .unsupportedSuite(String(fields[1])) }
+        guard let profile = SRTPProfile(sdesName: String(fields[1])) else {
+            throw .unsupportedSuite(SDESError.quoted(fields[1]) { $0.isASCIIUppercaseLetter || $0.isASCIIDigit || $0 == "_" })
+        }
         guard fields.count >= 3 else { throw .missingField("key-params") }
 
         let keyParams = fields[2]
         guard !keyParams.contains(";") else { throw .multipleKeys }
-        guard let methodEnd = keyParams.firstIndex(of: ":") else { throw .unsupportedKeyMethod(String(keyParams)) }
+        guard let methodEnd = keyParams.firstIndex(of: ":") else { throw .missingField("key-method") }
         let method = keyParams[..<methodEnd]
-        guard method.lowercased() == "inline" else { throw .unsupportedKeyMethod(String(method)) }
+        guard method.lowercased() == "inline" else {
+            throw .unsupportedKeyMethod(SDESError.quoted(method) { $0.isASCIIUppercaseLetter || $0.isASCIILowercaseLetter })
+        }
 
         let keyInfo = keyParams[keyParams.index(after: methodEnd)...].split(separator: "|", omittingEmptySubsequences: false)
-        guard let keySalt = SDESBase64.decode(keyInfo[0]) else { throw .invalidBase64(String(keyInfo[0])) }
-        let keyingMaterial: SRTPKeyingMaterial
-        do {
-            keyingMaterial = try SRTPKeyingMaterial(profile: profile, keyAndSalt: keySalt)
-        } catch {
+        guard var keySalt = SDESBase64.decode(keyInfo[0]) else { throw .invalidBase64(characterCount: keyInfo[0].count) }
+        defer { SecretBytes.wipe(&keySalt) }
+        guard keySalt.count == profile.keyingMaterialLength else {
             throw .wrongKeyLength(expected: profile.keyingMaterialLength, actual: keySalt.count)
         }
         var lifetime: SDESKeyLifetime? = nil
@@ -81,12 +105,22 @@ public struct SDESCryptoAttribute: Sendable, Equatable, CustomStringConvertible 
         // Grammar: key-salt ["|" lifetime] ["|" mki]; an MKI is the part with a colon.
         for part in keyInfo.dropFirst() {
             if part.contains(":") {
-                guard mki == nil else { throw .invalidMKI(String(part)) }
+                guard mki == nil else { throw .invalidMKI(SDESError.quoted(part) { $0.isASCIIDigit || $0 == ":" }) }
                 mki = try SDESMasterKeyIdentifier(parsing: part)
             } else {
-                guard lifetime == nil, mki == nil, let parsed = SDESKeyLifetime(part) else { throw .invalidLifetime(String(part)) }
+                guard lifetime == nil, mki == nil, let parsed = SDESKeyLifetime(part) else {
+                    throw .invalidLifetime(SDESError.quoted(part) { $0.isASCIIDigit || $0 == "^" })
+                }
                 lifetime = parsed
             }
+        }
+        let keyingMaterial: SRTPKeyingMaterial
+        do {
+            keyingMaterial = try SRTPKeyingMaterial(profile: profile, keyAndSalt: keySalt, masterKeyIdentifier: mki?.bytes,
+                                                    lifetimePackets: lifetime?.packetCount)
+        } catch {
+            // Lengths, MKI and lifetime were all checked above; nothing else can fail.
+            throw .wrongKeyLength(expected: profile.keyingMaterialLength, actual: keySalt.count)
         }
 
         self.tag = tag
@@ -96,17 +130,27 @@ public struct SDESCryptoAttribute: Sendable, Equatable, CustomStringConvertible 
         self.sessionParameters = fields.dropFirst(3).map(String.init)
     }
 
-    /// The attribute value, e.g. `1 AES_CM_128_HMAC_SHA1_80 inline:BASE64|2^31|1:4`.
+    /// The attribute value, e.g. `1 AES_CM_128_HMAC_SHA1_80 inline:BASE64|2^31|1:4`. It
+    /// contains the key: a `String` cannot be wiped, so build it only to send it.
     public var attributeValue: String {
-        var keyInfo = "inline:" + SDESBase64.encode(keyingMaterial.keyAndSalt)
+        value(key: keyingMaterial.withUnsafeKeyAndSalt { SDESBase64.encode($0) })
+    }
+
+    /// The full SDP line without line ending: `a=crypto:` followed by `attributeValue` (contains
+    /// the key).
+    public var attributeLine: String { "a=crypto:" + attributeValue }
+
+    /// The attribute value with the key replaced by `<key>`, e.g.
+    /// `1 AES_CM_128_HMAC_SHA1_80 inline:<key>|2^31|1:4`: safe to log.
+    public var description: String { value(key: "<key>") }
+
+    /// Same as `description`: the key left out.
+    public var debugDescription: String { description }
+
+    private func value(key: String) -> String {
+        var keyInfo = "inline:" + key
         if let lifetime { keyInfo += "|\(lifetime)" }
         if let masterKeyIdentifier { keyInfo += "|\(masterKeyIdentifier)" }
         return ([String(tag), profile.sdesName, keyInfo] + sessionParameters).joined(separator: " ")
     }
-
-    /// The full SDP line without line ending: `a=crypto:` followed by `attributeValue`.
-    public var attributeLine: String { "a=crypto:" + attributeValue }
-
-    /// Same as `attributeValue` (contains the key).
-    public var description: String { attributeValue }
 }

@@ -15,14 +15,20 @@ public enum SDESKeyLifetime: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// Parses `2^N` or a decimal count; nil if malformed or out of range.
+    /// The lifetime of `count` packets, written `2^N` when it is a power of two.
+    public init(packetCount count: UInt64) {
+        self = count != 0 && count & (count - 1) == 0 ? .powerOfTwo(exponent: count.trailingZeroBitCount) : .packets(count)
+    }
+
+    /// Parses `2^N` or a decimal count; nil if malformed or out of range (a lifetime of 0
+    /// packets included: no key can be used for none).
     public init?(_ text: Substring) {
         if text.hasPrefix("2^") {
             let digits = text.dropFirst(2)
             guard !digits.isEmpty, digits.allSatisfy(\.isASCIIDigit), let exponent = Int(digits), exponent < 64 else { return nil }
             self = .powerOfTwo(exponent: exponent)
         } else {
-            guard !text.isEmpty, text.allSatisfy(\.isASCIIDigit), let count = UInt64(text) else { return nil }
+            guard !text.isEmpty, text.allSatisfy(\.isASCIIDigit), let count = UInt64(text), count > 0 else { return nil }
             self = .packets(count)
         }
     }
@@ -39,4 +45,8 @@ public enum SDESKeyLifetime: Sendable, Hashable, CustomStringConvertible {
 extension Character {
     /// True for `0`...`9` only (not other Unicode digits).
     var isASCIIDigit: Bool { isASCII && isWholeNumber }
+    /// True for `A`...`Z` only.
+    var isASCIIUppercaseLetter: Bool { isASCII && isUppercase }
+    /// True for `a`...`z` only.
+    var isASCIILowercaseLetter: Bool { isASCII && isLowercase }
 }

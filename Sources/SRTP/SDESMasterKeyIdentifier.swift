@@ -17,17 +17,29 @@ public struct SDESMasterKeyIdentifier: Sendable, Hashable, CustomStringConvertib
         self.length = length
     }
 
+    /// The MKI whose wire form is `bytes` (big-endian value).
+    ///
+    /// - Throws: `SDESError.invalidMKI` unless `bytes` is 1...128 long with a value that fits
+    ///   64 bits (the SDES form is a decimal value).
+    public init(bytes: [UInt8]) throws(SDESError) {
+        guard (1...128).contains(bytes.count), bytes.dropLast(8).allSatisfy({ $0 == 0 }) else {
+            throw .invalidMKI("<\(bytes.count) bytes>")
+        }
+        try self.init(value: bytes.suffix(8).reduce(0) { $0 << 8 | UInt64($1) }, length: bytes.count)
+    }
+
     /// Parses `value:length`.
     init(parsing text: Substring) throws(SDESError) {
+        let shown = SDESError.quoted(text) { $0.isASCIIDigit || $0 == ":" }
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 2,
               !parts[0].isEmpty, parts[0].allSatisfy(\.isASCIIDigit), let value = UInt64(parts[0]),
               !parts[1].isEmpty, parts[1].count <= 3, parts[1].allSatisfy(\.isASCIIDigit), let length = Int(parts[1])
-        else { throw .invalidMKI(String(text)) }
+        else { throw .invalidMKI(shown) }
         do {
             try self.init(value: value, length: length)
         } catch {
-            throw .invalidMKI(String(text))
+            throw .invalidMKI(shown)
         }
     }
 

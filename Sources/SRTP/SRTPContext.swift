@@ -51,8 +51,9 @@ final class SRTPContext {
         return srtp_get_stream_roc(handle, ssrc, &roc) == srtp_err_status_ok ? roc : nil
     }
 
-    /// Builds a policy for `keyingMaterial` and passes it to `body`; the temporary key copy is
-    /// wiped afterwards (libsrtp keeps its own expanded keys).
+    /// Builds a policy for `keyingMaterial` and passes it to `body`. The policy points at the
+    /// keying material's own storage, so no copy of the key is made here; libsrtp derives and
+    /// keeps its session keys, and zeroes them in `srtp_dealloc`.
     private static func withPolicy(
         _ keyingMaterial: SRTPKeyingMaterial, ssrc: srtp_ssrc_t, windowSize: Int,
         _ body: (UnsafePointer<srtp_policy_t>) -> srtp_err_status_t
@@ -63,13 +64,27 @@ final class SRTPContext {
         policy.window_size = UInt(windowSize)
         policy.allow_repeat_tx = 0
         policy.next = nil
-        var key = keyingMaterial.keyAndSalt
-        defer {
-            for index in key.indices { key[index] = 0 }
-        }
-        return key.withUnsafeMutableBufferPointer { keyBytes in
-            policy.key = keyBytes.baseAddress
-            return withUnsafePointer(to: &policy) { body($0) }
+        return keyingMaterial.withUnsafeKeyAndSalt { keyBytes in
+            // libsrtp takes `unsigned char *` but only reads the master key (and MKI).
+            let key = UnsafeMutablePointer(mutating: keyBytes.baseAddress?.assumingMemoryBound(to: UInt8.self))
+            guard var identifier = keyingMaterial.masterKeyIdentifier else {
+                policy.key = key
+                return withUnsafePointer(to: &policy) { body($0) }
+            }
+            // With an MKI, the key goes in libsrtp 2.x's master-key list (one entry, index 0)
+            // instead of `policy.key`; libsrtp copies key and MKI into the stream.
+            return identifier.withUnsafeMutableBufferPointer { mki in
+                var master = srtp_master_key_t(key: key, mki_id: mki.baseAddress, mki_size: UInt32(mki.count))
+                return withUnsafeMutablePointer(to: &master) { masterPointer in
+                    var list: UnsafeMutablePointer<srtp_master_key_t>? = masterPointer
+                    return withUnsafeMutablePointer(to: &list) { listPointer in
+                        policy.key = nil
+                        policy.keys = listPointer
+                        policy.num_master_keys = 1
+                        return withUnsafePointer(to: &policy) { body($0) }
+                    }
+                }
+            }
         }
     }
 }

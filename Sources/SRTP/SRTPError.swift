@@ -2,9 +2,10 @@ internal import CSRTP
 
 /// Why an SRTP operation failed.
 ///
-/// Packet-level errors (`authenticationFailed`, `replay`, `malformedPacket`) are expected on
-/// the network path: count them and drop the packet. The others indicate a programming or
-/// configuration error.
+/// Packet-level errors (`authenticationFailed`, `replay`, `malformedPacket`,
+/// `unknownMasterKeyIdentifier`, `encryptionFlagMismatch`) are expected on the network path:
+/// count them and drop the packet. `keyLifetimeExpired` asks for a new key. The others
+/// indicate a programming or configuration error.
 public enum SRTPError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The packet's authentication tag did not verify (tampered, wrong key, or wrong rollover
     /// counter). libsrtp: `srtp_err_status_auth_fail`.
@@ -14,6 +15,19 @@ public enum SRTPError: Error, Equatable, Sendable, CustomStringConvertible {
     case replay
     /// The packet is too short or its header is inconsistent (CSRC count, extension length).
     case malformedPacket
+    /// The packet's master key identifier (MKI) is not this session's: a packet keyed for
+    /// another master key, or forged. libsrtp: `srtp_err_status_bad_mki`.
+    case unknownMasterKeyIdentifier
+    /// The SRTCP packet's E flag (encrypted or not) disagrees with this session's SRTCP
+    /// policy, so libsrtp refused it before checking its tag: a forged or corrupted flag, or a
+    /// peer that negotiated `UNENCRYPTED_SRTCP` differently. libsrtp:
+    /// `srtp_err_status_cant_check` from `srtp_unprotect_rtcp`. (Under the AEAD suites the
+    /// flag is authenticated data, and a flipped one is `.authenticationFailed`.)
+    case encryptionFlagMismatch
+    /// The master key has protected (outbound) or accepted (inbound) as many packets as its
+    /// lifetime allows (`SRTPKeyingMaterial.lifetimePackets`, or libsrtp's own limit:
+    /// `srtp_err_status_key_expired`): re-key.
+    case keyLifetimeExpired
     /// A caller-supplied value is out of range; the string says which and why.
     case badParameter(String)
     /// The buffer lacks room: `protect` needs `SRTPSession.maximumTrailerLength` (RTP) or
@@ -34,6 +48,8 @@ public enum SRTPError: Error, Equatable, Sendable, CustomStringConvertible {
         case srtp_err_status_auth_fail: self = .authenticationFailed
         case srtp_err_status_replay_fail, srtp_err_status_replay_old: self = .replay
         case srtp_err_status_bad_param, srtp_err_status_parse_err: self = .malformedPacket
+        case srtp_err_status_bad_mki: self = .unknownMasterKeyIdentifier
+        case srtp_err_status_key_expired: self = .keyLifetimeExpired
         case srtp_err_status_alloc_fail: self = .allocationFailed
         case srtp_err_status_init_fail: self = .initializationFailed(status: Int32(status.rawValue))
         default: self = .other(status: Int32(status.rawValue), function: function)
@@ -46,6 +62,9 @@ public enum SRTPError: Error, Equatable, Sendable, CustomStringConvertible {
         case .authenticationFailed: return "SRTP authentication failed"
         case .replay: return "SRTP replay detected (index already seen or older than the window)"
         case .malformedPacket: return "malformed (S)RTP(C) packet"
+        case .unknownMasterKeyIdentifier: return "SRTP packet carries an unknown master key identifier (MKI)"
+        case .encryptionFlagMismatch: return "SRTCP packet's E flag disagrees with the session's SRTCP encryption"
+        case .keyLifetimeExpired: return "SRTP master key lifetime reached: a new key is needed"
         case .badParameter(let why): return "bad SRTP parameter: \(why)"
         case .bufferTooSmall: return "buffer too small for the SRTP trailer"
         case .allocationFailed: return "libsrtp allocation failed"

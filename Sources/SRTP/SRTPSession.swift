@@ -20,6 +20,12 @@ internal import CSRTP
 ///
 /// **Buffers:** packets are processed in place; the buffer should be 4-byte aligned (libsrtp
 /// reads the header as 32-bit words).
+///
+/// **MKI and lifetime:** the keying material's master key identifier is written into every
+/// packet protected and required in every packet unprotected (`.unknownMasterKeyIdentifier`
+/// otherwise); its lifetime is counted over SRTP and SRTCP packets together, and once
+/// `packetsUnderKey` reaches it every call throws `.keyLifetimeExpired` (libsrtp enforces its
+/// own, longer limits itself: 2^48 SRTP, 2^31 SRTCP packets).
 public final class SRTPSession: @unchecked Sendable {
     /// Spare bytes `protect` requires after the RTP packet: libsrtp's `SRTP_MAX_TRAILER_LEN`
     /// (largest tag plus largest MKI), the bound its documentation says it may write.
@@ -32,12 +38,25 @@ public final class SRTPSession: @unchecked Sendable {
     /// Default replay window, in packets.
     public static let defaultReplayWindowSize = 1024
 
+    /// The longest master key identifier libsrtp carries, in bytes (`SRTP_MAX_MKI_LEN`).
+    public static let maximumMasterKeyIdentifierLength = Int(SRTP_MAX_MKI_LEN)
+
     /// Whether this session protects (outbound) or unprotects (inbound).
     public let direction: SRTPDirection
     /// The crypto suite in use.
     public let profile: SRTPProfile
+    /// The master key's lifetime in packets (from the keying material), nil for libsrtp's own.
+    public let lifetimePackets: UInt64?
+    /// Packets this session has protected (outbound) or authenticated (inbound) with its master
+    /// key, SRTP and SRTCP together: what `lifetimePackets` is counted against.
+    public private(set) var packetsUnderKey: UInt64 = 0
 
     private let context: SRTPContext
+    /// libsrtp's `use_mki` flag: 1 when the keying material has an MKI (master key index 0).
+    private let useMasterKeyIdentifier: UInt32
+    /// The MKI, when incoming SRTCP must have it checked and removed here rather than by
+    /// libsrtp (see `unprotectRTCP`).
+    private let srtcpMasterKeyIdentifier: [UInt8]?
     // Unchecked: the session is used by one thread at a time and never re-enters itself, so
     // the dynamic exclusivity checks Swift would make on every access (several per packet)
     // only cost time on the per-packet path.
@@ -58,6 +77,8 @@ public final class SRTPSession: @unchecked Sendable {
     ///     packet's sequence number and the saved highest sequence number, so a wrap during
     ///     the restart is handled). Packets at or below the saved index are refused with
     ///     `.replay`: on inbound they may be replays; on outbound they would reuse keystream.
+    ///     The new session's `packetsUnderKey` starts at 0: when the key has a lifetime, give
+    ///     it keying material whose `lifetimePackets` is what the old session left.
     /// - Throws: `SRTPError.badParameter` for a bad window size or duplicate SSRCs,
     ///   `.initializationFailed` / `.allocationFailed` when libsrtp cannot create the session.
     public init(
@@ -71,6 +92,13 @@ public final class SRTPSession: @unchecked Sendable {
         }
         self.direction = direction
         self.profile = keyingMaterial.profile
+        self.lifetimePackets = keyingMaterial.lifetimePackets
+        self.useMasterKeyIdentifier = keyingMaterial.masterKeyIdentifier == nil ? 0 : 1
+        // libsrtp 2.5 looks for an SRTCP packet's MKI as if the packet ended in an RTP tag
+        // (srtp_get_session_keys uses the RTP tag length): under the _32 suites, whose SRTCP
+        // tag is 10 bytes and RTP tag 4, it looks 6 bytes early and refuses every packet.
+        let profile = keyingMaterial.profile
+        self.srtcpMasterKeyIdentifier = profile.rtpAuthTagLength != profile.rtcpAuthTagLength ? keyingMaterial.masterKeyIdentifier : nil
         self.hasResumedStreams = !resuming.isEmpty
         self.context = try SRTPContext(direction: direction, keyingMaterial: keyingMaterial, windowSize: replayWindowSize)
         for state in resuming {
@@ -90,16 +118,19 @@ public final class SRTPSession: @unchecked Sendable {
     ///   - length: the RTP packet's length in bytes.
     /// - Returns: the SRTP packet's length.
     /// - Throws: `.bufferTooSmall`, `.malformedPacket`, `.replay` (sequence number reused, or at
-    ///   or below a resumed stream's index), `.badParameter` on an inbound session.
+    ///   or below a resumed stream's index), `.keyLifetimeExpired`, `.badParameter` on an
+    ///   inbound session.
     public func protect(_ buffer: UnsafeMutableRawBufferPointer, length: Int) throws(SRTPError) -> Int {
         guard direction == .outbound else { throw .badParameter("protect needs an outbound session") }
         let base = try Self.checkedBase(buffer, length: length, minimumLength: 12, trailer: Self.maximumTrailerLength)
         let header = Self.rtpHeader(base)
         try prepare(ssrc: header.ssrc, sequenceNumber: header.sequenceNumber)
+        try checkLifetime()
         var octets = Int32(length)
-        let status = srtp_protect(context.handle, base, &octets)
+        let status = srtp_protect_mki(context.handle, base, &octets, useMasterKeyIdentifier, 0)
         if let error = SRTPError(status: status, function: "srtp_protect") { throw error }
         streams.record(ssrc: header.ssrc, sequenceNumber: header.sequenceNumber)
+        packetsUnderKey += 1
         return Int(octets)
     }
 
@@ -109,7 +140,8 @@ public final class SRTPSession: @unchecked Sendable {
     ///   - buffer: holds the SRTP packet at its start.
     ///   - length: the SRTP packet's length in bytes (at most `buffer.count`).
     /// - Returns: the RTP packet's length (tag removed).
-    /// - Throws: `.authenticationFailed`, `.replay`, `.malformedPacket`, `.bufferTooSmall`,
+    /// - Throws: `.authenticationFailed`, `.replay`, `.malformedPacket`,
+    ///   `.unknownMasterKeyIdentifier`, `.keyLifetimeExpired`, `.bufferTooSmall`,
     ///   `.badParameter` on an outbound session. The buffer's contents are unspecified after
     ///   a failure.
     public func unprotect(_ buffer: UnsafeMutableRawBufferPointer, length: Int) throws(SRTPError) -> Int {
@@ -117,10 +149,12 @@ public final class SRTPSession: @unchecked Sendable {
         let base = try Self.checkedBase(buffer, length: length, minimumLength: 12, trailer: 0)
         let header = Self.rtpHeader(base)
         try prepare(ssrc: header.ssrc, sequenceNumber: header.sequenceNumber)
+        try checkLifetime()
         var octets = Int32(length)
-        let status = srtp_unprotect(context.handle, base, &octets)
+        let status = srtp_unprotect_mki(context.handle, base, &octets, useMasterKeyIdentifier)
         if let error = SRTPError(status: status, function: "srtp_unprotect") { throw error }
         streams.record(ssrc: header.ssrc, sequenceNumber: header.sequenceNumber)
+        packetsUnderKey += 1
         return Int(octets)
     }
 
@@ -132,26 +166,42 @@ public final class SRTPSession: @unchecked Sendable {
     ///     `SRTPSession.maximumRTCPTrailerLength` spare bytes.
     ///   - length: the RTCP packet's length in bytes.
     /// - Returns: the SRTCP packet's length.
+    /// - Throws: `.bufferTooSmall`, `.malformedPacket`, `.keyLifetimeExpired`, `.badParameter`
+    ///   on an inbound session.
     public func protectRTCP(_ buffer: UnsafeMutableRawBufferPointer, length: Int) throws(SRTPError) -> Int {
         guard direction == .outbound else { throw .badParameter("protectRTCP needs an outbound session") }
         let base = try Self.checkedBase(buffer, length: length, minimumLength: 8, trailer: Self.maximumRTCPTrailerLength)
+        try checkLifetime()
         var octets = Int32(length)
-        let status = srtp_protect_rtcp(context.handle, base, &octets)
+        let status = srtp_protect_rtcp_mki(context.handle, base, &octets, useMasterKeyIdentifier, 0)
         if let error = SRTPError(status: status, function: "srtp_protect_rtcp") { throw error }
+        packetsUnderKey += 1
         return Int(octets)
     }
 
     /// Authenticates and decrypts an SRTCP packet in place.
     ///
     /// - Returns: the RTCP packet's length (index word and tag removed).
-    /// - Throws: `.authenticationFailed`, `.replay`, `.malformedPacket`, `.bufferTooSmall`,
+    /// - Throws: `.authenticationFailed`, `.replay`, `.malformedPacket`,
+    ///   `.encryptionFlagMismatch` (the E flag disagrees with the policy),
+    ///   `.unknownMasterKeyIdentifier`, `.keyLifetimeExpired`, `.bufferTooSmall`,
     ///   `.badParameter` on an outbound session.
     public func unprotectRTCP(_ buffer: UnsafeMutableRawBufferPointer, length: Int) throws(SRTPError) -> Int {
         guard direction == .inbound else { throw .badParameter("unprotectRTCP needs an inbound session") }
         let base = try Self.checkedBase(buffer, length: length, minimumLength: 8, trailer: 0)
+        try checkLifetime()
         var octets = Int32(length)
-        let status = srtp_unprotect_rtcp(context.handle, base, &octets)
+        var useMasterKeyIdentifier = self.useMasterKeyIdentifier
+        if let identifier = srtcpMasterKeyIdentifier {
+            octets = Int32(try Self.removeMasterKeyIdentifier(identifier, from: base, length: length, tagLength: profile.rtcpAuthTagLength))
+            useMasterKeyIdentifier = 0
+        }
+        let status = srtp_unprotect_rtcp_mki(context.handle, base, &octets, useMasterKeyIdentifier)
+        // libsrtp checks the E flag against the policy before the tag and reports a mismatch
+        // as "cannot check": it is neither a malformed packet nor a verified one.
+        if status == srtp_err_status_cant_check { throw .encryptionFlagMismatch }
         if let error = SRTPError(status: status, function: "srtp_unprotect_rtcp") { throw error }
+        packetsUnderKey += 1
         return Int(octets)
     }
 
@@ -187,6 +237,27 @@ public final class SRTPSession: @unchecked Sendable {
         if entry.awaitingFirstPacket {
             try context.setRolloverCounter(UInt32(truncatingIfNeeded: index >> 16), ssrc: ssrc)
         }
+    }
+
+    /// Checks the MKI of an AES-CM SRTCP packet where RFC 3711 §3.4 puts it (after the E flag
+    /// and index, before the tag) and removes it, moving the tag down; returns the new length.
+    /// libsrtp then authenticates the packet as one without MKI: the MKI is not covered by
+    /// the tag, so nothing else changes.
+    private static func removeMasterKeyIdentifier(
+        _ identifier: [UInt8], from base: UnsafeMutableRawPointer, length: Int, tagLength: Int
+    ) throws(SRTPError) -> Int {
+        let mkiStart = length - tagLength - identifier.count
+        guard mkiStart >= 8 + 4 else { throw .malformedPacket }
+        for (offset, byte) in identifier.enumerated() where base.load(fromByteOffset: mkiStart + offset, as: UInt8.self) != byte {
+            throw .unknownMasterKeyIdentifier
+        }
+        (base + mkiStart).copyMemory(from: base + mkiStart + identifier.count, byteCount: tagLength)
+        return length - identifier.count
+    }
+
+    /// Refuses a packet once the master key's lifetime is used up.
+    private func checkLifetime() throws(SRTPError) {
+        if let lifetimePackets, packetsUnderKey >= lifetimePackets { throw .keyLifetimeExpired }
     }
 
     /// Validates `buffer`/`length` and returns the packet's base address.

@@ -71,13 +71,26 @@ public final class UDPSocket: @unchecked Sendable {
         }
     }
 
-    /// Receives one datagram into `buffer`. Returns its length, or nil when none is waiting.
-    /// A datagram longer than the buffer is truncated by the system; the returned length is
-    /// then the buffer size and `receive` reports it as `EMSGSIZE`.
+    /// Receives one datagram into `buffer`. Returns its length on the wire, or nil when none
+    /// is waiting.
+    ///
+    /// A datagram longer than `buffer` is not an error of the socket: anyone who can reach the
+    /// port can send one, and it must not end a call. The system stores its first
+    /// `buffer.count` bytes and drops the rest, and `receive` returns the full length, which
+    /// is then greater than `buffer.count`: the caller decides (drop and count it, as
+    /// `CallMedia.receiveDatagram` does with datagrams over its limit). Slice the buffer with
+    /// `min(length, buffer.count)`, never with the length alone:
+    ///
+    /// ```swift
+    /// while let length = try socket.receive(into: buffer) {
+    ///     guard length <= buffer.count else { truncated += 1; continue }
+    ///     handle(UnsafeRawBufferPointer(rebasing: buffer[0..<length]))
+    /// }
+    /// ```
     public func receive(into buffer: UnsafeMutableRawBufferPointer) throws(SocketError) -> Int? {
         while true {
+            // MSG_TRUNC: recv returns the datagram's real length even when it was cut short.
             let received = recv(descriptor, buffer.baseAddress, buffer.count, Int32(MSG_TRUNC))
-            if received > buffer.count { throw SocketError(function: "recv", code: .messageTooLong) }
             if received >= 0 { return received }
             switch Errno.current {
             case .resourceTemporarilyUnavailable, .wouldBlock: return nil

@@ -27,7 +27,7 @@ struct DemoCommand {
         var configuration = MediaConfiguration()
         let alicePath = try arguments.value("--alice") ?? fixtures.appendingPathComponent("alice-en-us-48k.wav").path
         let bobPath = try arguments.value("--bob") ?? fixtures.appendingPathComponent("bob-en-gb-48k.wav").path
-        let seconds = try arguments.value("--seconds").map { try CommandArguments.number($0, for: "--seconds") }
+        let seconds = try arguments.seconds("--seconds", upTo: DemoCall.maximumSeconds)
         let outDirectory = try arguments.value("--out") ?? "out"
         let fast = arguments.flag("--fast")
         if let name = try arguments.value("--profile") {
@@ -36,8 +36,8 @@ struct DemoCommand {
             }
             configuration.srtpProfile = profile
         }
-        if let bitrate = try arguments.value("--bitrate") { configuration.bitrate = Int(try CommandArguments.number(bitrate, for: "--bitrate")) }
-        if let ptime = try arguments.value("--ptime") { configuration.frameDurationMs = Int(try CommandArguments.number(ptime, for: "--ptime")) }
+        if let bitrate = try arguments.integer("--bitrate", in: 6_000...510_000) { configuration.bitrate = bitrate }
+        if let ptime = try arguments.integer("--ptime", oneOf: [10, 20, 40, 60]) { configuration.frameDurationMs = ptime }
         configuration.discontinuousTransmission = arguments.flag("--dtx")
         try arguments.finish()
         try configuration.validate()
@@ -69,10 +69,11 @@ struct DemoCommand {
         if failures > 0 { throw CommandError.failed("\(failures) SRTP failures on a clean loopback") }
     }
 
-    /// The SDES line with the key material shortened: enough to see the suite and tag.
+    /// The SDES line's tag and suite, and no key material at all (even a few base64
+    /// characters of a key are bits of it an observer of the terminal or a log should not get).
     static func redacted(_ line: String) -> String {
-        guard let range = line.range(of: "inline:") else { return line }
-        return String(line[..<range.upperBound]) + String(line[range.upperBound...].prefix(6)) + "…"
+        guard let attribute = try? SDESCryptoAttribute(parsing: line) else { return "a=crypto: (not shown)" }
+        return "a=crypto:\(attribute.tag) \(attribute.profile.sdesName) inline:<key not shown>"
     }
 
     static func describe(_ direction: DirectionSummary) -> String {

@@ -21,8 +21,8 @@ struct EchoCancelCommand {
               let outPath = try arguments.value("--out") else {
             throw CommandError.usage("aec needs --far, --mic and --out\n\(usage)")
         }
-        let tailMs = try arguments.value("--tail-ms").map { Int(try CommandArguments.number($0, for: "--tail-ms")) } ?? 200
-        let knownDelayMs = try arguments.value("--known-delay-ms").map { Int(try CommandArguments.number($0, for: "--known-delay-ms")) }
+        let tailMs = try arguments.integer("--tail-ms", in: 1...2_000) ?? 200
+        let knownDelayMs = try arguments.integer("--known-delay-ms", in: EchoCanceller.knownDelayRangeMs)
         let reportERLE = arguments.flag("--erle")
         try arguments.finish()
 

@@ -18,9 +18,9 @@ enum LoopbackCommand {
     static func run(_ arguments: inout CommandArguments) throws {
         let environment = ProcessInfo.processInfo.environment
         let device = try arguments.value("--device") ?? (environment["PULSE_SERVER"] != nil ? "pulse" : "default")
-        let seconds = try arguments.value("--seconds").map { try CommandArguments.number($0, for: "--seconds") } ?? 2
-        let periodMs = Int(try arguments.value("--period-ms").map { try CommandArguments.number($0, for: "--period-ms") } ?? 10)
-        let stallMs = Int(try arguments.value("--stall-ms").map { try CommandArguments.number($0, for: "--stall-ms") } ?? 0)
+        let seconds = try arguments.seconds("--seconds", upTo: 3_600) ?? 2  // the rings hold the whole run
+        let periodMs = try arguments.integer("--period-ms", in: 1...1_000) ?? 10
+        let stallMs = try arguments.integer("--stall-ms", in: 0...ALSAStream<SystemALSA>.maximumStallMilliseconds) ?? 0
         let file = try arguments.value("--file")
         let pulseUnderruns = arguments.flag("--pulse-underruns")
         try arguments.finish()

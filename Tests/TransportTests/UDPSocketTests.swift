@@ -42,7 +42,30 @@ import Transport
         try [UInt8](repeating: 7, count: 100).withUnsafeBytes { _ = try b.send($0) }
         #expect(try a.waitForData(timeoutMs: 1_000))
         var small = [UInt8](repeating: 0, count: 10)
-        #expect(throws: SocketError(function: "recv", code: .messageTooLong)) { try small.withUnsafeMutableBytes { _ = try a.receive(into: $0) } }
+        #expect(try small.withUnsafeMutableBytes { try a.receive(into: $0) } == 100)  // truncated: reported by its length
+    }
+
+    /// Issue 16 row 1: a 3,000-byte datagram from any local sender made `receive` throw
+    /// `EMSGSIZE`, which ended the call. It is now reported by its length on the wire (more
+    /// than the buffer holds), its first bytes are in the buffer, and the socket goes on
+    /// receiving.
+    @Test func oversizedDatagramIsReportedWithoutEndingAnything() throws {
+        let receiver = try UDPSocket(bindingTo: UDPEndpoint(host: "127.0.0.1", port: 0))
+        let stranger = try UDPSocket(bindingTo: UDPEndpoint(host: "127.0.0.1", port: 0))
+        try stranger.setRemote(receiver.localEndpoint)
+        let oversized = (0..<3_000).map { UInt8(truncatingIfNeeded: $0) }
+        try oversized.withUnsafeBytes { _ = try stranger.send($0) }
+        try [UInt8]([7, 7, 7]).withUnsafeBytes { _ = try stranger.send($0) }
+        #expect(try receiver.waitForData(timeoutMs: 1_000))
+
+        var buffer = [UInt8](repeating: 0, count: 1_500)
+        let first = try buffer.withUnsafeMutableBytes { try receiver.receive(into: $0) }
+        #expect(first == 3_000)
+        #expect(buffer == Array(oversized[0..<1_500]))
+        #expect(try receiver.waitForData(timeoutMs: 1_000))
+        let second = try buffer.withUnsafeMutableBytes { try receiver.receive(into: $0) }
+        #expect(second == 3)
+        #expect(Array(buffer[0..<3]) == [7, 7, 7])
     }
 
     @Test func sendAndReceiveAllocateNothing() throws {
