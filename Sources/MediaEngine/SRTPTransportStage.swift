@@ -16,6 +16,14 @@ public struct SRTPTransportStatistics: Sendable, Equatable {
     public var replays = 0
     /// Datagrams too short or malformed for SRTP to parse: dropped.
     public var malformed = 0
+    /// Datagrams carrying a master key identifier (MKI) no key was negotiated for: dropped.
+    public var unknownMasterKeyIdentifier = 0
+    /// Datagrams refused because the master key reached its negotiated lifetime: dropped
+    /// (the call needs a re-key).
+    public var keyLifetimeExpired = 0
+    /// Packets that could not be protected for sending (key lifetime reached, or libsrtp
+    /// refused them): not sent.
+    public var protectFailures = 0
 }
 
 /// The SRTP stage of one call: protects outgoing RTP and unprotects incoming datagrams,
@@ -41,7 +49,13 @@ public final class SRTPTransportStage {
     /// Protects the RTP packet in `buffer[0..<length]` in place; `buffer` must have
     /// `SRTPSession.maximumTrailerLength` spare bytes. Returns the SRTP packet.
     public func protect(_ buffer: UnsafeMutableRawBufferPointer, length: Int) throws(SRTPError) -> UnsafeRawBufferPointer {
-        let protectedLength = try outbound.protect(buffer, length: length)
+        let protectedLength: Int
+        do {
+            protectedLength = try outbound.protect(buffer, length: length)
+        } catch {
+            statistics.protectFailures += 1
+            throw error
+        }
         statistics.packetsProtected += 1
         statistics.bytesProtected += protectedLength
         return UnsafeRawBufferPointer(rebasing: buffer[0..<protectedLength])
@@ -59,6 +73,10 @@ public final class SRTPTransportStage {
             statistics.authFailures += 1
         } catch .replay {
             statistics.replays += 1
+        } catch .unknownMasterKeyIdentifier {
+            statistics.unknownMasterKeyIdentifier += 1
+        } catch .keyLifetimeExpired {
+            statistics.keyLifetimeExpired += 1
         } catch {
             statistics.malformed += 1
         }
