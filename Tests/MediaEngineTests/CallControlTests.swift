@@ -276,4 +276,62 @@ import TestSupport
         mixing.deviceSampleRate = 1_000_000
         #expect(throws: CallMixerError.self) { try CallMixer(configuration: mixing) }
     }
+
+    @Test func deviceDelaySeedsTheEchoAlignmentAndXrunsAreReported() throws {
+        let mixer = try CallMixer()
+        let call = try CallMedia(configuration: MediaConfiguration(), sendingKey: nil, receivingKey: nil)
+        try mixer.add(call)
+        mixer.setDeviceDelay(ms: 120)
+        // The canceller places its reference one margin (20 ms) before the reported delay.
+        #expect(mixer.mediaSourceStatistics.echoDelayMs == 100)
+        mixer.setDeviceDelay(ms: 1_000_000)  // out of range: clamped, never a trap
+        #expect(mixer.mediaSourceStatistics.echoDelayMs <= 500)
+        mixer.reportXrun(.playback)
+        mixer.reportXrun(.capture)
+        var events: [CallMediaEvent] = []
+        call.drainEvents { events.append($0) }
+        #expect(events == [.xrun(.playback), .xrun(.capture)])
+        #expect(mixer.mediaSourceStatistics.playbackXruns == 1)
+        #expect(mixer.mediaSourceStatistics.captureXruns == 1)
+    }
+
+    /// A 44.1 kHz device with 10 ms periods under 48 kHz, 20 ms calls: the mixer resamples both
+    /// ways and turns periods into frames; speech arrives and one packet leaves per 20 ms.
+    @Test func aDeviceAtAnotherRateAndPeriodIsAdapted() throws {
+        var mixing = MixerConfiguration()
+        mixing.deviceSampleRate = 44_100
+        mixing.processing = ProcessingConfiguration()
+        let mixer = try CallMixer(configuration: mixing)
+        let local = try CallMedia(configuration: MediaConfiguration(), sendingKey: nil, receivingKey: nil)
+        let remote = try CallMedia(configuration: MediaConfiguration(), sendingKey: nil, receivingKey: nil)
+        try mixer.add(local)
+        // The local talker at the device's rate: a 1 kHz tone.
+        let periods = 400, period = 441
+        var heardByRemote: [Int16] = []
+        var playedLocally: [Int16] = []
+        var playback = [Int16](repeating: 0, count: period)
+        var frame = [Int16](repeating: 0, count: 960)
+        for index in 0..<periods {
+            let now = Double(index) * 10
+            let microphone = (0..<period).map { Int16(8_000 * sin(2 * .pi * 1_000 * Double(index * period + $0) / 44_100)) }
+            if index % 2 == 0 {
+                let tone = (0..<960).map { Int16(8_000 * sin(2 * .pi * 440 * Double(index / 2 * 960 + $0) / 48_000)) }
+                tone.withUnsafeBufferPointer { remote.send(microphone: $0) }
+                remote.sendDatagrams { datagram in var copy = Array(datagram); copy.withUnsafeMutableBytes { local.receiveDatagram($0, arrivalTimeMs: now) } }
+            }
+            playback.withUnsafeMutableBufferPointer { mixer.render(into: $0, nowMs: now) }
+            playedLocally += playback
+            microphone.withUnsafeBufferPointer { mixer.capture($0) }
+            local.sendDatagrams { datagram in var copy = Array(datagram); copy.withUnsafeMutableBytes { remote.receiveDatagram($0, arrivalTimeMs: now) } }
+            if index % 2 == 1 {
+                frame.withUnsafeMutableBufferPointer { _ = remote.render(into: $0, nowMs: now) }
+                heardByRemote += frame
+            }
+        }
+        #expect(abs(local.statistics.outbound.packetsSent - periods / 2) <= 1, "one packet per 20 ms: \(local.statistics.outbound.packetsSent)")
+        let remoteTone = SignalComparison.toneAmplitude(heardByRemote[(50 * 960)...], frequencyHz: 1_000, sampleRate: 48_000)
+        #expect(remoteTone > 5_000, "the far end hears the 1 kHz tone at 48 kHz: amplitude \(remoteTone)")
+        let localTone = SignalComparison.toneAmplitude(playedLocally[(100 * period)...], frequencyHz: 440, sampleRate: 44_100)
+        #expect(localTone > 5_000, "the device plays the far end's 440 Hz at 44.1 kHz: amplitude \(localTone)")
+    }
 }
