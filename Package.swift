@@ -64,7 +64,7 @@ let package = Package(
             name: "benchmarks",
             dependencies: [
                 "Opus", "RTP", "SRTP", "AudioDevices", "AudioProcessing", "JitterBuffer", "NetworkSimulation", "MediaEngine",
-                "COpus", "CSpeexDSP", "CVoiceShims", "CBaseline", "TestSupport",
+                "COpus", "CSpeexDSP", "CVoiceShims", "CBaseline", "TestSupport", "JitterBufferEvaluation",
             ],
             path: "Benchmarks"
         ),
@@ -81,6 +81,7 @@ let package = Package(
         .target(name: "CAllocationCounter"),
         .target(name: "CBaseline", dependencies: ["COpus", "CSRTP", "CSpeexDSP"]),
         .target(name: "TestSupport", dependencies: ["CAllocationCounter"]),
+        .target(name: "JitterBufferEvaluation", dependencies: ["JitterBuffer", "NetworkSimulation", "Opus", "RTP", "CSpeexDSP", "TestSupport"]),
 
         .testTarget(name: "SystemErrorsTests", dependencies: ["SystemErrors"]),
         .testTarget(name: "OpusTests", dependencies: ["Opus", "TestSupport"]),

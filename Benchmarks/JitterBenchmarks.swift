@@ -1,5 +1,6 @@
 import Foundation
 import JitterBuffer
+import JitterBufferEvaluation
 import NetworkSimulation
 
 /// Jitter buffers on the same network traces: (a) ours, `JitterBuffer.AdaptiveJitterBuffer`,

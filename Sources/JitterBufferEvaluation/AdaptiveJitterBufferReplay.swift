@@ -5,10 +5,10 @@ import RTP
 
 /// Ours: the `JitterBuffer` module's `AdaptiveJitterBuffer`, fed real RTP packets with Opus
 /// payloads in arrival order and asked for one frame per 20 ms receiver tick.
-enum AdaptiveJitterBufferReplay {
+public enum AdaptiveJitterBufferReplay {
     /// Replays `trace` with `policy` for overtaken packets; a tick counts as concealed when its
     /// event is expand or comfort noise.
-    static func replay(_ trace: NetworkTrace, stream: OpusPacketStream, policy: LatePacketPolicy,
+    public static func replay(_ trace: NetworkTrace, stream: OpusPacketStream, policy: LatePacketPolicy,
                        tickMs: Double = 20) throws -> PlayoutRun {
         var configuration = JitterBufferConfiguration()
         configuration.latePacketPolicy = policy

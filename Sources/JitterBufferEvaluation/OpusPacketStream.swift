@@ -1,4 +1,3 @@
-import AudioDevices
 import Opus
 import RTP
 import TestSupport
@@ -6,18 +5,22 @@ import TestSupport
 /// The RTP packets of a speech stream for jitter-buffer replays: the speech fixture, looped,
 /// encoded as 20 ms Opus frames (48 kHz mono VOIP, 24 kb/s, in-band FEC for 10% loss), one
 /// packet per trace sequence number.
-struct OpusPacketStream {
-    static let payloadType: UInt8 = 111
-    static let ssrc: UInt32 = 0x5EED_0001
-    static let samplesPerFrame = 960
+public struct OpusPacketStream: Sendable {
+    /// RTP payload type of the packets.
+    public static let payloadType: UInt8 = 111
+    /// RTP SSRC of the packets.
+    public static let ssrc: UInt32 = 0x5EED_0001
+    /// Samples per 20 ms frame at 48 kHz.
+    public static let samplesPerFrame = 960
     /// Distinct encoded frames; longer traces loop over them.
-    static let distinctFrames = 1_500
+    public static let distinctFrames = 1_500
 
     /// Opus payloads, one per distinct frame.
-    let payloads: [[UInt8]]
+    public let payloads: [[UInt8]]
 
-    init() throws {
-        let speech = try WAVAudio(contentsOf: VectorFiles.url("speech/alice-en-us-48k.wav")).samples
+    /// Encodes the speech fixture.
+    public init() throws {
+        let speech = try SpeechFixture.samples(SpeechFixture.alice, sampleRate: 48_000)
         let encoder = try OpusEncoder(sampleRate: 48_000, channels: 1, application: .voip)
         try encoder.setBitrate(.bitsPerSecond(24_000))
         try encoder.setComplexity(5)
@@ -41,11 +44,11 @@ struct OpusPacketStream {
     }
 
     /// The Opus payload of the packet with trace sequence `sequence`.
-    func payload(_ sequence: Int) -> [UInt8] { payloads[sequence % payloads.count] }
+    public func payload(_ sequence: Int) -> [UInt8] { payloads[sequence % payloads.count] }
 
     /// The whole RTP packet with trace sequence `sequence` (sequence number and timestamp
     /// start at offsets, so they wrap within long traces).
-    func rtpPacket(_ sequence: Int) throws -> [UInt8] {
+    public func rtpPacket(_ sequence: Int) throws -> [UInt8] {
         let header = RTPHeader(payloadType: Self.payloadType, sequenceNumber: UInt16(truncatingIfNeeded: sequence + 65_000),
                                timestamp: UInt32(truncatingIfNeeded: sequence * Self.samplesPerFrame + 12_345), ssrc: Self.ssrc)
         let payload = payload(sequence)
@@ -59,7 +62,7 @@ struct OpusPacketStream {
 
     /// The trace sequence number of RTP sequence number `rtpSequence`, given a nearby trace
     /// sequence `reference` (undoes the 16-bit wrap).
-    static func traceSequence(rtp rtpSequence: UInt16, near reference: Int) -> Int {
+    public static func traceSequence(rtp rtpSequence: UInt16, near reference: Int) -> Int {
         let referenceRTP = UInt16(truncatingIfNeeded: reference + 65_000)
         return reference + Int(Int16(bitPattern: rtpSequence &- referenceRTP))
     }

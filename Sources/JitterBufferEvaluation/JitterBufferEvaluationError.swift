@@ -1,0 +1,5 @@
+/// Why an evaluation could not run.
+public enum JitterBufferEvaluationError: Error, Equatable, Sendable {
+    /// A C baseline refused to start; the associated value names the call.
+    case baselineCreationFailed(String)
+}
