@@ -9,5 +9,6 @@
 /// - `AdaptiveJitterBufferReplay`, `SpeexJitterBaseline`: replay a trace on a virtual 20 ms
 ///   clock into ours and into speexdsp's jitter buffer; each gives a `PlayoutRun`.
 /// - `FixedDelayOracle`: the best fixed playout delay for a late-loss budget, knowing the trace.
-/// - `PlayoutSummary`: the figures of one run.
+/// - `PlayoutSummary`, `PlayoutMode`, `TraceEvaluation`, `PlayoutTargets`: the figures, and
+///   the targets ours must meet against speex and the oracle.
 enum JitterBufferEvaluationModule {}

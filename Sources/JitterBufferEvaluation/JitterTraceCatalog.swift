@@ -13,6 +13,8 @@ public enum JitterTraceCatalog {
 
     /// The spike trace: class C with three 300–1000 ms stalls per minute on average.
     public static let spikeProfile = NetworkProfile.classC.withDelaySpikes(perMinute: 3, durationMs: 300...1_000)
+    /// The spike trace's name.
+    public static let spikesName = "spikes"
     /// The drift trace: class C with the receiver's clock 1000 ppm fast (arrivals drift 60 ms
     /// later over the minute; the buffer drains unless it stretches).
     public static let driftProfile = NetworkProfile.classC.withClockDrift(ppm: 1_000)
@@ -41,7 +43,7 @@ public enum JitterTraceCatalog {
         }
         // Seed 2007 of 2000–2011 gives the minute three stalls (606, 764 and 985 ms); seed 2000
         // gave only one.
-        traces.append(JitterTrace(name: "spikes", trace: generate(spikeProfile, seed: 2_007 + seedOffset), isStationary: false))
+        traces.append(JitterTrace(name: spikesName, trace: generate(spikeProfile, seed: 2_007 + seedOffset), isStationary: false))
         traces.append(JitterTrace(name: "drift", trace: generate(driftProfile, seed: 3_000 + seedOffset), isStationary: false))
         if includeAnchors {
             for (index, profile) in anchorProfiles.enumerated() {
