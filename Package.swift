@@ -89,7 +89,7 @@ let package = Package(
         // CSRTP: the allocation test compares with bare libsrtp calls.
         .testTarget(name: "SRTPTests", dependencies: ["SRTP", "CSRTP", "TestSupport"]),
         .testTarget(name: "AudioProcessingTests", dependencies: ["AudioProcessing", "TestSupport"]),
-        .testTarget(name: "JitterBufferTests", dependencies: ["JitterBuffer", "TestSupport"]),
+        .testTarget(name: "JitterBufferTests", dependencies: ["JitterBuffer", "JitterBufferEvaluation", "TestSupport"]),
         .testTarget(name: "AudioDevicesTests", dependencies: ["AudioDevices", "AudioDevicesTesting", "SystemErrors", "TestSupport"]),
         .testTarget(name: "TransportTests", dependencies: ["Transport", "SystemErrors", "TestSupport"]),
         .testTarget(name: "NetworkSimulationTests", dependencies: ["NetworkSimulation", "TestSupport"]),

@@ -14,7 +14,7 @@ public enum AdaptiveJitterBufferReplay {
         configuration.latePacketPolicy = policy
         let buffer = try AdaptiveJitterBuffer(configuration: configuration)
         let arrivals = trace.arrivals
-        let packets = try arrivals.map { try stream.rtpPacket($0.sequence) }  // built outside the timing
+        let packets = arrivals.map { stream.rtpPacket($0.sequence) }  // built outside the timing
         let pcm = UnsafeMutableBufferPointer<Int16>.allocate(capacity: OpusPacketStream.samplesPerFrame)
         defer { pcm.deallocate() }
         let endMs = (arrivals.last?.arrivalMs ?? 0) + 2_000
