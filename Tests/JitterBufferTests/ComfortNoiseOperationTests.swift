@@ -31,8 +31,7 @@ import Testing
     @Test(arguments: [true, false])
     func gapAdvancesOrWaits(advancing: Bool) throws {
         let queue = OperationFixture.queue()
-        var state = PlayoutState()
-        state.nextTimestamp = 96_000
+        var state = OperationFixture.state()
         state.expandedSamples = 960
         state.hasMergeTail = true
         var statistics = JitterBufferStatistics()

@@ -10,10 +10,7 @@ import Testing
     @Test func waitingConcealsWithoutAdvancing() throws {
         let queue = OperationFixture.queue()
         let expand = try Self.expand(queue)
-        var state = PlayoutState()
-        state.nextSequence = 100
-        state.nextTimestamp = 96_000
-        state.lastKind = .normal
+        var state = OperationFixture.state()
         var statistics = JitterBufferStatistics()
         expand.run(.waiting, state: &state, statistics: &statistics)
         expand.run(.waiting, state: &state, statistics: &statistics)
@@ -34,9 +31,7 @@ import Testing
     @Test func advancingSpendsTheMissingSpanThenMovesToTheNextPacket() throws {
         let queue = OperationFixture.queue()
         let expand = try Self.expand(queue)
-        var state = PlayoutState()
-        state.nextSequence = 100
-        state.nextTimestamp = 96_000
+        var state = OperationFixture.state()
         var statistics = JitterBufferStatistics()
         let next = OperationFixture.packet(sequence: 102, timestamp: 96_000 + 1_920)
         expand.run(.advancing(toward: next), state: &state, statistics: &statistics)

@@ -5,9 +5,7 @@ import Testing
     @Test func rebuildsTheMissingPacketFromTheNextOnesFEC() throws {
         let queue = OperationFixture.queue()
         let recovery = FECRecoveryOperation(decoder: try OperationFixture.primedDecoder(packets: 20), queue: queue, maximumPacketSamples: 5_760)
-        var state = PlayoutState()
-        state.nextSequence = 120
-        state.nextTimestamp = 96_000
+        var state = OperationFixture.state(sequence: 120)
         var statistics = JitterBufferStatistics()
         let carrier = OperationFixture.packet(sequence: 121, timestamp: 96_960, arrivalMs: 990, hasFEC: true)
         let payload = StreamFixture.payloads[21]  // the packet after the missing 20th carries its FEC
@@ -28,8 +26,7 @@ import Testing
     @Test func aPayloadWithoutDecodableFECChangesNothing() throws {
         let queue = OperationFixture.queue()
         let recovery = FECRecoveryOperation(decoder: try OperationFixture.primedDecoder(), queue: queue, maximumPacketSamples: 5_760)
-        var state = PlayoutState()
-        state.nextSequence = 120
+        var state = OperationFixture.state(sequence: 120)
         let before = state
         var statistics = JitterBufferStatistics()
         let empty: [UInt8] = []

@@ -26,6 +26,14 @@ enum OperationFixture {
         PacketStore.Slot(isOccupied: true, sequence: sequence, timestamp: timestamp, arrivalMs: arrivalMs, byteCount: 60, hasFEC: hasFEC)
     }
 
+    /// Playout due at `sequence` / `timestamp` (the defaults of `packet`), after a normal frame.
+    static func state(sequence: Int64 = 100, timestamp: Int64 = 96_000) -> PlayoutState {
+        var state = PlayoutState()
+        state.move(toSequence: sequence, timestamp: timestamp)
+        state.lastKind = .normal
+        return state
+    }
+
     /// Emits everything queued at `nowMs`: the samples and what the emission reported.
     static func drain(_ queue: PlayoutQueue, nowMs: Double = 1_000) -> (samples: [Int16], emission: PlayoutQueue.Emission) {
         var samples = [Int16](repeating: 0, count: queue.count)
