@@ -64,7 +64,7 @@ let package = Package(
             name: "benchmarks",
             dependencies: [
                 "Opus", "RTP", "SRTP", "AudioDevices", "AudioProcessing", "JitterBuffer", "NetworkSimulation", "MediaEngine",
-                "COpus", "CSpeexDSP", "CVoiceShims", "CBaseline", "TestSupport",
+                "COpus", "CSpeexDSP", "CVoiceShims", "CBaseline", "TestSupport", "JitterBufferEvaluation",
             ],
             path: "Benchmarks"
         ),
@@ -81,6 +81,7 @@ let package = Package(
         .target(name: "CAllocationCounter"),
         .target(name: "CBaseline", dependencies: ["COpus", "CSRTP", "CSpeexDSP"]),
         .target(name: "TestSupport", dependencies: ["CAllocationCounter"]),
+        .target(name: "JitterBufferEvaluation", dependencies: ["JitterBuffer", "NetworkSimulation", "Opus", "RTP", "CSpeexDSP", "TestSupport"]),
 
         .testTarget(name: "SystemErrorsTests", dependencies: ["SystemErrors"]),
         .testTarget(name: "OpusTests", dependencies: ["Opus", "TestSupport"]),
@@ -88,7 +89,8 @@ let package = Package(
         // CSRTP: the allocation test compares with bare libsrtp calls.
         .testTarget(name: "SRTPTests", dependencies: ["SRTP", "CSRTP", "TestSupport"]),
         .testTarget(name: "AudioProcessingTests", dependencies: ["AudioProcessing", "TestSupport"]),
-        .testTarget(name: "JitterBufferTests", dependencies: ["JitterBuffer", "TestSupport"]),
+        .testTarget(name: "JitterBufferTests", dependencies: ["JitterBuffer", "JitterBufferEvaluation", "TestSupport"]),
+        .testTarget(name: "JitterBufferEvaluationTests", dependencies: ["JitterBufferEvaluation", "JitterBuffer", "NetworkSimulation", "TestSupport"]),
         .testTarget(name: "AudioDevicesTests", dependencies: ["AudioDevices", "AudioDevicesTesting", "SystemErrors", "TestSupport"]),
         .testTarget(name: "TransportTests", dependencies: ["Transport", "SystemErrors", "TestSupport"]),
         .testTarget(name: "NetworkSimulationTests", dependencies: ["NetworkSimulation", "TestSupport"]),

@@ -1,4 +1,5 @@
 import Foundation
+import JitterBufferEvaluation
 import NetworkSimulation
 
 /// An SVG figure of one trace: each packet's network delay (dots, at its send time), lost

@@ -1,11 +1,12 @@
 import Foundation
 import JitterBuffer
+import JitterBufferEvaluation
 import NetworkSimulation
 
-/// Jitter buffers on the same network traces: (a) ours, `JitterBuffer.AdaptiveJitterBuffer`,
-/// with each `LatePacketPolicy` (see ``modes``), (b) speexdsp's jitter buffer, (c) the
-/// fixed-delay oracle at the late loss ours reached, and also at speex's (so speex's own
-/// distance from the optimum shows, as in REFERENCE.md's anchors).
+/// Jitter buffers on the same network traces (`TraceEvaluation`): (a) ours,
+/// `JitterBuffer.AdaptiveJitterBuffer`, in each `PlayoutMode`, (b) speexdsp's jitter buffer,
+/// (c) the fixed-delay oracle at the late loss ours reached, and also at speex's, so speex's own
+/// distance from the optimum shows.
 ///
 /// Per trace: mean and 95th percentile send→play delay, late loss (received but never
 /// played), concealed ticks, CPU per 20 ms tick (buffer + Opus decode/PLC), and the ratios to
@@ -37,36 +38,21 @@ struct JitterBenchmarks {
         for entry in traces {
             for (index, isMet) in try replay(entry, stream: stream).enumerated() where isMet { met[index] += 1 }
         }
-        for (index, mode) in Self.modes.enumerated() {
+        for (index, mode) in PlayoutMode.all.enumerated() {
             print("issue targets met by \(mode.label) (\(mode.accounting)) on \(met[index]) of \(traces.count) traces (seed offset \(seedOffset))")
         }
     }
 
-    /// One way of running ours, and how its late loss is counted.
-    struct Mode {
-        var label: String
-        var policy: LatePacketPolicy
-        /// Whether a packet rebuilt from the next packet's FEC counts as played.
-        var creditsFEC: Bool
-        var color: String
-        var accounting: String { creditsFEC ? "FEC recovery credited" : "own payloads only" }
-    }
-
-    /// The default policy, judged by what the listener gets (a frame rebuilt from FEC is the
-    /// sender's own coding of it), and the waiting policy, judged as strictly as speex and the
-    /// oracle (which have no FEC): only a packet whose own payload played counts.
-    static let modes = [
-        Mode(label: "ours", policy: .recoverFromFECFirst, creditsFEC: true, color: "#1f77b4"),
-        Mode(label: "ours, waiting", policy: .waitForPacket, creditsFEC: false, color: "#2ca02c"),
-    ]
+    /// The line colour of each mode in the plots.
+    static let colors = [PlayoutMode.fecFirst.label: "#1f77b4", PlayoutMode.waiting.label: "#2ca02c"]
 
     /// Replays one trace into speex and into ours in every mode and prints the rows; returns,
-    /// per mode, whether ours met the issue's targets on it.
+    /// per mode, whether ours met the targets on it.
     private func replay(_ entry: JitterTrace, stream: OpusPacketStream) throws -> [Bool] {
         let trace = entry.trace
-        let speexRun = try SpeexJitterBaseline.replay(trace, stream: stream)
-        let speex = speexRun.summary(trace)
-        let speexOracle = FixedDelayOracle(trace: trace, lateLoss: speex.lateLoss)
+        let evaluation = try TraceEvaluation(entry, stream: stream)
+        let speex = evaluation.speex
+        let speexOracle = evaluation.speexOracle
         let name = entry.name + (entry.isStationary ? "" : " *")
         print(row(name, "speex", ms(speex.meanDelayMs), ms(speex.p95DelayMs), percent(speex.lateLoss), percent(speex.concealed),
                   ms(speex.microsecondsPerTick), ratio(speex.meanDelayMs / speexOracle.delayMs), "", ""))
@@ -74,33 +60,24 @@ struct JitterBenchmarks {
                   percent(speexOracle.concealed), "", "", "", ""))
         recordSpeex(entry.name, speex: speex, speexOracle: speexOracle)
 
-        var series = [DelayPlot.series("speexdsp playout", color: "#ff7f0e", run: speexRun, trace: trace)]
-        var results: [Bool] = []
+        var series = [DelayPlot.series("speexdsp playout", color: "#ff7f0e", run: evaluation.speexRun, trace: trace)]
         var defaultOracle = speexOracle
-        for mode in Self.modes {
-            let run = try AdaptiveJitterBufferReplay.replay(trace, stream: stream, policy: mode.policy)
-            let ours = run.summary(trace)
-            let late = mode.creditsFEC ? ours.lateLossCreditingFEC : ours.lateLoss
-            let oracle = FixedDelayOracle(trace: trace, lateLoss: late)
+        for outcome in evaluation.outcomes {
+            let mode = outcome.mode
+            let ours = outcome.summary
+            let oracle = outcome.oracle
             if mode.policy == .recoverFromFECFirst { defaultOracle = oracle }
-            let oracleLimit = entry.name == "spikes" ? 1.0 : 1.15
-            var misses: [String] = []
-            if late > speex.lateLoss { misses.append("late>speex") }
-            if ours.meanDelayMs > 0.9 * speex.meanDelayMs { misses.append("mean>0.9×speex") }
-            if (entry.isStationary || entry.name == "spikes") && ours.meanDelayMs > oracleLimit * oracle.delayMs {
-                misses.append("mean>\(oracleLimit)×oracle")
-            }
             print(row("", "oracle@" + mode.label, ms(oracle.delayMs), ms(oracle.delayMs), percent(oracle.lateLoss),
                       percent(oracle.concealed), "", "", "", ""))
-            print(row("", mode.label, ms(ours.meanDelayMs), ms(ours.p95DelayMs), percent(late), percent(ours.concealed),
+            print(row("", mode.label, ms(ours.meanDelayMs), ms(ours.p95DelayMs), percent(outcome.lateLoss), percent(ours.concealed),
                       ms(ours.microsecondsPerTick), ratio(ours.meanDelayMs / oracle.delayMs), ratio(ours.meanDelayMs / speex.meanDelayMs),
-                      misses.isEmpty ? "met" : misses.joined(separator: " ")))
+                      outcome.misses.isEmpty ? "met" : outcome.misses.joined(separator: " ")))
             if mode.creditsFEC {
                 print(row("", "  own payloads only", "", "", percent(ours.lateLoss), "", "", "", "", ""))
             }
-            record(entry.name, mode: mode, ours: ours, late: late, speex: speex, oracle: oracle)
-            series.append(DelayPlot.series(mode.label + " playout", color: mode.color, run: run, trace: trace))
-            results.append(misses.isEmpty)
+            record(entry.name, mode: mode, ours: ours, late: outcome.lateLoss, speex: speex, oracle: oracle)
+            series.append(DelayPlot.series(mode.label + " playout", color: Self.colors[mode.label] ?? "#7f7f7f", run: outcome.run,
+                                           trace: trace))
         }
 
         if let plotDirectory {
@@ -110,7 +87,7 @@ struct JitterBenchmarks {
                                                        defaultOracle.lateLoss * 100)))
             try plot.write(to: plotDirectory, name: "jitter-" + entry.name)
         }
-        return results
+        return evaluation.outcomes.map(\.misses.isEmpty)
     }
 
     private func add(_ name: String, _ figure: String, _ value: Double, _ unit: String, _ baseline: String?, _ baselineValue: Double?) {
@@ -125,7 +102,7 @@ struct JitterBenchmarks {
     }
 
     /// Figures for `--json`: ours in one mode against speex and the oracle.
-    private func record(_ name: String, mode: Mode, ours: PlayoutSummary, late: Double, speex: PlayoutSummary,
+    private func record(_ name: String, mode: PlayoutMode, ours: PlayoutSummary, late: Double, speex: PlayoutSummary,
                         oracle: FixedDelayOracle) {
         let prefix = mode.policy == .recoverFromFECFirst ? "" : "waiting "
         add(name, prefix + "mean delay", ours.meanDelayMs, "ms", "speexdsp jitter buffer", speex.meanDelayMs)

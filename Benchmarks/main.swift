@@ -3,6 +3,7 @@
 // Groups: opus, srtp, jitter, aec, call (all when none is named). Every row is ours against its baseline,
 // measured in the same run in interleaved rounds; the median is reported.
 import Foundation
+import JitterBufferEvaluation
 
 /// Prints `message` on standard error and exits with `status`.
 func fail(_ message: String, status: Int32 = 2) -> Never {

@@ -5,10 +5,15 @@
 ///
 /// - `AdaptiveJitterBuffer`: `insert` packets as they arrive, `nextFrame` once per tick.
 /// - `JitterBufferConfiguration` / `JitterBufferError`: settings and why they were refused.
+/// - `LatePacketPolicy`: FEC first, or wait for an overtaken packet's own payload.
 /// - `PlayoutEvent` / `PlayoutKind`: what each tick played.
 /// - `JitterBufferStatistics`: W3C WebRTC-style counters.
 ///
-/// Internals: `PacketStore` (preallocated ring of packets by extended sequence number),
-/// `RelativeDelayEstimator` (NetEq-style relative-delay histogram with forgetting),
-/// `PlayoutQueue` (decoded samples waiting to be emitted, with segment markers).
+/// Internals, after WebRTC NetEq: `PacketStore` (preallocated ring of packets by extended
+/// sequence number), `RelativeDelayEstimator` (relative-delay histogram with forgetting, and
+/// the target delay), `DecisionLogic` (state in, `PlayoutDecision` out: a pure value), the
+/// operations that carry a decision out (`NormalOperation`, `MergeOperation`,
+/// `ExpandOperation`, `FECRecoveryOperation`, `AccelerateOperation`,
+/// `PreemptiveExpandOperation`, `ComfortNoiseOperation`) on a `PlayoutState`, and
+/// `PlayoutQueue` (produced samples waiting to be emitted, with segment markers).
 enum JitterBufferModule {}

@@ -2,13 +2,21 @@
 /// sequence number, each with room for one payload (copied in). No allocation after `init`.
 final class PacketStore {
     /// One stored packet's metadata; its payload lives in the store's byte arena.
-    struct Slot {
+    struct Slot: Equatable {
         var isOccupied = false
+        /// Extended sequence number.
         var sequence: Int64 = 0
+        /// Extended RTP timestamp.
         var timestamp: Int64 = 0
+        /// When it arrived, on the receiver's clock.
         var arrivalMs = 0.0
+        /// Payload length.
         var byteCount = 0
+        /// The payload carries in-band FEC for the packet before it.
         var hasFEC = false
+
+        /// The RTP sequence number (the extended one's low 16 bits).
+        var rtpSequenceNumber: UInt16 { UInt16(truncatingIfNeeded: sequence) }
     }
 
     /// Outcome of `insert`.

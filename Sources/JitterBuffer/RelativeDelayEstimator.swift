@@ -10,19 +10,20 @@ final class RelativeDelayEstimator {
     /// Histogram bucket width in milliseconds.
     static let bucketMs = 2.0
     /// Forgetting per packet once warmed up: a memory of about 1 000 packets (20 s of 20 ms
-    /// packets). NetEq's 0.983 (60 packets) makes a high quantile swing with every burst,
-    /// and each swing up costs delay that a fixed-delay playout would not pay; measured on
-    /// the G.1050 traces, 0.999 sits closest to the fixed-delay oracle. A worse network still
-    /// raises the target within a few packets (2 % of the weight is 20 packets); a better one
-    /// lowers it over tens of seconds.
+    /// packets). Long enough that a high quantile does not swing with every burst — each swing
+    /// up costs delay that a fixed-delay playout would not pay, which a 60-packet memory
+    /// (NetEq's 0.983) does on the G.1050 classes; short enough that a worse network still
+    /// raises the target within a few packets (2 % of the weight is 20 packets), while a better
+    /// one lowers it over tens of seconds.
     static let forgetFactor = 0.999
     /// Window over which the fastest packet is searched, in milliseconds.
     static let windowMs = 2_000.0
     /// Highest quantile of the relative delay the target may reach.
     static let quantile = 0.97
     /// What one unit of late share costs, in ms of delay: 5 000 makes 1 % of late packets worth
-    /// 50 ms. Chosen on the benchmark traces against speexdsp, across six seeds of them (README,
-    /// "Jitter buffer").
+    /// 50 ms — the exchange rate at which the buffer meets both the late-loss and the delay
+    /// targets against speexdsp on the benchmark's networks (README, "Jitter buffer", compares
+    /// other rates).
     static let lateCostMs = 5_000.0
 
     private let histogram: UnsafeMutableBufferPointer<Double>

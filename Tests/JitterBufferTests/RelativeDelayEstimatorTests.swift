@@ -35,4 +35,72 @@ import Testing
         #expect(quantile > 100)
         #expect(estimator.targetDelayMs >= 10 && estimator.targetDelayMs <= 14)
     }
+
+    @Test func nothingIsEstimatedBeforeTheFirstPacket() {
+        let estimator = RelativeDelayEstimator(maximumDelayMs: 1_000, windowCapacity: 200)
+        #expect(estimator.packetCount == 0)
+        #expect(estimator.targetDelayMs == 0)
+        #expect(estimator.delayMs(atQuantile: 0.5) == 0)
+    }
+
+    /// Relative delay is measured from the fastest packet of the last 2 s, so a constant
+    /// network delay (here 40 ms) counts as none, and the fastest packet is forgotten once
+    /// it is more than 2 s old.
+    @Test func theFastestPacketOfTheLastTwoSecondsIsTheReference() {
+        let estimator = RelativeDelayEstimator(maximumDelayMs: 1_000, windowCapacity: 200)
+        estimator.add(arrivalMs: 40, mediaTimeMs: 0)
+        #expect(estimator.minimumOffsetMs == 40)
+        estimator.add(arrivalMs: 20 + 50, mediaTimeMs: 20)  // 10 ms slower
+        #expect(estimator.minimumOffsetMs == 40)
+        #expect(estimator.delayMs(atQuantile: 1) == 12)  // the 10–12 ms bucket's upper edge
+        for index in 2...150 {  // 3 s more, each packet 60 ms behind its media time
+            estimator.add(arrivalMs: Double(index) * 20 + 60, mediaTimeMs: Double(index) * 20)
+        }
+        #expect(estimator.minimumOffsetMs == 60)  // the faster early packets have left the window
+        #expect(estimator.packetCount == 151)
+    }
+
+    /// A packet kept out of the histogram (the end of a delay spike) still teaches the window.
+    @Test func packetsOutsideTheHistogramStillMoveTheFastestReference() {
+        let estimator = Self.estimator(count: 500) { Double($0 % 5) }
+        let target = estimator.targetDelayMs
+        let count = estimator.packetCount
+        estimator.add(arrivalMs: 10_000 - 50, mediaTimeMs: 10_000, updatesHistogram: false)  // 50 ms faster than any
+        #expect(estimator.packetCount == count)
+        #expect(estimator.targetDelayMs == target)
+        #expect(estimator.minimumOffsetMs == -50)
+    }
+
+    /// A new stream has a new media-time origin: the window restarts, the histogram (what the
+    /// network does) is kept.
+    @Test func restartingTheStreamKeepsTheHistogram() {
+        let estimator = Self.estimator(count: 500) { Double($0 % 30) }
+        let target = estimator.targetDelayMs
+        estimator.restartStream()
+        estimator.add(arrivalMs: 50_000, mediaTimeMs: 7)  // another origin entirely
+        #expect(estimator.minimumOffsetMs == 50_000 - 7)
+        #expect(abs(estimator.targetDelayMs - target) <= RelativeDelayEstimator.bucketMs)
+    }
+
+    /// The histogram forgets: after the network calms from 0–40 ms of jitter to 0–10 ms, the
+    /// target follows it down within its memory (about 1 000 packets), not at once.
+    @Test func theTargetFollowsABetterNetworkOverItsMemory() {
+        let estimator = RelativeDelayEstimator(maximumDelayMs: 1_000, windowCapacity: 200)
+        func feed(_ range: Range<Int>, jitter: Int) {
+            for index in range {
+                let media = Double(index) * 20
+                estimator.add(arrivalMs: media + Double((index * 7) % (jitter + 1)), mediaTimeMs: media)
+                if index % 50 == 0 { estimator.add(arrivalMs: media + 10, mediaTimeMs: media + 10) }
+            }
+        }
+        feed(0..<3_000, jitter: 40)
+        let rough = estimator.targetDelayMs
+        feed(3_000..<3_050, jitter: 10)
+        let soon = estimator.targetDelayMs
+        feed(3_050..<8_000, jitter: 10)
+        let calm = estimator.targetDelayMs
+        #expect(rough >= 38, "target \(rough) ms on 0–40 ms jitter")
+        #expect(soon > calm + 20, "target \(soon) ms 1 s after the change, \(calm) ms after 100 s")
+        #expect(calm <= 12, "target \(calm) ms on 0–10 ms jitter")
+    }
 }

@@ -1,11 +1,13 @@
 import Foundation
 import JitterBuffer
+import JitterBufferEvaluation
 import Opus
 import RTP
 import TestSupport
 
-/// Test material: real Opus packets (a synthetic voice, 20 ms, FEC on) wrapped in RTP, and a
-/// virtual-clock loop that delivers them at chosen arrival times and pulls a frame per tick.
+/// Test material: real Opus packets (a synthetic voice, 20 ms, FEC on; encoded and wrapped in
+/// RTP by `OpusPacketStream`), and a virtual-clock loop that delivers them at chosen arrival
+/// times and pulls a frame per tick.
 enum StreamFixture {
     static let sampleRate = 48_000
     static let frameSamples = 960
@@ -30,17 +32,8 @@ enum StreamFixture {
 
     /// Opus payloads of `pcm`, one per 20 ms, VoIP at 24 kb/s with in-band FEC (20 % expected loss).
     static func encode(_ pcm: [Int16], fec: Bool = true) throws -> [[UInt8]] {
-        let encoder = try OpusEncoder(sampleRate: sampleRate, channels: 1, application: .voip)
-        try encoder.setBitrate(.bitsPerSecond(24_000))
-        try encoder.setInbandFEC(fec)
-        try encoder.setExpectedPacketLoss(percent: fec ? 20 : 0)
-        var packet = [UInt8](repeating: 0, count: 1_500)
-        return try stride(from: 0, to: pcm.count - frameSamples + 1, by: frameSamples).map { start in
-            let count = try pcm[start..<(start + frameSamples)].withUnsafeBufferPointer { input in
-                try packet.withUnsafeMutableBytes { output in try encoder.encode(input, into: output) }
-            }
-            return Array(packet[0..<count])
-        }
+        try OpusPacketStream(pcm: pcm, frameCount: pcm.count / frameSamples,
+                             encoding: .init(inbandFEC: fec, expectedLossPercent: fec ? 20 : 0)).payloads
     }
 
     /// 2 s of encoded voice, shared by the tests.
@@ -52,11 +45,7 @@ enum StreamFixture {
 
     /// An RTP packet (version 2, no CSRC, no extension).
     static func rtp(sequence: UInt16, timestamp: UInt32, ssrc: UInt32 = 0x1234_5678, payloadType: UInt8 = 111, payload: [UInt8]) -> [UInt8] {
-        var bytes: [UInt8] = [0x80, payloadType & 0x7F]
-        bytes += [UInt8(sequence >> 8), UInt8(sequence & 0xFF)]
-        bytes += withUnsafeBytes(of: timestamp.bigEndian, Array.init)
-        bytes += withUnsafeBytes(of: ssrc.bigEndian, Array.init)
-        return bytes + payload
+        OpusPacketStream.rtpPacket(sequenceNumber: sequence, timestamp: timestamp, ssrc: ssrc, payloadType: payloadType, payload: payload)
     }
 
     /// A packet scheduled for delivery.

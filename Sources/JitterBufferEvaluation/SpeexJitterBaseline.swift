@@ -15,13 +15,15 @@ import Opus
 /// samples, 32 s in milliseconds) and some of its constants are in timestamp units, so on the
 /// same traces milliseconds give it a higher delay on the heavy-tailed classes and a lower
 /// one on the spike trace.
-enum SpeexJitterBaseline {
+public enum SpeexJitterBaseline {
     /// Timestamp units per 20 ms frame (48 kHz samples).
-    static let step: Int32 = 960
+    public static let step: Int32 = 960
 
     /// Replays `trace` and records when each packet played.
-    static func replay(_ trace: NetworkTrace, stream: OpusPacketStream, tickMs: Double = 20) throws -> PlayoutRun {
-        guard let jitter = jitter_buffer_init(step) else { throw BenchmarkError.setup("jitter_buffer_init") }
+    /// - Throws: `JitterBufferEvaluationError.baselineCreationFailed` if speexdsp refuses to
+    ///   start, or the decoder's error.
+    public static func replay(_ trace: NetworkTrace, stream: OpusPacketStream, tickMs: Double = 20) throws -> PlayoutRun {
+        guard let jitter = jitter_buffer_init(step) else { throw JitterBufferEvaluationError.baselineCreationFailed("jitter_buffer_init") }
         defer { jitter_buffer_destroy(jitter) }
         let decoder = try OpusDecoder(sampleRate: 48_000, channels: 1)
         let pcm = UnsafeMutableBufferPointer<Int16>.allocate(capacity: OpusPacketStream.samplesPerFrame)

@@ -2,30 +2,32 @@ import NetworkSimulation
 
 /// What one jitter buffer did with one trace: when each packet started playing, and how many
 /// receiver ticks were concealment.
-struct PlayoutRun {
+public struct PlayoutRun: Sendable {
     /// Receiver ticks from the first played packet to the last, inclusive.
-    var activeTicks = 0
+    public var activeTicks = 0
     /// Active ticks in which no packet started (concealment, inserted silence).
-    var concealedTicks = 0
+    public var concealedTicks = 0
     /// Ticks whose audio was rebuilt from the next packet's in-band FEC (ours only).
-    var fecRecoveredTicks = 0
+    public var fecRecoveredTicks = 0
     /// Trace sequences whose audio was rebuilt from the next packet's FEC (ours only).
-    var fecRecoveredSequences: Set<Int> = []
+    public var fecRecoveredSequences: Set<Int> = []
     /// Trace sequence → receiver time of the tick in which its audio started, in ms.
-    var playTimeMs: [Int: Double] = [:]
+    public var playTimeMs: [Int: Double] = [:]
     /// Every tick processed (including before the first packet).
-    var ticks = 0
+    public var ticks = 0
     /// Wall time spent inside the buffer (and its decoder) over all ticks, in ns.
-    var elapsedNanoseconds = 0.0
+    public var elapsedNanoseconds = 0.0
 
-    /// Microseconds of CPU per tick.
     private var firstPlayTick: Int? = nil
     private var concealedSinceLastPlay = 0
+
+    /// An empty run.
+    public init() {}
 
     /// Books one receiver tick: the packets (trace sequences) whose audio started at `nowMs`,
     /// or, when none did, whether the tick was concealment. Concealed ticks count only between
     /// the first and the last played packet, so start-up and the drained tail do not.
-    mutating func recordTick(_ tick: Int, nowMs: Double, played: ClosedRange<Int>?, concealed: Bool) {
+    public mutating func recordTick(_ tick: Int, nowMs: Double, played: ClosedRange<Int>?, concealed: Bool) {
         guard let played else {
             if concealed && firstPlayTick != nil { concealedSinceLastPlay += 1 }
             return
@@ -41,15 +43,16 @@ struct PlayoutRun {
         concealedSinceLastPlay = 0
     }
 
-    var microsecondsPerTick: Double { ticks == 0 ? 0 : elapsedNanoseconds / Double(ticks) / 1_000 }
+    /// Microseconds of wall time per tick.
+    public var microsecondsPerTick: Double { ticks == 0 ? 0 : elapsedNanoseconds / Double(ticks) / 1_000 }
 
     /// Send→play delay of every played packet, in sequence order.
-    func delaysMs(_ trace: NetworkTrace) -> [Double] {
+    public func delaysMs(_ trace: NetworkTrace) -> [Double] {
         trace.packets.compactMap { packet in playTimeMs[packet.sequence].map { $0 - packet.sendMs } }
     }
 
     /// The summary figures on `trace`.
-    func summary(_ trace: NetworkTrace) -> PlayoutSummary {
+    public func summary(_ trace: NetworkTrace) -> PlayoutSummary {
         let delays = delaysMs(trace).sorted()
         let received = trace.receivedCount
         let playedReceived = trace.packets.reduce(0) { $0 + ($1.arrivalMs != nil && playTimeMs[$1.sequence] != nil ? 1 : 0) }

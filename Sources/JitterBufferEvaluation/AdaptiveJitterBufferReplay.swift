@@ -5,16 +5,16 @@ import RTP
 
 /// Ours: the `JitterBuffer` module's `AdaptiveJitterBuffer`, fed real RTP packets with Opus
 /// payloads in arrival order and asked for one frame per 20 ms receiver tick.
-enum AdaptiveJitterBufferReplay {
+public enum AdaptiveJitterBufferReplay {
     /// Replays `trace` with `policy` for overtaken packets; a tick counts as concealed when its
     /// event is expand or comfort noise.
-    static func replay(_ trace: NetworkTrace, stream: OpusPacketStream, policy: LatePacketPolicy,
+    public static func replay(_ trace: NetworkTrace, stream: OpusPacketStream, policy: LatePacketPolicy,
                        tickMs: Double = 20) throws -> PlayoutRun {
         var configuration = JitterBufferConfiguration()
         configuration.latePacketPolicy = policy
         let buffer = try AdaptiveJitterBuffer(configuration: configuration)
         let arrivals = trace.arrivals
-        let packets = try arrivals.map { try stream.rtpPacket($0.sequence) }  // built outside the timing
+        let packets = arrivals.map { stream.rtpPacket($0.sequence) }  // built outside the timing
         let pcm = UnsafeMutableBufferPointer<Int16>.allocate(capacity: OpusPacketStream.samplesPerFrame)
         defer { pcm.deallocate() }
         let endMs = (arrivals.last?.arrivalMs ?? 0) + 2_000

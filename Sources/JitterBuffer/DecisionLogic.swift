@@ -1,0 +1,178 @@
+import Opus
+
+/// Decides, for the audio playout needs next, which operation produces it (the role of WebRTC
+/// NetEq's `DecisionLogic`): a pure function of the buffer's state, so every rule can be tested
+/// without a decoder.
+///
+/// - **normal**: the next packet is there → decode it;
+/// - **merge**: the same right after concealment, crossfaded in from the concealed signal;
+/// - **fecRecovery**: it is missing but the packet after it carries in-band FEC → rebuild it
+///   (at once, or after waiting for it: `LatePacketPolicy`);
+/// - **expand**: missing otherwise → Opus concealment. With nothing later stored (a stall)
+///   playout waits in place, so the delay grows to the network's. With later packets stored,
+///   the missing one is usually only overtaken (reordered), so playout also waits for it — up
+///   to `maximumHoldMs`, and only while its lateness is within what `holdQuantile` of recent
+///   packets reached — then gives it up (FEC from the next packet, or concealment). Waiting a
+///   frame and playing the packet late conceals no more than giving it up would, and loses
+///   nothing; the delay it adds is removed by accelerating afterwards;
+/// - **comfortNoise**: the sequence continues but the timestamp jumped (sender DTX), or the
+///   last packet was a DTX packet and nothing follows yet → the decoder's comfort noise;
+/// - **accelerate** / **preemptiveExpand**: when decoding, the packet's margin (how long ago
+///   the fastest-path copy of it would have arrived) is compared with the target delay less
+///   `targetToleranceMs`: a frame above → remove a pitch period, below → insert one.
+struct DecisionLogic {
+    /// How far below the target the margin may sit before a period is inserted, in ms. The
+    /// margin moves in whole packets (a packet is decoded at a tick), so it sits on a 20 ms
+    /// lattice: insisting on the lattice point above the target would cost 10 ms on average,
+    /// and the few packets this tolerance makes late are mostly waited for.
+    static let targetToleranceMs = 5.0
+    /// The margin never sits below this, in ms: on a clean network whose clock drifts, inserting
+    /// periods raises the margin only once a whole frame has built up (several ticks), so
+    /// preemptive expand needs this much runway before the next packet would be missed.
+    static let minimumMarginMs = 5.0
+    /// Extra margin above the lowest allowed one plus a frame before accelerating (stepping the
+    /// margin down by a frame): without it, noise in the fastest-packet estimate flips between
+    /// accelerate and preemptive expand.
+    static let accelerateHysteresisMs = 5.0
+    /// Most pitch periods removed from one frame when the margin is several frames above target.
+    static let fastAcceleratePeriods = 3
+    /// Longest wait for a missing packet while later ones are stored, in ms.
+    static let maximumHoldMs = 80.0
+    /// A missing packet is waited for only while its lateness so far is within this quantile
+    /// of recent relative delays; beyond it, it is most likely lost.
+    static let holdQuantile = 0.999
+
+    /// Samples per playout tick.
+    let samplesPerFrame: Int
+    /// Samples per millisecond.
+    let samplesPerMs: Double
+    /// Duration of a tick in ms.
+    let frameMs: Double
+    /// The longest span FEC can rebuild (the longest Opus packet), in samples.
+    let maximumPacketSamples: Int
+    /// The shortest Opus frame (2.5 ms) in samples: FEC and concealment work in its multiples.
+    let opusStepSamples: Int
+    /// The longest pitch period a time-stretch removes: audio queued beyond a quarter of it is
+    /// worth trimming.
+    let maximumPitchPeriod: Int
+    /// What to do about a missing packet when a later one carries FEC for it.
+    let latePacketPolicy: LatePacketPolicy
+
+    /// A decision logic for `configuration`; `maximumPitchPeriod` is the time-stretcher's.
+    init(configuration: JitterBufferConfiguration, maximumPitchPeriod: Int) {
+        let rate = configuration.sampleRate
+        samplesPerFrame = rate * configuration.frameDurationMs / 1_000
+        samplesPerMs = Double(rate) / 1_000
+        frameMs = Double(configuration.frameDurationMs)
+        maximumPacketSamples = rate * 120 / 1_000
+        opusStepSamples = rate / 400
+        self.maximumPitchPeriod = maximumPitchPeriod
+        latePacketPolicy = configuration.latePacketPolicy
+    }
+
+    /// What a decision looks at.
+    struct Input {
+        /// Playout position and recent history.
+        var state: PlayoutState
+        /// The stored packet with the lowest sequence number at or after `state.nextSequence`.
+        var next: PacketStore.Slot?
+        /// The receiver's clock.
+        var nowMs: Double
+        /// Arrival minus media time of the fastest recent packet (`RelativeDelayEstimator`), in ms.
+        var fastestOffsetMs: Double
+        /// The current target delay.
+        var targetDelayMs: Double
+        /// Samples produced earlier and not yet emitted.
+        var queuedSamples: Int
+        /// Whether this is the tick's first production (only the first may accelerate by a frame).
+        var isFirstThisTick: Bool
+    }
+
+    /// How long ago the fastest-path copy of the sample at `timestamp` would have arrived: the
+    /// slack its decode has. Late loss happens for packets whose relative delay exceeds it.
+    func marginMs(timestamp: Int64, nowMs: Double, fastestOffsetMs: Double) -> Double {
+        nowMs - Double(timestamp) / samplesPerMs - fastestOffsetMs
+    }
+
+    /// The smallest margin playout keeps: the target less the tolerance, never under the minimum.
+    func lowestMarginMs(targetDelayMs: Double) -> Double {
+        max(targetDelayMs - Self.targetToleranceMs, Self.minimumMarginMs)
+    }
+
+    /// Whether playout may begin: the first packet has waited the target (less the tolerance).
+    func startsPlayout(nextTimestamp: Int64, nowMs: Double, fastestOffsetMs: Double, targetDelayMs: Double) -> Bool {
+        marginMs(timestamp: nextTimestamp, nowMs: nowMs, fastestOffsetMs: fastestOffsetMs) >= lowestMarginMs(targetDelayMs: targetDelayMs)
+    }
+
+    /// The decision for the next production. `holdLimitMs` gives the relative delay that
+    /// `holdQuantile` of recent packets stayed within; it is asked only when a missing packet
+    /// might be waited for (it scans the delay histogram).
+    func decide(_ input: Input, holdLimitMs: () -> Double) -> PlayoutDecision {
+        var state = input.state
+        guard let next = input.next else {
+            // Nothing to play: the sender is silent (DTX), or a stall — wait, concealing.
+            return PlayoutDecision(operation: state.isInDTX ? .comfortNoise(sampleCount: samplesPerFrame, advancing: false)
+                                                            : .expand(.waiting))
+        }
+        if next.sequence == state.nextSequence {
+            var realignment = PlayoutDecision.Realignment.none
+            var gap = Int(next.timestamp - state.nextTimestamp)
+            if gap > 0 && state.waitedSamples > 0 {
+                // The sequence goes on but the timestamp jumped: the sender was silent (DTX), and
+                // what was played while waiting stood for the start of that silence.
+                realignment = .creditWaitedSamples(min(gap, state.waitedSamples))
+                state.apply(realignment)
+                gap = Int(next.timestamp - state.nextTimestamp)
+            }
+            if gap > 0 && state.expandedSamples == 0 {
+                // Sender DTX: silence, not loss.
+                return PlayoutDecision(realignment: realignment,
+                                       operation: .comfortNoise(sampleCount: min(gap, samplesPerFrame), advancing: true))
+            }
+            return PlayoutDecision(realignment: realignment, operation: decodeOperation(next, state: state, input: input))
+        }
+        // One or more packets missing before `next`.
+        let gap = Int(next.timestamp - state.nextTimestamp)
+        let canRecoverFromFEC = state.expandedSamples == 0 && next.hasFEC && next.sequence == state.nextSequence + 1
+            && gap > 0 && gap <= maximumPacketSamples && gap % opusStepSamples == 0
+        let prefersFEC = canRecoverFromFEC && latePacketPolicy == .recoverFromFECFirst
+        if gap > 0 && !prefersFEC && Double(state.waitedSamples) < Self.maximumHoldMs * samplesPerMs
+            && marginMs(timestamp: state.nextTimestamp, nowMs: input.nowMs, fastestOffsetMs: input.fastestOffsetMs) <= holdLimitMs() {
+            return PlayoutDecision(operation: .expand(.waiting))  // most likely overtaken, not lost: wait for it
+        }
+        if gap <= 0 || state.waitedSamples >= gap {
+            let realignment = PlayoutDecision.Realignment.skipMissingPackets(sequence: next.sequence, timestamp: next.timestamp)
+            state.apply(realignment)
+            return PlayoutDecision(realignment: realignment, operation: decodeOperation(next, state: state, input: input))
+        }
+        if canRecoverFromFEC {
+            return PlayoutDecision(operation: .fecRecovery(carrier: next, sampleCount: gap))
+        }
+        return PlayoutDecision(operation: .expand(.advancing(toward: next)))
+    }
+
+    /// How the packet due (`packet`, at `state`'s position) is played once decoded.
+    private func decodeOperation(_ packet: PacketStore.Slot, state: PlayoutState, input: Input) -> PlayoutOperation {
+        if OpusEncoder.isDTXPacket(byteCount: packet.byteCount) { return .dtxComfortNoise(packet) }
+        if state.expandedSamples > 0 && state.hasMergeTail { return .merge(packet) }
+        let margin = marginMs(timestamp: state.nextTimestamp, nowMs: input.nowMs, fastestOffsetMs: input.fastestOffsetMs)
+        let lowest = lowestMarginMs(targetDelayMs: input.targetDelayMs)
+        let queuedMs = Double(input.queuedSamples) / samplesPerMs
+        if input.isFirstThisTick && margin >= lowest + frameMs + Self.accelerateHysteresisMs {
+            // Far above target: remove a period even if that costs a frame of margin; far far
+            // above (after a stall), up to `fastAcceleratePeriods` periods (NetEq's fast accelerate).
+            var periods = 1
+            while periods < Self.fastAcceleratePeriods
+                    && margin >= lowest + Double(periods + 1) * frameMs + Self.accelerateHysteresisMs {
+                periods += 1
+            }
+            return .accelerate(packet, .periods(periods))
+        }
+        if margin < lowest && queuedMs < frameMs { return .preemptiveExpand(packet) }
+        if margin >= lowest && input.queuedSamples >= maximumPitchPeriod / 4 {
+            // Audio left over from earlier stretching is pure delay: trim it when a period fits.
+            return .accelerate(packet, .queuedSamples(input.queuedSamples))
+        }
+        return .normal(packet)
+    }
+}

@@ -1,0 +1,37 @@
+import Opus
+
+/// FEC recovery: a missing packet rebuilt from the in-band FEC (Opus LBRR) that the packet after
+/// it carries — the sender's own lower-rate coding of the frame, so nothing is concealed. No
+/// allocation after `init`.
+final class FECRecoveryOperation {
+    private let decoder: OpusDecoder
+    private let queue: PlayoutQueue
+    private let output: UnsafeMutableBufferPointer<Int16>
+
+    /// A recovery step decoding with `decoder` into `queue`, for spans up to `maximumPacketSamples`.
+    init(decoder: OpusDecoder, queue: PlayoutQueue, maximumPacketSamples: Int) {
+        self.decoder = decoder
+        self.queue = queue
+        output = .allocate(capacity: maximumPacketSamples)
+        output.initialize(repeating: 0)
+    }
+
+    deinit { output.deallocate() }
+
+    /// Decodes `sampleCount` samples of the packet due (`state.nextSequence`) from the FEC in
+    /// `carrier`'s `payload` and queues them. Returns false, changing nothing, when the payload
+    /// yields no FEC: the span must be concealed instead.
+    func run(carrier: PacketStore.Slot, payload: UnsafeRawBufferPointer, sampleCount: Int,
+             state: inout PlayoutState, statistics: inout JitterBufferStatistics) -> Bool {
+        let frame = UnsafeMutableBufferPointer(rebasing: output[0..<sampleCount])
+        guard let count = try? decoder.decodeFEC(from: payload, into: frame) else { return false }
+        statistics.fecPacketsRecovered += 1
+        let sequenceNumber = UInt16(truncatingIfNeeded: state.nextSequence)
+        state.nextSequence += 1
+        state.nextTimestamp += Int64(count)
+        queue.append(UnsafeBufferPointer(rebasing: output[0..<count]), kind: .fecRecovery, sequenceNumber: sequenceNumber,
+                     arrivalMs: carrier.arrivalMs)
+        state.finishProduction(.fecRecovery)
+        return true
+    }
+}

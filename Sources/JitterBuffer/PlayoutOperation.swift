@@ -1,0 +1,23 @@
+/// One production step of the jitter buffer, as `DecisionLogic` chooses it and the operation
+/// types carry it out (the operations of WebRTC NetEq, plus FEC recovery). Operations on a
+/// packet decode it first; if its payload does not decode, its span is concealed instead.
+enum PlayoutOperation: Equatable {
+    /// Decode the packet due and play it as it is (`NormalOperation`).
+    case normal(PacketStore.Slot)
+    /// Decode the packet due and crossfade it in from the concealment before it (`MergeOperation`).
+    case merge(PacketStore.Slot)
+    /// Decode the packet due and remove pitch periods from it (`AccelerateOperation`).
+    case accelerate(PacketStore.Slot, AccelerateOperation.Extent)
+    /// Decode the packet due and insert a pitch period into it (`PreemptiveExpandOperation`).
+    case preemptiveExpand(PacketStore.Slot)
+    /// Decode the sender's DTX packet due: the decoder's comfort noise (`ComfortNoiseOperation`).
+    case dtxComfortNoise(PacketStore.Slot)
+    /// Conceal one frame (`ExpandOperation`).
+    case expand(ExpandOperation.Progress)
+    /// Rebuild the missing packet due from the in-band FEC that `carrier` (the packet after it)
+    /// holds for it, `sampleCount` samples long (`FECRecoveryOperation`).
+    case fecRecovery(carrier: PacketStore.Slot, sampleCount: Int)
+    /// Comfort noise over a sender's DTX gap (`ComfortNoiseOperation`): `sampleCount` samples,
+    /// `advancing` through a gap whose end is known, or waiting for the sender's next packet.
+    case comfortNoise(sampleCount: Int, advancing: Bool)
+}

@@ -1,0 +1,7 @@
+/// Why an evaluation could not run.
+public enum JitterBufferEvaluationError: Error, Equatable, Sendable {
+    /// A C baseline refused to start; the associated value names the call.
+    case baselineCreationFailed(String)
+    /// The named trace has no committed file in `vectors/traces/`.
+    case traceNotCommitted(String)
+}

@@ -1,0 +1,218 @@
+import Testing
+@testable import JitterBuffer
+
+/// `DecisionLogic` on its own: given a buffer state, which operation it decides. 48 kHz, 20 ms
+/// frames; the fastest packet's offset is 0, so a packet's margin is `now − timestamp / 48`.
+/// The target is 60 ms, so the lowest margin kept is 55 ms and accelerate starts at 80 ms.
+@Suite struct DecisionLogicTests {
+    static let frame = 960
+
+    static func logic(policy: LatePacketPolicy = .recoverFromFECFirst) -> DecisionLogic {
+        var configuration = JitterBufferConfiguration()
+        configuration.latePacketPolicy = policy
+        return DecisionLogic(configuration: configuration, maximumPitchPeriod: 480)
+    }
+
+    /// A stored packet `index` frames after the one due at sequence 100, timestamp 48 000 (1 s).
+    static func packet(_ index: Int, hasFEC: Bool = false, byteCount: Int = 60) -> PacketStore.Slot {
+        PacketStore.Slot(isOccupied: true, sequence: 100 + Int64(index), timestamp: 48_000 + Int64(index * frame),
+                         arrivalMs: 1_000, byteCount: byteCount, hasFEC: hasFEC)
+    }
+
+    /// Playout due at packet 0; `changes` adjusts the state.
+    static func input(next: PacketStore.Slot?, marginMs: Double = 60, queuedSamples: Int = 0, isFirstThisTick: Bool = true,
+                      _ changes: (inout PlayoutState) -> Void = { _ in }) -> DecisionLogic.Input {
+        var state = PlayoutState()
+        state.nextSequence = 100
+        state.nextTimestamp = 48_000
+        state.lastKind = .normal
+        changes(&state)
+        return DecisionLogic.Input(state: state, next: next, nowMs: 1_000 + marginMs, fastestOffsetMs: 0, targetDelayMs: 60,
+                                   queuedSamples: queuedSamples, isFirstThisTick: isFirstThisTick)
+    }
+
+    /// The decision, failing the test if the hold quantile is asked for.
+    static func decide(_ logic: DecisionLogic, _ input: DecisionLogic.Input) -> PlayoutDecision {
+        logic.decide(input) {
+            Issue.record("the hold quantile was asked for a decision that needs no wait")
+            return 0
+        }
+    }
+
+    // MARK: The packet due is there
+
+    @Test func packetDueAtTargetIsDecodedNormally() {
+        let decision = Self.decide(Self.logic(), Self.input(next: Self.packet(0)))
+        #expect(decision == PlayoutDecision(operation: .normal(Self.packet(0))))
+    }
+
+    @Test func packetAfterConcealmentIsMergedIn() {
+        let decision = Self.decide(Self.logic(), Self.input(next: Self.packet(0)) {
+            $0.expandedSamples = Self.frame
+            $0.hasMergeTail = true
+        })
+        #expect(decision.operation == .merge(Self.packet(0)))
+    }
+
+    @Test func dtxPacketPlaysTheDecodersComfortNoise() {
+        let dtx = Self.packet(0, byteCount: 1)
+        #expect(Self.decide(Self.logic(), Self.input(next: dtx)).operation == .dtxComfortNoise(dtx))
+    }
+
+    // MARK: Time-stretching toward the target
+
+    @Test func aboveTargetAccelerates() {
+        let logic = Self.logic()
+        // 80 ms: the lowest margin (55) + a frame + the 5 ms hysteresis.
+        #expect(Self.decide(logic, Self.input(next: Self.packet(0), marginMs: 80)).operation == .accelerate(Self.packet(0), .periods(1)))
+        #expect(Self.decide(logic, Self.input(next: Self.packet(0), marginMs: 79.9)).operation == .normal(Self.packet(0)))
+        // Two and three frames above: fast accelerate, never more than three periods.
+        #expect(Self.decide(logic, Self.input(next: Self.packet(0), marginMs: 100)).operation == .accelerate(Self.packet(0), .periods(2)))
+        #expect(Self.decide(logic, Self.input(next: Self.packet(0), marginMs: 500)).operation == .accelerate(Self.packet(0), .periods(3)))
+    }
+
+    @Test func onlyTheTicksFirstProductionAcceleratesByAFrame() {
+        let decision = Self.decide(Self.logic(), Self.input(next: Self.packet(0), marginMs: 100, isFirstThisTick: false))
+        #expect(decision.operation == .normal(Self.packet(0)))
+    }
+
+    @Test func audioLeftFromStretchingIsTrimmed() {
+        // At or above the lowest margin with a quarter of the longest period (120 samples) queued.
+        let trimmed = Self.decide(Self.logic(), Self.input(next: Self.packet(0), queuedSamples: 120, isFirstThisTick: false))
+        #expect(trimmed.operation == .accelerate(Self.packet(0), .queuedSamples(120)))
+        let kept = Self.decide(Self.logic(), Self.input(next: Self.packet(0), queuedSamples: 119, isFirstThisTick: false))
+        #expect(kept.operation == .normal(Self.packet(0)))
+    }
+
+    @Test func belowTargetExpandsPreemptively() {
+        let logic = Self.logic()
+        #expect(Self.decide(logic, Self.input(next: Self.packet(0), marginMs: 54.9)).operation == .preemptiveExpand(Self.packet(0)))
+        // Not while a frame's worth of audio is already queued.
+        let queued = Self.decide(logic, Self.input(next: Self.packet(0), marginMs: 40, queuedSamples: Self.frame, isFirstThisTick: false))
+        #expect(queued.operation == .normal(Self.packet(0)))
+    }
+
+    @Test func theMarginNeverSitsBelowTheMinimum() {
+        var input = Self.input(next: Self.packet(0), marginMs: 4)
+        input.targetDelayMs = 0  // lowest margin: 5 ms, not −5
+        #expect(Self.decide(Self.logic(), input).operation == .preemptiveExpand(Self.packet(0)))
+        #expect(Self.logic().lowestMarginMs(targetDelayMs: 0) == DecisionLogic.minimumMarginMs)
+    }
+
+    // MARK: Nothing to play
+
+    @Test func nothingStoredConcealsInPlace() {
+        #expect(Self.decide(Self.logic(), Self.input(next: nil)).operation == .expand(.waiting))
+    }
+
+    @Test func nothingStoredDuringDTXPlaysComfortNoiseInPlace() {
+        let decision = Self.decide(Self.logic(), Self.input(next: nil) { $0.isInDTX = true })
+        #expect(decision.operation == .comfortNoise(sampleCount: Self.frame, advancing: false))
+    }
+
+    // MARK: Sender DTX gaps
+
+    @Test func timestampJumpWithContiguousSequenceIsComfortNoise() {
+        // The packet due is 3 frames later in media time than playout: the sender was silent.
+        var next = Self.packet(0)
+        next.timestamp += 3 * Int64(Self.frame)
+        let decision = Self.decide(Self.logic(), Self.input(next: next))
+        #expect(decision == PlayoutDecision(operation: .comfortNoise(sampleCount: Self.frame, advancing: true)))
+        // The last part of a gap shorter than a frame.
+        var short = Self.packet(0)
+        short.timestamp += 240
+        #expect(Self.decide(Self.logic(), Self.input(next: short)).operation == .comfortNoise(sampleCount: 240, advancing: true))
+    }
+
+    @Test func comfortNoisePlayedWhileWaitingCountsTowardTheGap() {
+        var next = Self.packet(0)
+        next.timestamp += 3 * Int64(Self.frame)
+        // Two frames were played waiting for the sender: one frame of the gap is left.
+        let partly = Self.decide(Self.logic(), Self.input(next: next) { $0.waitedSamples = 2 * Self.frame })
+        #expect(partly == PlayoutDecision(realignment: .creditWaitedSamples(2 * Self.frame),
+                                          operation: .comfortNoise(sampleCount: Self.frame, advancing: true)))
+        // Four frames: the whole gap is covered, and the packet plays at once (not a merge:
+        // what was played was the sender's silence).
+        let wholly = Self.decide(Self.logic(), Self.input(next: next, marginMs: 60 + 60) {
+            $0.waitedSamples = 4 * Self.frame
+            $0.expandedSamples = 4 * Self.frame
+            $0.hasMergeTail = true
+        })
+        #expect(wholly.realignment == .creditWaitedSamples(3 * Self.frame))
+        #expect(wholly.operation == .normal(next))
+    }
+
+    // MARK: The packet due is missing, a later one is stored
+
+    @Test func fecFirstRebuildsAnOvertakenPacketAtOnce() {
+        let carrier = Self.packet(1, hasFEC: true)
+        let decision = Self.decide(Self.logic(policy: .recoverFromFECFirst), Self.input(next: carrier))
+        #expect(decision == PlayoutDecision(operation: .fecRecovery(carrier: carrier, sampleCount: Self.frame)))
+    }
+
+    @Test func waitingPolicyWaitsForAnOvertakenPacketWithinTheHoldQuantile() {
+        let carrier = Self.packet(1, hasFEC: true)
+        let logic = Self.logic(policy: .waitForPacket)
+        // Its lateness so far (margin 60 ms) is within what 99.9 % of recent packets reached (70 ms).
+        #expect(logic.decide(Self.input(next: carrier), holdLimitMs: { 70 }).operation == .expand(.waiting))
+        // Later than recent packets ever were: most likely lost, so FEC rebuilds it.
+        #expect(logic.decide(Self.input(next: carrier), holdLimitMs: { 50 }).operation
+                == .fecRecovery(carrier: carrier, sampleCount: Self.frame))
+        // Waited the longest hold (80 ms) already, however late packets were: given up, and as
+        // its span has long been concealed, playout skips to the carrier and merges it in.
+        let held = Self.input(next: carrier) {
+            $0.waitedSamples = 80 * 48
+            $0.expandedSamples = 80 * 48
+            $0.hasMergeTail = true
+        }
+        #expect(logic.decide(held, holdLimitMs: { 1_000 })
+                == PlayoutDecision(realignment: .skipMissingPackets(sequence: 101, timestamp: 48_960), operation: .merge(carrier)))
+    }
+
+    @Test(arguments: [LatePacketPolicy.recoverFromFECFirst, .waitForPacket])
+    func withoutFECBothPoliciesWaitThenConceal(policy: LatePacketPolicy) {
+        let logic = Self.logic(policy: policy)
+        let next = Self.packet(1)
+        #expect(logic.decide(Self.input(next: next), holdLimitMs: { 70 }).operation == .expand(.waiting))
+        #expect(logic.decide(Self.input(next: next), holdLimitMs: { 50 }).operation == .expand(.advancing(toward: next)))
+    }
+
+    @Test func fecCannotRebuildMoreThanOnePacketOrDuringConcealment() {
+        let logic = Self.logic()
+        // Two packets missing: the carrier's FEC covers only the one before it.
+        let later = Self.packet(2, hasFEC: true)
+        #expect(logic.decide(Self.input(next: later), holdLimitMs: { 0 }).operation == .expand(.advancing(toward: later)))
+        // Already concealing: the decoder has moved on, the next packet is merged in instead.
+        let carrier = Self.packet(1, hasFEC: true)
+        let concealing = Self.input(next: carrier) {
+            $0.expandedSamples = 480
+            $0.hasMergeTail = true
+        }
+        #expect(logic.decide(concealing, holdLimitMs: { 0 }).operation == .expand(.advancing(toward: carrier)))
+    }
+
+    @Test func missingPacketsWhoseSpanWasConcealedAreGivenUp() {
+        // A frame was concealed in place while waiting, and the wait ends (the missing packet is
+        // now later than recent packets were); its whole span (one frame) is spent, so playout
+        // skips to the next stored packet and merges it in.
+        let next = Self.packet(1)
+        let decision = Self.logic().decide(Self.input(next: next, marginMs: 80) {
+            $0.waitedSamples = Self.frame
+            $0.expandedSamples = Self.frame
+            $0.hasMergeTail = true
+            $0.lastKind = .expand
+        }, holdLimitMs: { 70 })
+        #expect(decision == PlayoutDecision(realignment: .skipMissingPackets(sequence: 101, timestamp: 48_960),
+                                            operation: .merge(next)))
+    }
+
+    // MARK: Starting playout
+
+    @Test func playoutStartsOnceTheFirstPacketWaitedTheTargetLessTheTolerance() {
+        let logic = Self.logic()
+        #expect(!logic.startsPlayout(nextTimestamp: 48_000, nowMs: 1_054.9, fastestOffsetMs: 0, targetDelayMs: 60))
+        #expect(logic.startsPlayout(nextTimestamp: 48_000, nowMs: 1_055, fastestOffsetMs: 0, targetDelayMs: 60))
+        // The fastest packet's offset is part of the margin: a path 30 ms slower needs 30 ms more.
+        #expect(!logic.startsPlayout(nextTimestamp: 48_000, nowMs: 1_055, fastestOffsetMs: 30, targetDelayMs: 60))
+    }
+}
