@@ -65,8 +65,8 @@ public final class AdaptiveJitterBuffer {
     /// - Throws: the `JitterBufferError` naming the first invalid configuration field.
     public init(configuration: JitterBufferConfiguration) throws(JitterBufferError) {
         let rate = configuration.sampleRate
-        guard [8_000, 12_000, 16_000, 24_000, 48_000].contains(rate) else { throw .invalidSampleRate(rate) }
-        guard [10, 20, 40, 60].contains(configuration.frameDurationMs) else {
+        guard OpusStreamFormat.isSupported(sampleRate: rate) else { throw .invalidSampleRate(rate) }
+        guard OpusStreamFormat.isSupported(packetTimeMs: configuration.frameDurationMs) else {
             throw .invalidFrameDuration(configuration.frameDurationMs)
         }
         guard configuration.maximumDelayMs > 0, configuration.maximumDelayMs <= 10_000 else {
