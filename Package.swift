@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "SRTP", targets: ["SRTP"]),
         .library(name: "AudioDevices", targets: ["AudioDevices"]),
         .library(name: "Transport", targets: ["Transport"]),
+        .library(name: "DSP", targets: ["DSP"]),
         .library(name: "AudioProcessing", targets: ["AudioProcessing"]),
         .library(name: "JitterBuffer", targets: ["JitterBuffer"]),
         .library(name: "MediaEngine", targets: ["MediaEngine"]),
@@ -42,8 +43,9 @@ let package = Package(
         .target(name: "SRTP", dependencies: ["CSRTP"]),
 
         // Signal.
-        .target(name: "AudioProcessing", dependencies: ["CSpeexDSP"]),
-        .target(name: "JitterBuffer", dependencies: ["Opus", "RTP", "AudioProcessing"]),
+        .target(name: "DSP"),
+        .target(name: "AudioProcessing", dependencies: ["CSpeexDSP", "DSP"]),
+        .target(name: "JitterBuffer", dependencies: ["Opus", "RTP", "DSP"]),
 
         // I/O.
         .target(name: "AudioDevices", dependencies: ["CALSA", "CVoiceShims", "SystemErrors"]),
@@ -88,6 +90,7 @@ let package = Package(
         .testTarget(name: "RTPTests", dependencies: ["RTP", "TestSupport"]),
         // CSRTP: the allocation test compares with bare libsrtp calls.
         .testTarget(name: "SRTPTests", dependencies: ["SRTP", "CSRTP", "TestSupport"]),
+        .testTarget(name: "DSPTests", dependencies: ["DSP", "TestSupport"]),
         .testTarget(name: "AudioProcessingTests", dependencies: ["AudioProcessing", "TestSupport"]),
         .testTarget(name: "JitterBufferTests", dependencies: ["JitterBuffer", "JitterBufferEvaluation", "TestSupport"]),
         .testTarget(name: "JitterBufferEvaluationTests", dependencies: ["JitterBufferEvaluation", "JitterBuffer", "NetworkSimulation", "TestSupport"]),

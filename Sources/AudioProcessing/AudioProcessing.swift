@@ -1,9 +1,9 @@
 /// # AudioProcessing
 ///
-/// Signal processing on PCM frames: time-stretching (`TimeStretcher`, one pitch period at a
-/// time, found by `PitchPeriodSearch`); echo cancellation (`EchoCanceller`: speexdsp's canceller
-/// with our own bulk-delay alignment, `DelayEstimator`, and our residual echo suppressor,
-/// `ResidualEchoSuppressor`, over our `RealFFT` — or speexdsp's); noise suppression, AGC and
-/// VAD (`VoiceProcessor`, configured per `VoiceProcessingMode` by `ProcessingConfiguration`);
-/// resampling (`Resampler`).
+/// Voice processing on PCM frames, over speexdsp: echo cancellation (`EchoCanceller`:
+/// speexdsp's canceller with our own bulk-delay alignment, `DelayEstimator`, and our residual
+/// echo suppressor, `ResidualEchoSuppressor`, over `DSP`'s `RealFFT` — or speexdsp's); noise
+/// suppression, AGC and VAD (`VoiceProcessor`, configured per `VoiceProcessingMode` by
+/// `ProcessingConfiguration`); resampling (`Resampler`). Pure-Swift building blocks without a
+/// C library (FFT, pitch search, time-stretching) live in `DSP`.
 enum AudioProcessingModule {}

@@ -1,3 +1,5 @@
+import DSP
+
 /// Removes the echo a linear echo canceller leaves behind — the misadjustment of a filter that
 /// is still converging (or was just reset), and the echo of a loudspeaker that distorts, which
 /// no linear filter models — with a per-bin gain in the frequency domain (the place of the

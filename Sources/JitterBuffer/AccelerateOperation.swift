@@ -1,4 +1,4 @@
-import AudioProcessing
+import DSP
 
 /// Accelerate: a decoded frame shortened by whole pitch periods (`TimeStretcher`), to bring the
 /// delay down toward the target without a click or a change of pitch. No allocation after `init`.

@@ -1,4 +1,4 @@
-import AudioProcessing
+import DSP
 
 /// Preemptive expand: a decoded frame lengthened by one pitch period (`TimeStretcher`), to
 /// raise the delay toward the target before the next packet would be missed. No allocation

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import AudioProcessing
+import DSP
 import TestSupport
 
 /// Time-stretching by one pitch period: the pitch stays, no clicks, the rest is untouched.

@@ -1,4 +1,4 @@
-@testable import AudioProcessing
+import DSP
 import TestSupport
 import XCTest
 
