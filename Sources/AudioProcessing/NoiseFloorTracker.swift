@@ -17,7 +17,7 @@ import Darwin
 /// noise, and a minimum that rose quickly (or a minimum over a window of a second or two)
 /// climbs onto the echo's own level and fills suppressed frames with echo-level noise. Slow,
 /// it stays at the last true pause's level. The price: a noise that gets louder is followed at
-/// 1 dB/s, while a quieter one is followed within a few frames.
+/// 1 dB/s, while a quieter one is followed without a rate limit (20 dB down within a second).
 final class NoiseFloorTracker {
     /// Rise of the minimum while the power stays above it, in dB per second.
     static let riseDbPerSecond = 1.0
