@@ -60,13 +60,14 @@ let package = Package(
             name: "voicecall",
             dependencies: [
                 "MediaEngine", "SRTP", "AudioDevices", "AudioProcessing", "AudioDevicesTesting", "NetworkSimulation",
+                "EchoEvaluation",
             ]
         ),
         .executableTarget(
             name: "benchmarks",
             dependencies: [
                 "Opus", "RTP", "SRTP", "AudioDevices", "AudioProcessing", "JitterBuffer", "NetworkSimulation", "MediaEngine",
-                "COpus", "CSpeexDSP", "CVoiceShims", "CBaseline", "TestSupport", "JitterBufferEvaluation",
+                "COpus", "CSpeexDSP", "CVoiceShims", "CBaseline", "TestSupport", "JitterBufferEvaluation", "EchoEvaluation",
             ],
             path: "Benchmarks"
         ),
@@ -78,6 +79,9 @@ let package = Package(
         .target(name: "NetworkSimulation"),
         // MediaEngineTesting: a stand-in translation engine (ToneTranslationEngine).
         .target(name: "MediaEngineTesting", dependencies: ["MediaEngine"]),
+        // EchoEvaluation: ERLE and convergence over whole recordings and the canceller run over
+        // a recording (offline, pure Swift), for the tests, the benchmarks and voicecall aec.
+        .target(name: "EchoEvaluation", dependencies: ["AudioProcessing"]),
 
         // Test and benchmark support (never linked into the libraries).
         .target(name: "CAllocationCounter"),
@@ -91,7 +95,8 @@ let package = Package(
         // CSRTP: the allocation test compares with bare libsrtp calls.
         .testTarget(name: "SRTPTests", dependencies: ["SRTP", "CSRTP", "TestSupport"]),
         .testTarget(name: "DSPTests", dependencies: ["DSP", "TestSupport"]),
-        .testTarget(name: "AudioProcessingTests", dependencies: ["AudioProcessing", "TestSupport"]),
+        .testTarget(name: "AudioProcessingTests", dependencies: ["AudioProcessing", "EchoEvaluation", "TestSupport"]),
+        .testTarget(name: "EchoEvaluationTests", dependencies: ["EchoEvaluation", "TestSupport"]),
         .testTarget(name: "JitterBufferTests", dependencies: ["JitterBuffer", "JitterBufferEvaluation", "TestSupport"]),
         .testTarget(name: "JitterBufferEvaluationTests", dependencies: ["JitterBufferEvaluation", "JitterBuffer", "NetworkSimulation", "TestSupport"]),
         .testTarget(name: "AudioDevicesTests", dependencies: ["AudioDevices", "AudioDevicesTesting", "SystemErrors", "TestSupport"]),
@@ -99,6 +104,6 @@ let package = Package(
         .testTarget(name: "NetworkSimulationTests", dependencies: ["NetworkSimulation", "TestSupport"]),
         .testTarget(name: "MediaEngineTests", dependencies: ["MediaEngine", "Opus", "RTP", "SRTP", "AudioProcessing", "NetworkSimulation", "MediaEngineTesting", "TestSupport"]),
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
-        .testTarget(name: "VoiceCallTests", dependencies: ["voicecall", "AudioDevices", "TestSupport"]),
+        .testTarget(name: "VoiceCallTests", dependencies: ["voicecall", "AudioDevices", "EchoEvaluation", "TestSupport"]),
     ]
 )

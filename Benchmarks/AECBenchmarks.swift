@@ -1,5 +1,6 @@
 import AudioProcessing
 import CSpeexDSP
+import EchoEvaluation
 import TestSupport
 
 /// Echo cancellation: quality (ERLE, convergence, double talk) of speexdsp alone with the
@@ -33,21 +34,17 @@ struct AECBenchmarks {
             let path = EchoPath(sampleRate: Self.rate, rt60Ms: room.rt60, bulkDelayMs: room.delay, gainDb: room.gain,
                                 softClipDrive: room.drive, seed: UInt64(room.delay))
             let microphone = path.echo(of: far)
-            let alone = try Self.process(EchoCanceller(configuration: .init(sampleRate: Self.rate, residualSuppression: .speexdsp,
-                                                                            delayEstimation: false)), microphone, far)
-            let range = (4 * Self.rate)..<microphone.count
+            let alone = try Self.cancel(.init(sampleRate: Self.rate, residualSuppression: .speexdsp, delayEstimation: false),
+                                        microphone: microphone, far: far)
             let never = Double(microphone.count) / Double(Self.rate)
-            let erleAlone = EchoMeasurement.erle(microphone: microphone, residual: alone, frameCount: 160, range: range)
-            let convergenceAlone = EchoMeasurement.convergenceSeconds(microphone: microphone, residual: alone, sampleRate: Self.rate,
-                                                                      targetDb: 20) ?? never
+            let erleAlone = Self.erle(microphone: microphone, residual: alone)
+            let convergenceAlone = Self.convergence(microphone: microphone, residual: alone)
             for (variant, suppression) in Self.variants {
-                let ours = try Self.process(EchoCanceller(configuration: .init(sampleRate: Self.rate, residualSuppression: suppression)),
-                                            microphone, far)
-                let erleOurs = EchoMeasurement.erle(microphone: microphone, residual: ours, frameCount: 160, range: range)
+                let ours = try Self.cancel(.init(sampleRate: Self.rate, residualSuppression: suppression), microphone: microphone, far: far)
+                let erleOurs = Self.erle(microphone: microphone, residual: ours)
                 report.add(BenchmarkFigure(group: Self.group, name: "ERLE \(label), \(variant)", value: erleOurs, unit: "dB",
                                            baseline: "speexdsp alone", baselineValue: erleAlone, ratio: nil))
-                let convergenceOurs = EchoMeasurement.convergenceSeconds(microphone: microphone, residual: ours, sampleRate: Self.rate,
-                                                                         targetDb: 20) ?? never
+                let convergenceOurs = Self.convergence(microphone: microphone, residual: ours)
                 report.add(BenchmarkFigure(group: Self.group, name: "convergence 20 dB \(label), \(variant)", value: convergenceOurs,
                                            unit: "s", baseline: "speexdsp alone (\(never) s: never)", baselineValue: convergenceAlone,
                                            ratio: nil))
@@ -61,22 +58,20 @@ struct AECBenchmarks {
         }
     }
 
-    static func process(_ canceller: EchoCanceller, _ microphone: [Int16], _ far: [Int16]) -> [Int16] {
-        let frameCount = canceller.frameCount
-        var output = [Int16](repeating: 0, count: microphone.count)
-        microphone.withUnsafeBufferPointer { mic in
-            far.withUnsafeBufferPointer { farBuffer in
-                output.withUnsafeMutableBufferPointer { out in
-                    for frame in 0..<(microphone.count / frameCount) {
-                        let range = (frame * frameCount)..<((frame + 1) * frameCount)
-                        canceller.process(microphone: UnsafeBufferPointer(rebasing: mic[range]),
-                                          farEnd: UnsafeBufferPointer(rebasing: farBuffer[range]),
-                                          output: UnsafeMutableBufferPointer(rebasing: out[range]))
-                    }
-                }
-            }
-        }
-        return output
+    /// A new canceller built with `configuration`, run over the whole recording.
+    static func cancel(_ configuration: EchoCanceller.Configuration, microphone: [Int16], far: [Int16]) throws -> [Int16] {
+        try EchoCanceller(configuration: configuration).processRecording(microphone: microphone, farEnd: far)
+    }
+
+    /// Convergence time, with the signal's length standing for "never".
+    static func convergence(microphone: [Int16], residual: [Int16]) -> Double {
+        EchoMeasurement.convergenceSeconds(microphone: microphone, residual: residual, sampleRate: rate)
+            ?? Double(microphone.count) / Double(rate)
+    }
+
+    /// ERLE from `EchoMeasurement.steadyStateStartSeconds` (4 s) on.
+    static func erle(microphone: [Int16], residual: [Int16]) -> Double {
+        EchoMeasurement.steadyStateERLE(microphone: microphone, residual: residual, sampleRate: rate) ?? -.infinity
     }
 
     /// Near-end preservation: far end throughout at 120 ms / −6 dB, near end from 4 s, as
@@ -91,14 +86,13 @@ struct AECBenchmarks {
         for (suffix, scale) in [("", Float(1)), (" (near −10 dB)", Float(0.316))] {
             let cleanNear = [Int16](repeating: 0, count: start) + near.prefix(far.count - start).map { Int16(Float($0) * scale) }
             let microphone = zip(echo, cleanNear).map { Int16(clamping: Int($0) + Int($1)) }
-            let alone = Self.process(try EchoCanceller(configuration: .init(sampleRate: Self.rate, residualSuppression: .speexdsp,
-                                                                            delayEstimation: false)), microphone, far)
+            let alone = try Self.cancel(.init(sampleRate: Self.rate, residualSuppression: .speexdsp, delayEstimation: false),
+                                        microphone: microphone, far: far)
             let clean = Array(cleanNear[start...])
             let aloneCorrelation = SignalComparison.bestCorrelation(reference: clean, signal: Array(alone[start...]), maxLag: 200).correlation
             let rawCorrelation = SignalComparison.bestCorrelation(reference: clean, signal: Array(microphone[start...]), maxLag: 200).correlation
             for (variant, suppression) in Self.variants {
-                let ours = Self.process(try EchoCanceller(configuration: .init(sampleRate: Self.rate, residualSuppression: suppression)),
-                                        microphone, far)
+                let ours = try Self.cancel(.init(sampleRate: Self.rate, residualSuppression: suppression), microphone: microphone, far: far)
                 let oursCorrelation = SignalComparison.bestCorrelation(reference: clean, signal: Array(ours[start...]), maxLag: 200).correlation
                 report.add(BenchmarkFigure(group: Self.group, name: "double talk near-end corr\(suffix), \(variant)", value: oursCorrelation,
                                            unit: "corr", baseline: "speexdsp alone", baselineValue: aloneCorrelation, ratio: nil))
@@ -127,8 +121,8 @@ struct AECBenchmarks {
         let echoFrames = (200..<(frames - 1)).filter { SignalComparison.rmsDecibels(frame(echo, $0)) > noiseLevel + 10 }.map { $0 + 1 }
         let silent = [Int16](repeating: 0, count: far.count)
         func difference(_ configuration: EchoCanceller.Configuration) throws -> Double {
-            let quiet = Self.process(try EchoCanceller(configuration: configuration), noise, silent)
-            let output = Self.process(try EchoCanceller(configuration: configuration), microphone, far)
+            let quiet = try Self.cancel(configuration, microphone: noise, far: silent)
+            let output = try Self.cancel(configuration, microphone: microphone, far: far)
             let during = SignalComparison.rmsDecibels(echoFrames.flatMap { frame(output, $0) })
             return during - SignalComparison.rmsDecibels(quiet[(frameCount * 100)...])
         }
@@ -150,8 +144,6 @@ struct AECBenchmarks {
     /// (near end as recorded and 10 dB quieter),
     /// each against speex RES's worst on the same rooms; the per-seed figures are printed below.
     private func seedRobustness(far: [Int16]) throws {
-        let never = Double(far.count) / Double(Self.rate)
-        let range = (4 * Self.rate)..<far.count
         for room in Self.rooms {
             let label = "\(room.delay) ms\(room.drive == nil ? "" : " soft-clip")"
             var worst: [EchoCanceller.ResidualSuppression: (erle: Double, convergence: Double)] = [:]
@@ -161,11 +153,10 @@ struct AECBenchmarks {
                                     softClipDrive: room.drive, seed: offset + UInt64(room.delay))
                 let microphone = path.echo(of: far)
                 for (_, suppression) in Self.variants {
-                    let output = try Self.process(EchoCanceller(configuration: .init(sampleRate: Self.rate, residualSuppression: suppression)),
-                                                  microphone, far)
-                    let erle = EchoMeasurement.erle(microphone: microphone, residual: output, frameCount: 160, range: range)
-                    let convergence = EchoMeasurement.convergenceSeconds(microphone: microphone, residual: output, sampleRate: Self.rate,
-                                                                         targetDb: 20) ?? never
+                    let output = try Self.cancel(.init(sampleRate: Self.rate, residualSuppression: suppression),
+                                                 microphone: microphone, far: far)
+                    let erle = Self.erle(microphone: microphone, residual: output)
+                    let convergence = Self.convergence(microphone: microphone, residual: output)
                     let previous = worst[suppression] ?? (.infinity, 0)
                     worst[suppression] = (min(previous.erle, erle), max(previous.convergence, convergence))
                     if suppression == .ours { detail += String(format: " [%d] %.1f / %.1f", offset, erle, convergence) }
@@ -189,8 +180,8 @@ struct AECBenchmarks {
                 let path = EchoPath(sampleRate: Self.rate, rt60Ms: 250, bulkDelayMs: 120, gainDb: -6, seed: offset == 0 ? 3 : offset)
                 let microphone = zip(path.echo(of: far), cleanNear).map { Int16(clamping: Int($0) + Int($1)) }
                 for (_, suppression) in Self.variants {
-                    let output = try Self.process(EchoCanceller(configuration: .init(sampleRate: Self.rate, residualSuppression: suppression)),
-                                                  microphone, far)
+                    let output = try Self.cancel(.init(sampleRate: Self.rate, residualSuppression: suppression),
+                                                 microphone: microphone, far: far)
                     let correlation = SignalComparison.bestCorrelation(reference: clean, signal: Array(output[start...]), maxLag: 200).correlation
                     worst[suppression] = min(worst[suppression] ?? 1, correlation)
                     if suppression == .ours { detail += String(format: " [%d] %.3f", offset, correlation) }

@@ -1,5 +1,6 @@
 import AudioDevices
 import AudioProcessing
+import EchoEvaluation
 import Foundation
 
 /// `voicecall aec`: runs the echo canceller offline on a far-end / microphone recording pair.
@@ -12,8 +13,9 @@ struct EchoCancelCommand {
           Both files mono 16-bit at the same rate (8–48 kHz). Prints the delay it found.
           --tail-ms N         echo tail the adaptive filter covers (default 200)
           --known-delay-ms N  start from a device-reported delay (snd_pcm_delay)
-          --erle              also print ERLE and convergence time; meaningful when MIC holds
-                              echo only (no near-end talker)
+          --erle              also print ERLE (from 4 s on, over frames carrying echo) and
+                              convergence time (to 20 dB over 500 ms windows), as the tests
+                              and benchmarks measure them; meaningful when MIC holds echo only
         """
 
     static func run(_ arguments: inout CommandArguments) throws {
@@ -36,19 +38,7 @@ struct EchoCancelCommand {
             sampleRate: mic.sampleRate, frameDurationMs: 10, tailMs: tailMs, knownDelayMs: knownDelayMs))
         let frame = canceller.frameCount
         let frames = mic.frameCount / frame
-        var output = [Int16](repeating: 0, count: frames * frame)
-        var farFrame = [Int16](repeating: 0, count: frame)
-        for index in 0..<frames {
-            let range = (index * frame)..<((index + 1) * frame)
-            for offset in 0..<frame { farFrame[offset] = range.lowerBound + offset < far.samples.count ? far.samples[range.lowerBound + offset] : 0 }
-            mic.samples[range].withUnsafeBufferPointer { microphone in
-                farFrame.withUnsafeBufferPointer { farEnd in
-                    output[range].withUnsafeMutableBufferPointer { out in
-                        canceller.process(microphone: microphone, farEnd: farEnd, output: out)
-                    }
-                }
-            }
-        }
+        let output = Array(canceller.processRecording(microphone: mic.samples, farEnd: far.samples).prefix(frames * frame))
         // The canceller's output lags by `latencySamples`: shift it back so OUT lines up with MIC.
         let latency = min(canceller.latencySamples, output.count)
         let aligned = Array(output[latency...]) + [Int16](repeating: 0, count: latency)
@@ -58,30 +48,13 @@ struct EchoCancelCommand {
                      Double(frames * frame) / Double(mic.sampleRate), mic.sampleRate, tailMs, canceller.alignmentDelayMs,
                      canceller.alignmentChanges))
         if reportERLE {
-            let window = mic.sampleRate / 2
-            let convergence = convergenceSeconds(mic: mic.samples, output: aligned, window: window, sampleRate: mic.sampleRate)
-            let steadyStart = min(aligned.count, 2 * mic.sampleRate)
-            let erle = decibels(Array(mic.samples[steadyStart..<aligned.count]), over: Array(aligned[steadyStart...]))
-            print(String(format: "  ERLE from 2 s on: %.1f dB; convergence to 20 dB: %@", erle,
-                         convergence.map { String(format: "%.2f s", $0) } ?? "not reached"))
+            let microphone = Array(mic.samples.prefix(aligned.count))
+            let erle = EchoMeasurement.steadyStateERLE(microphone: microphone, residual: aligned, sampleRate: mic.sampleRate)
+            let convergence = EchoMeasurement.convergenceSeconds(microphone: microphone, residual: aligned, sampleRate: mic.sampleRate)
+            print(String(format: "  ERLE from %d s on: %@; convergence to %.0f dB: %@", EchoMeasurement.steadyStateStartSeconds,
+                         erle.map { String(format: "%.1f dB", $0) } ?? "needs a longer recording",
+                         EchoMeasurement.convergenceTargetDb, convergence.map { String(format: "%.2f s", $0) } ?? "not reached"))
         }
         print("  wrote \(outPath)")
-    }
-
-    /// 10·log10 of the power of `reference` over the power of `residual`.
-    static func decibels(_ reference: [Int16], over residual: [Int16]) -> Double {
-        func power(_ samples: [Int16]) -> Double { samples.reduce(0.0) { $0 + Double($1) * Double($1) } + 1 }
-        return 10 * log10(power(reference) / power(residual))
-    }
-
-    /// The start of the first half-second window whose ERLE reaches 20 dB, in seconds.
-    static func convergenceSeconds(mic: [Int16], output: [Int16], window: Int, sampleRate: Int) -> Double? {
-        var start = 0
-        while start + window <= min(mic.count, output.count) {
-            let slice = start..<(start + window)
-            if decibels(Array(mic[slice]), over: Array(output[slice])) >= 20 { return Double(start) / Double(sampleRate) }
-            start += window / 2
-        }
-        return nil
     }
 }

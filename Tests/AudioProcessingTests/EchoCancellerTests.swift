@@ -1,4 +1,5 @@
 import AudioProcessing
+import EchoEvaluation
 import TestSupport
 import XCTest
 
@@ -6,10 +7,6 @@ import XCTest
 /// ERLE is measured after 4 s (the first seconds are convergence) over frames carrying echo.
 final class EchoCancellerTests: XCTestCase {
     static let rate = EchoScenario.sampleRate
-
-    static func erle(_ microphone: [Int16], _ output: [Int16]) -> Double {
-        EchoMeasurement.erle(microphone: microphone, residual: output, frameCount: 160, range: (4 * rate)..<microphone.count)
-    }
 
     /// Far end only, bulk delays 20–400 ms, echo gains −3 to −12 dB, RT60 200–300 ms with the
     /// default 200 ms tail: the residual is at least 30 dB below the microphone (measured
@@ -25,8 +22,8 @@ final class EchoCancellerTests: XCTestCase {
             let scenario = EchoScenario(path: path)
             let microphone = scenario.microphone
             let canceller = try EchoCanceller(configuration: .init(sampleRate: Self.rate))
-            let output = EchoScenario.run(canceller, microphone: microphone, far: scenario.far)
-            let erle = Self.erle(microphone, output)
+            let output = canceller.processRecording(microphone: microphone, farEnd: scenario.far)
+            let erle = EchoScenario.erle(microphone, output)
             let estimateMs = Double(canceller.delayEstimator.delaySamples ?? -10_000) / 16
             print("far-end only: delay \(delay) ms, estimate \(estimateMs) ms, ERLE \(erle) dB")
             XCTAssertGreaterThanOrEqual(erle, 30, "delay \(delay) ms")
@@ -40,7 +37,7 @@ final class EchoCancellerTests: XCTestCase {
         let scenario = EchoScenario(path: path)
         let microphone = scenario.microphone
         let canceller = try EchoCanceller(configuration: .init(sampleRate: Self.rate, tailMs: 300))
-        let erle = Self.erle(microphone, EchoScenario.run(canceller, microphone: microphone, far: scenario.far))
+        let erle = EchoScenario.erle(microphone, canceller.processRecording(microphone: microphone, farEnd: scenario.far))
         print("long room: ERLE \(erle) dB")
         XCTAssertGreaterThanOrEqual(erle, 25)
     }
@@ -53,8 +50,8 @@ final class EchoCancellerTests: XCTestCase {
         let microphone = scenario.microphone
         let alone = try EchoCanceller(configuration: .init(sampleRate: Self.rate, residualSuppression: .speexdsp, delayEstimation: false))
         let ours = try EchoCanceller(configuration: .init(sampleRate: Self.rate))
-        let aloneERLE = Self.erle(microphone, EchoScenario.run(alone, microphone: microphone, far: scenario.far))
-        let oursERLE = Self.erle(microphone, EchoScenario.run(ours, microphone: microphone, far: scenario.far))
+        let aloneERLE = EchoScenario.erle(microphone, alone.processRecording(microphone: microphone, farEnd: scenario.far))
+        let oursERLE = EchoScenario.erle(microphone, ours.processRecording(microphone: microphone, farEnd: scenario.far))
         print("speex alone \(aloneERLE) dB, ours \(oursERLE) dB")
         XCTAssertLessThan(aloneERLE, 10)
         XCTAssertGreaterThan(oursERLE, aloneERLE + 15)
@@ -68,7 +65,7 @@ final class EchoCancellerTests: XCTestCase {
         let scenario = EchoScenario(path: path)
         let microphone = scenario.microphone
         let canceller = try EchoCanceller(configuration: .init(sampleRate: Self.rate))
-        let erle = Self.erle(microphone, EchoScenario.run(canceller, microphone: microphone, far: scenario.far))
+        let erle = EchoScenario.erle(microphone, canceller.processRecording(microphone: microphone, farEnd: scenario.far))
         print("soft clipping: ERLE \(erle) dB")
         XCTAssertGreaterThanOrEqual(erle, 25)
     }
@@ -96,7 +93,7 @@ final class EchoCancellerTests: XCTestCase {
                 let scenario = EchoScenario(path: path, near: near)
                 let microphone = scenario.microphone
                 let canceller = try EchoCanceller(configuration: .init(sampleRate: Self.rate))
-                let output = EchoScenario.run(canceller, microphone: microphone, far: scenario.far)
+                let output = canceller.processRecording(microphone: microphone, farEnd: scenario.far)
                 let clean = Array(scenario.near[start...])
                 let processed = Array(output[start...])
                 let raw = Array(microphone[start...])
@@ -119,9 +116,9 @@ final class EchoCancellerTests: XCTestCase {
         let after = EchoPath(sampleRate: Self.rate, rt60Ms: 250, bulkDelayMs: 320, gainDb: -6, seed: 21).echo(of: far)
         let microphone = Array(before[..<half] + after[half...])
         let canceller = try EchoCanceller(configuration: .init(sampleRate: Self.rate))
-        let output = EchoScenario.run(canceller, microphone: microphone, far: far)
+        let output = canceller.processRecording(microphone: microphone, farEnd: far)
         let tail = (far.count - 4 * Self.rate)..<far.count
-        let erle = EchoMeasurement.erle(microphone: microphone, residual: output, frameCount: 160, range: tail)
+        let erle = EchoMeasurement.erle(microphone: microphone, residual: output, sampleRate: Self.rate, range: tail)
         let estimateMs = Double(canceller.delayEstimator.delaySamples ?? 0) / 16
         print("delay change: estimate \(estimateMs) ms, ERLE after \(erle) dB, alignment changes \(canceller.alignmentChanges)")
         XCTAssertEqual(estimateMs, 325, accuracy: 10)
@@ -135,7 +132,7 @@ final class EchoCancellerTests: XCTestCase {
         let microphone = scenario.microphone
         let canceller = try EchoCanceller(configuration: .init(sampleRate: Self.rate, frameDurationMs: 20))
         XCTAssertEqual(canceller.frameCount, 320)
-        let erle = Self.erle(microphone, EchoScenario.run(canceller, microphone: microphone, far: scenario.far))
+        let erle = EchoScenario.erle(microphone, canceller.processRecording(microphone: microphone, farEnd: scenario.far))
         print("20 ms frames: ERLE \(erle) dB")
         XCTAssertGreaterThanOrEqual(erle, 25)
     }

@@ -1,8 +1,8 @@
-import AudioProcessing
+import EchoEvaluation
 import TestSupport
 
 /// One echo test case: far-end speech through an `EchoPath` into the microphone, optionally
-/// with near-end speech on top, run frame by frame through an `EchoCanceller`.
+/// with near-end speech on top (run it with `EchoCanceller.processRecording`).
 struct EchoScenario {
     static let sampleRate = 16_000
     static let frameCount = 160
@@ -26,23 +26,9 @@ struct EchoScenario {
             ?? [Int16](repeating: 0, count: far.count)
     }
 
-    /// Runs `canceller` over the whole signal; returns its output.
-    static func run(_ canceller: EchoCanceller, microphone: [Int16], far: [Int16]) -> [Int16] {
-        let frameCount = canceller.frameCount
-        var output = [Int16](repeating: 0, count: microphone.count)
-        let frames = microphone.count / frameCount
-        microphone.withUnsafeBufferPointer { mic in
-            far.withUnsafeBufferPointer { farBuffer in
-                output.withUnsafeMutableBufferPointer { out in
-                    for frame in 0..<frames {
-                        let range = (frame * frameCount)..<((frame + 1) * frameCount)
-                        canceller.process(microphone: UnsafeBufferPointer(rebasing: mic[range]),
-                                          farEnd: UnsafeBufferPointer(rebasing: farBuffer[range]),
-                                          output: UnsafeMutableBufferPointer(rebasing: out[range]))
-                    }
-                }
-            }
-        }
-        return output
+    /// ERLE of `output` against `microphone` in steady state (`EchoMeasurement`: from 4 s on,
+    /// over frames carrying echo); −∞ when the signal is too short to have one.
+    static func erle(_ microphone: [Int16], _ output: [Int16]) -> Double {
+        EchoMeasurement.steadyStateERLE(microphone: microphone, residual: output, sampleRate: sampleRate) ?? -.infinity
     }
 }

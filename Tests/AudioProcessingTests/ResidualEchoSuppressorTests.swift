@@ -1,4 +1,5 @@
 import AudioProcessing
+import EchoEvaluation
 import TestSupport
 import XCTest
 
@@ -74,12 +75,11 @@ final class ResidualEchoSuppressorTests: XCTestCase {
                                     softClipDrive: room.drive, seed: offset + UInt64(room.delay))
                 let scenario = EchoScenario(path: path)
                 let microphone = scenario.microphone
-                let output = EchoScenario.run(try EchoCanceller(configuration: .init(sampleRate: Self.rate)),
-                                              microphone: microphone, far: scenario.far)
+                let output = try EchoCanceller(configuration: .init(sampleRate: Self.rate)).processRecording(microphone: microphone, farEnd: scenario.far)
                 let label = "\(room.delay) ms\(room.drive == nil ? "" : " soft-clip"), seed offset \(offset)"
                 let seconds = EchoMeasurement.convergenceSeconds(microphone: microphone, residual: output, sampleRate: Self.rate,
                                                                  targetDb: 20)
-                let erle = EchoCancellerTests.erle(microphone, output)
+                let erle = EchoScenario.erle(microphone, output)
                 print("\(label): convergence \(seconds.map { "\($0) s" } ?? "never"), ERLE \(erle) dB")
                 XCTAssertLessThanOrEqual(try XCTUnwrap(seconds, "\(label) never converged"), 1.5, label)
                 XCTAssertGreaterThanOrEqual(erle, room.drive == nil ? 30 : 25, label)
@@ -95,9 +95,8 @@ final class ResidualEchoSuppressorTests: XCTestCase {
         let microphone = scenario.microphone
         var erle: [EchoCanceller.ResidualSuppression: Double] = [:]
         for suppression in [EchoCanceller.ResidualSuppression.ours, .speexdsp] {
-            let output = EchoScenario.run(try EchoCanceller(configuration: .init(sampleRate: Self.rate, residualSuppression: suppression)),
-                                          microphone: microphone, far: scenario.far)
-            erle[suppression] = EchoCancellerTests.erle(microphone, output)
+            let output = try EchoCanceller(configuration: .init(sampleRate: Self.rate, residualSuppression: suppression)).processRecording(microphone: microphone, farEnd: scenario.far)
+            erle[suppression] = EchoScenario.erle(microphone, output)
         }
         print("soft clip: ours \(erle[.ours]!) dB, speexdsp's \(erle[.speexdsp]!) dB")
         XCTAssertGreaterThan(erle[.ours]!, erle[.speexdsp]! + 3)
@@ -136,13 +135,13 @@ final class ResidualEchoSuppressorTests: XCTestCase {
             let outputFrames = echoFrames.map { $0 + latencyFrames }
             let silentFar = [Int16](repeating: 0, count: far.count)
             let referenceCanceller = try EchoCanceller(configuration: .init(sampleRate: Self.rate))
-            let reference = EchoScenario.run(referenceCanceller, microphone: noise, far: silentFar)
+            let reference = referenceCanceller.processRecording(microphone: noise, farEnd: silentFar)
             let estimate = Double(referenceCanceller.residualEchoSuppressor!.noiseFloorDbFS)
             let referenceLevel = Self.level(reference, frames: Array(100..<frameCount))
             var levels: [Bool: Double] = [:]
             for comfortNoise in [true, false] {
                 let canceller = try EchoCanceller(configuration: .init(sampleRate: Self.rate, comfortNoise: comfortNoise))
-                let output = EchoScenario.run(canceller, microphone: microphone, far: far)
+                let output = canceller.processRecording(microphone: microphone, farEnd: far)
                 levels[comfortNoise] = Self.level(output, frames: outputFrames)
             }
             let label = pink ? "pink" : "white"

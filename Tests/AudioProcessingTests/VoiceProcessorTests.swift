@@ -53,7 +53,7 @@ final class VoiceProcessorTests: XCTestCase {
                        microphone.prefix(microphone.count / 160 * 160))
         try processor.setMode(.voiceChat)
         let processed = Self.run(processor, microphone: microphone, far: far).output
-        let erle = EchoMeasurement.erle(microphone: microphone, residual: processed, frameCount: 160, range: (4 * Self.rate)..<microphone.count)
+        let erle = EchoScenario.erle(microphone, processed)
         print("voiceChat ERLE \(erle) dB")
         // speexdsp's AGC would raise the residual echo with everything else in far-end-only
         // talk (with speexdsp's residual suppressor: 29.6 dB ERLE with AGC off, 15.6 dB on).
@@ -63,7 +63,7 @@ final class VoiceProcessorTests: XCTestCase {
         withoutAGC.automaticGainControl = false
         let chain = try VoiceProcessor(sampleRate: Self.rate, configuration: withoutAGC)
         let chainOutput = Self.run(chain, microphone: microphone, far: far).output
-        let chainERLE = EchoMeasurement.erle(microphone: microphone, residual: chainOutput, frameCount: 160, range: (4 * Self.rate)..<microphone.count)
+        let chainERLE = EchoScenario.erle(microphone, chainOutput)
         print("voiceChat without AGC ERLE \(chainERLE) dB")
         XCTAssertGreaterThan(chainERLE, 30)
         XCTAssertGreaterThan(erle, 30)
@@ -85,7 +85,7 @@ final class VoiceProcessorTests: XCTestCase {
                                            echoCancellerConfiguration: .init(residualSuppression: .speexdsp))
         XCTAssertNil(processor.echoCanceller.residualEchoSuppressor)
         let output = Self.run(processor, microphone: microphone, far: far).output
-        let erle = EchoMeasurement.erle(microphone: microphone, residual: output, frameCount: 160, range: (4 * Self.rate)..<microphone.count)
+        let erle = EchoScenario.erle(microphone, output)
         print("voiceChat with speex RES, without AGC: ERLE \(erle) dB")
         XCTAssertGreaterThan(erle, 25)
     }

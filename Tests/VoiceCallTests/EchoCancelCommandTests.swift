@@ -1,4 +1,5 @@
 import AudioDevices
+import EchoEvaluation
 import Foundation
 import Testing
 import TestSupport
@@ -34,7 +35,7 @@ import TestSupport
         // Lined up with the microphone (the canceller's latency removed): from 2 s on, the
         // residual is far below the echo.
         let steady = (2 * 16_000)..<out.samples.count
-        let erle = EchoCancelCommand.decibels(Array(mic[steady]), over: Array(out.samples[steady]))
+        let erle = EchoMeasurement.erle(microphone: mic, residual: out.samples, sampleRate: 16_000, range: steady)
         #expect(erle >= 25, "ERLE \(erle) dB")
     }
 
