@@ -11,11 +11,6 @@ import TestSupport
 struct AECBenchmarks {
     static let group = "aec"
     static let rate = 16_000
-    /// (bulk delay ms, echo gain dB, RT60 ms, tanh drive or nil)
-    static let rooms: [(delay: Int, gain: Double, rt60: Int, drive: Float?)] = [
-        (20, -3, 200, nil), (120, -6, 300, nil), (250, -9, 250, nil), (400, -12, 300, nil),
-        (120, -6, 250, 3), (250, -6, 250, 3),
-    ]
 
     /// Our canceller's residual suppressor variants, each reported against speexdsp alone.
     static let variants: [(name: String, suppression: EchoCanceller.ResidualSuppression)] = [
@@ -28,11 +23,10 @@ struct AECBenchmarks {
     func run() throws {
         report.beginGroup(Self.group, baseline: "speexdsp alone, unaligned reference / raw speexdsp calls")
         let far = try SpeechFixture.samples(SpeechFixture.alice)
-        for room in Self.rooms {
-            let label = "\(room.delay) ms\(room.drive == nil ? "" : " soft-clip")"
+        for room in EchoRoom.standard {
+            let label = room.description
             guard comparison.includes("ERLE " + label) else { continue }
-            let path = EchoPath(sampleRate: Self.rate, rt60Ms: room.rt60, bulkDelayMs: room.delay, gainDb: room.gain,
-                                softClipDrive: room.drive, seed: UInt64(room.delay))
+            let path = room.path(sampleRate: Self.rate)
             let microphone = path.echo(of: far)
             let alone = try Self.cancel(.init(sampleRate: Self.rate, residualSuppression: .speexdsp, delayEstimation: false),
                                         microphone: microphone, far: far)
@@ -135,22 +129,22 @@ struct AECBenchmarks {
                                    baseline: nil, baselineValue: nil, ratio: nil))
     }
 
-    /// Seed offsets of the robustness rows: 0 is the table above (room seed = its delay, double
-    /// talk seed 3); the others draw other rooms (seed = offset + delay; double talk: the offset).
-    static let seedOffsets: [UInt64] = [0, 101, 202, 303]
+    /// Seed offsets of the robustness rows (`EchoRoom.seedOffsets`): 0 is the table above (room
+    /// seed = its delay, double talk seed 3); the others draw other rooms (seed = offset + delay;
+    /// double talk: the offset).
+    static let seedOffsets = EchoRoom.seedOffsets
 
     /// Our canceller with our RES over other random rooms of each shape: per room the worst
     /// ERLE and the worst convergence over `seedOffsets`, the worst double-talk correlation
     /// (near end as recorded and 10 dB quieter),
     /// each against speex RES's worst on the same rooms; the per-seed figures are printed below.
     private func seedRobustness(far: [Int16]) throws {
-        for room in Self.rooms {
-            let label = "\(room.delay) ms\(room.drive == nil ? "" : " soft-clip")"
+        for room in EchoRoom.standard {
+            let label = room.description
             var worst: [EchoCanceller.ResidualSuppression: (erle: Double, convergence: Double)] = [:]
             var detail = "  per seed \(label), our RES (ERLE dB / convergence s):"
             for offset in Self.seedOffsets {
-                let path = EchoPath(sampleRate: Self.rate, rt60Ms: room.rt60, bulkDelayMs: room.delay, gainDb: room.gain,
-                                    softClipDrive: room.drive, seed: offset + UInt64(room.delay))
+                let path = room.path(sampleRate: Self.rate, seedOffset: offset)
                 let microphone = path.echo(of: far)
                 for (_, suppression) in Self.variants {
                     let output = try Self.cancel(.init(sampleRate: Self.rate, residualSuppression: suppression),

@@ -1,10 +1,10 @@
 import AudioProcessing
+import Testing
 import TestSupport
-import XCTest
 
 /// The bulk-delay estimator on its own: finds a pure delay of speech, stays silent on
 /// unrelated signals, and follows a change.
-final class DelayEstimatorTests: XCTestCase {
+@Suite struct DelayEstimatorTests {
     static let rate = 16_000
 
     static func feed(_ estimator: DelayEstimator, far: [Int16], microphone: [Int16]) {
@@ -23,29 +23,32 @@ final class DelayEstimatorTests: XCTestCase {
         [Int16](repeating: 0, count: samples) + signal.prefix(signal.count - samples).map { $0 / gain }
     }
 
+    /// The estimate in samples, −1000 when there is none (far from every expected value).
+    static func estimate(_ estimator: DelayEstimator) -> Double { Double(estimator.delaySamples ?? -1_000) }
+
     /// Speech delayed by 300 ms (a pure delay at −6 dB) is found within one 2 ms block.
-    func testFindsPureDelay() {
+    @Test func findsPureDelay() {
         let far = EchoScenario.farEnd
         let estimator = DelayEstimator(sampleRate: Self.rate)
         Self.feed(estimator, far: far, microphone: Self.delayed(far, by: 300 * 16))
-        XCTAssertEqual(Double(estimator.delaySamples ?? -1_000), 4_800, accuracy: 32)
-        XCTAssertGreaterThan(estimator.confidence, 0.8)
+        #expect(abs(Self.estimate(estimator) - 4_800) <= 32, "estimate \(Self.estimate(estimator)) samples")
+        #expect(estimator.confidence > 0.8)
     }
 
     /// A microphone carrying another talker (no echo) yields no estimate.
-    func testNoEstimateWithoutEcho() {
+    @Test func noEstimateWithoutEcho() {
         let estimator = DelayEstimator(sampleRate: Self.rate)
         Self.feed(estimator, far: EchoScenario.farEnd, microphone: EchoScenario.nearEnd)
-        XCTAssertNil(estimator.delaySamples, "confidence \(estimator.confidence)")
+        #expect(estimator.delaySamples == nil, "confidence \(estimator.confidence)")
     }
 
     /// 100 ms, then 450 ms: the estimate moves to the new delay.
-    func testFollowsDelayChange() {
+    @Test func followsDelayChange() {
         let far = EchoScenario.farEnd
         let estimator = DelayEstimator(sampleRate: Self.rate)
         Self.feed(estimator, far: far, microphone: Self.delayed(far, by: 100 * 16))
-        XCTAssertEqual(Double(estimator.delaySamples ?? -1_000), 1_600, accuracy: 32)
+        #expect(abs(Self.estimate(estimator) - 1_600) <= 32, "estimate \(Self.estimate(estimator)) samples")
         Self.feed(estimator, far: far, microphone: Self.delayed(far, by: 450 * 16))
-        XCTAssertEqual(Double(estimator.delaySamples ?? -1_000), 7_200, accuracy: 32)
+        #expect(abs(Self.estimate(estimator) - 7_200) <= 32, "estimate \(Self.estimate(estimator)) samples")
     }
 }

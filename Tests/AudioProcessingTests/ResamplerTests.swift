@@ -1,10 +1,10 @@
 import AudioProcessing
 import Foundation
+import Testing
 import TestSupport
-import XCTest
 
 /// The speex resampler behind `Resampler`: frequency, level, drift adjustment, no allocation.
-final class ResamplerTests: XCTestCase {
+@Suite struct ResamplerTests {
     static func tone(frequency: Double, rate: Int, count: Int, amplitude: Double = 10_000) -> [Int16] {
         (0..<count).map { Int16(amplitude * sin(2 * .pi * frequency * Double($0) / Double(rate))) }
     }
@@ -37,39 +37,38 @@ final class ResamplerTests: XCTestCase {
 
     /// A 1 kHz tone at 44.1 kHz comes out at 48 kHz still at 1 kHz (±0.1 %), with the same
     /// level (±0.2 dB) and 48/44.1 times as many samples.
-    func testToneFrom44100To48000KeepsFrequencyAndLevel() throws {
+    @Test func toneFrom44100To48000KeepsFrequencyAndLevel() throws {
         let input = Self.tone(frequency: 1_000, rate: 44_100, count: 44_100)
         let resampler = try Resampler(inputRate: 44_100, outputRate: 48_000, quality: .voip)
         let output = Self.run(resampler, input)
-        XCTAssertEqual(Double(output.count), 48_000, accuracy: 100)
+        #expect(abs(Double(output.count) - 48_000) <= 100, "\(output.count) samples out")
         let steady = Array(output[1_000..<(output.count - 1_000)])
-        XCTAssertEqual(Self.frequency(of: steady, rate: 48_000), 1_000, accuracy: 1)
+        let frequency = Self.frequency(of: steady, rate: 48_000)
+        #expect(abs(frequency - 1_000) <= 1, "\(frequency) Hz")
         let levelIn = SignalComparison.rmsDecibels(input)
         let levelOut = SignalComparison.rmsDecibels(steady)
-        XCTAssertEqual(levelOut, levelIn, accuracy: 0.2)
+        #expect(abs(levelOut - levelIn) <= 0.2, "level in \(levelIn) dB, out \(levelOut) dB")
     }
 
     /// A +1000 ppm adjustment yields 0.1 % more output for the same input.
-    func testRatioAdjustmentAbsorbsDrift() throws {
+    @Test func ratioAdjustmentAbsorbsDrift() throws {
         let input = Self.tone(frequency: 440, rate: 48_000, count: 48_000 * 2)
         let plain = try Resampler(inputRate: 48_000, outputRate: 48_000)
         let adjusted = try Resampler(inputRate: 48_000, outputRate: 48_000)
         try adjusted.adjustRatio(ppm: 1_000)
-        XCTAssertEqual(adjusted.driftPPM, 1_000)
+        #expect(adjusted.driftPPM == 1_000)
         let plainCount = Self.run(plain, input).count
         let adjustedCount = Self.run(adjusted, input).count
-        XCTAssertEqual(Double(adjustedCount - plainCount), 96, accuracy: 10)
+        #expect(abs(Double(adjustedCount - plainCount) - 96) <= 10, "\(adjustedCount - plainCount) more samples")
     }
 
     /// Rates out of range are rejected with a typed error.
-    func testRejectsBadRate() {
-        XCTAssertThrowsError(try Resampler(inputRate: 0, outputRate: 48_000)) { error in
-            XCTAssertEqual(error as? SpeexDSPError, .unsupportedSampleRate(0))
-        }
+    @Test func rejectsBadRate() {
+        #expect(throws: SpeexDSPError.unsupportedSampleRate(0)) { try Resampler(inputRate: 0, outputRate: 48_000) }
     }
 
     /// No heap allocation per call in steady state.
-    func testProcessAllocatesNothing() throws {
+    @Test func processAllocatesNothing() throws {
         let resampler = try Resampler(inputRate: 44_100, outputRate: 48_000)
         let input = Self.tone(frequency: 500, rate: 44_100, count: 441)
         var output = [Int16](repeating: 0, count: 600)
@@ -81,6 +80,6 @@ final class ResamplerTests: XCTestCase {
                 }.allocations
             }
         }
-        XCTAssertEqual(allocations, 0)
+        #expect(allocations == 0)
     }
 }

@@ -1,9 +1,9 @@
 import AudioProcessing
+import Testing
 import TestSupport
-import XCTest
 
 /// Session modes switch the processing chain; NS, AGC and VAD do what they say.
-final class VoiceProcessorTests: XCTestCase {
+@Suite struct VoiceProcessorTests {
     static let rate = 16_000
 
     /// Runs `processor` over `microphone` (far end `far`, or silence); returns output and the
@@ -35,47 +35,43 @@ final class VoiceProcessorTests: XCTestCase {
         return (0..<count).map { _ in Int16.random(in: -amplitude...amplitude, using: &generator) }
     }
 
-    func testModeConfigurations() {
-        XCTAssertEqual(ProcessingConfiguration(mode: .voiceChat),
-                       ProcessingConfiguration(echoCancellation: true, noiseSuppression: true, automaticGainControl: true, voiceActivityDetection: true))
-        XCTAssertFalse(ProcessingConfiguration(mode: .measurement).isProcessing)
-        XCTAssertFalse(ProcessingConfiguration(mode: .default).isProcessing)
+    @Test func modeConfigurations() {
+        #expect(ProcessingConfiguration(mode: .voiceChat)
+                == ProcessingConfiguration(echoCancellation: true, noiseSuppression: true, automaticGainControl: true,
+                                           voiceActivityDetection: true))
+        #expect(!ProcessingConfiguration(mode: .measurement).isProcessing)
+        #expect(!ProcessingConfiguration(mode: .default).isProcessing)
     }
 
     /// Measurement passes samples bit-exact; switching the same processor to voiceChat removes
     /// the echo; back to measurement is bit-exact again.
-    func testModesSwitchProcessing() throws {
+    ///
+    /// speexdsp's AGC would raise the residual echo with everything else in far-end-only talk
+    /// (with speexdsp's residual suppressor: 29.6 dB ERLE with AGC off, 15.6 dB on), so the
+    /// chain holds it in frames our suppressor reports as echo dominated: measured 37.6 dB
+    /// without AGC and 35.1 dB with it; both must stay above 30 dB.
+    @Test func modesSwitchProcessing() throws {
         let path = EchoPath(sampleRate: Self.rate, rt60Ms: 200, bulkDelayMs: 60, gainDb: -6, seed: 9)
         let far = EchoScenario.farEnd
         let microphone = path.echo(of: far)
+        let whole = microphone.count / 160 * 160
         let processor = try VoiceProcessor(sampleRate: Self.rate, configuration: ProcessingConfiguration(mode: .measurement))
-        XCTAssertEqual(Self.run(processor, microphone: microphone, far: far).output.prefix(microphone.count / 160 * 160),
-                       microphone.prefix(microphone.count / 160 * 160))
+        #expect(Self.run(processor, microphone: microphone, far: far).output.prefix(whole) == microphone.prefix(whole))
         try processor.setMode(.voiceChat)
-        let processed = Self.run(processor, microphone: microphone, far: far).output
-        let erle = EchoScenario.erle(microphone, processed)
-        print("voiceChat ERLE \(erle) dB")
-        // speexdsp's AGC would raise the residual echo with everything else in far-end-only
-        // talk (with speexdsp's residual suppressor: 29.6 dB ERLE with AGC off, 15.6 dB on).
-        // With ours the AGC is held in echo-dominated frames: measured 37.6 dB without AGC
-        // and 35.1 dB with it; both must stay above 30 dB.
+        let erle = EchoScenario.erle(microphone, Self.run(processor, microphone: microphone, far: far).output)
         var withoutAGC = ProcessingConfiguration(mode: .voiceChat)
         withoutAGC.automaticGainControl = false
         let chain = try VoiceProcessor(sampleRate: Self.rate, configuration: withoutAGC)
-        let chainOutput = Self.run(chain, microphone: microphone, far: far).output
-        let chainERLE = EchoScenario.erle(microphone, chainOutput)
-        print("voiceChat without AGC ERLE \(chainERLE) dB")
-        XCTAssertGreaterThan(chainERLE, 30)
-        XCTAssertGreaterThan(erle, 30)
+        let chainERLE = EchoScenario.erle(microphone, Self.run(chain, microphone: microphone, far: far).output)
+        #expect(chainERLE > 30, "voiceChat without AGC: ERLE \(chainERLE) dB")
+        #expect(erle > 30, "voiceChat: ERLE \(erle) dB")
         try processor.setMode(.default)
-        XCTAssertEqual(Self.run(processor, microphone: microphone, far: far).output.prefix(microphone.count / 160 * 160),
-                       microphone.prefix(microphone.count / 160 * 160))
+        #expect(Self.run(processor, microphone: microphone, far: far).output.prefix(whole) == microphone.prefix(whole))
     }
 
     /// With speexdsp's residual suppressor chosen instead of ours, the chain links its
-    /// preprocessor to the echo state as before and still removes the echo (measured 29.6 dB
-    /// with AGC off, the figure this chain had before our suppressor existed).
-    func testSpeexResidualSuppressionStillAvailable() throws {
+    /// preprocessor to the echo state and still removes the echo (measured 29.6 dB with AGC off).
+    @Test func speexResidualSuppressionStillAvailable() throws {
         let path = EchoPath(sampleRate: Self.rate, rt60Ms: 200, bulkDelayMs: 60, gainDb: -6, seed: 9)
         let far = EchoScenario.farEnd
         let microphone = path.echo(of: far)
@@ -83,19 +79,16 @@ final class VoiceProcessorTests: XCTestCase {
         configuration.automaticGainControl = false
         let processor = try VoiceProcessor(sampleRate: Self.rate, configuration: configuration,
                                            echoCancellerConfiguration: .init(residualSuppression: .speexdsp))
-        XCTAssertNil(processor.echoCanceller.residualEchoSuppressor)
-        let output = Self.run(processor, microphone: microphone, far: far).output
-        let erle = EchoScenario.erle(microphone, output)
-        print("voiceChat with speex RES, without AGC: ERLE \(erle) dB")
-        XCTAssertGreaterThan(erle, 25)
+        #expect(processor.echoCanceller.residualEchoSuppressor == nil)
+        let erle = EchoScenario.erle(microphone, Self.run(processor, microphone: microphone, far: far).output)
+        #expect(erle > 25, "voiceChat with speex RES, without AGC: ERLE \(erle) dB")
     }
 
-    /// Noise suppression takes steady white noise down by at least 10 dB (the default limit is −15 dB).
     /// The whole voiceChat chain (echo cancellation, our residual suppressor, NS, AGC held in
     /// echo frames) keeps a near-end talker in double talk: the output correlates with the clean
     /// near end better than the raw microphone does, and well enough to be understood. AGC
     /// changes the level, not the shape, so correlation (not SNR) is the measure.
-    func testVoiceChatKeepsTheNearEndTalkerInDoubleTalk() throws {
+    @Test func voiceChatKeepsTheNearEndTalkerInDoubleTalk() throws {
         let path = EchoPath(sampleRate: Self.rate, rt60Ms: 250, bulkDelayMs: 120, gainDb: -6, seed: 3)
         let start = 4 * Self.rate
         let near = [Int16](repeating: 0, count: start) + EchoScenario.nearEnd
@@ -105,47 +98,45 @@ final class VoiceProcessorTests: XCTestCase {
         let clean = Array(scenario.near[start...])
         let chain = SignalComparison.bestCorrelation(reference: clean, signal: Array(output[start...]), maxLag: 400).correlation
         let raw = SignalComparison.bestCorrelation(reference: clean, signal: Array(scenario.microphone[start...]), maxLag: 400).correlation
-        print("voiceChat double talk: correlation \(chain), raw microphone \(raw)")
-        XCTAssertGreaterThanOrEqual(chain, 0.85)
-        XCTAssertGreaterThan(chain, raw)
+        #expect(chain >= 0.85, "voiceChat double talk: correlation \(chain), raw microphone \(raw)")
+        #expect(chain > raw, "voiceChat double talk: correlation \(chain), raw microphone \(raw)")
     }
 
-    func testNoiseSuppressionAttenuatesSteadyNoise() throws {
+    /// Noise suppression takes steady white noise down by at least 10 dB (the default limit is −15 dB).
+    @Test func noiseSuppressionAttenuatesSteadyNoise() throws {
         let noise = Self.noise(count: 3 * Self.rate, amplitude: 2_000, seed: 4)
         let processor = try VoiceProcessor(sampleRate: Self.rate, configuration: .init(noiseSuppression: true))
         let output = Self.run(processor, microphone: noise).output
         let reduction = SignalComparison.rmsDecibels(noise[Self.rate...]) - SignalComparison.rmsDecibels(output[Self.rate...])
-        print("noise reduction \(reduction) dB")
-        XCTAssertGreaterThan(reduction, 10)
+        #expect(reduction > 10, "noise reduction \(reduction) dB")
     }
 
     /// AGC lifts speech 30 dB too quiet by at least 10 dB once settled.
-    func testAutomaticGainControlLiftsQuietSpeech() throws {
+    @Test func automaticGainControlLiftsQuietSpeech() throws {
         let quiet = EchoScenario.farEnd.map { $0 / 32 }
         let processor = try VoiceProcessor(sampleRate: Self.rate, configuration: .init(automaticGainControl: true))
         let output = Self.run(processor, microphone: quiet).output
         let gain = SignalComparison.rmsDecibels(output[(4 * Self.rate)...]) - SignalComparison.rmsDecibels(quiet[(4 * Self.rate)...])
-        print("AGC gain \(gain) dB")
-        XCTAssertGreaterThan(gain, 10)
+        #expect(gain > 10, "AGC gain \(gain) dB")
     }
 
     /// VAD (speexdsp's, which it calls "a hack pending a rewrite": a threshold on its speech
     /// probability): after a second to learn the noise, faint noise is not speech; speech
     /// mostly is.
-    func testVoiceActivityDetection() throws {
+    @Test func voiceActivityDetection() throws {
         let silence = Self.noise(count: 2 * Self.rate, amplitude: 30, seed: 2)
         let speech = EchoScenario.farEnd
         let processor = try VoiceProcessor(sampleRate: Self.rate, configuration: .init(voiceActivityDetection: true))
         _ = Self.run(processor, microphone: silence)
         let silent = Self.run(processor, microphone: silence).voiceFrames
         let spoken = Self.run(processor, microphone: speech).voiceFrames
-        print("VAD: \(silent) of 200 silent frames, \(spoken) of \(speech.count / 160) speech frames")
-        XCTAssertLessThan(silent, 20)
-        XCTAssertGreaterThan(spoken, speech.count / 160 / 3)
+        let label = Comment(rawValue: "VAD: \(silent) of 200 silent frames, \(spoken) of \(speech.count / 160) speech frames")
+        #expect(silent < 20, label)
+        #expect(spoken > speech.count / 160 / 3, label)
     }
 
     /// voiceChat on the real-time path: no allocation per frame.
-    func testVoiceChatAllocatesNothing() throws {
+    @Test func voiceChatAllocatesNothing() throws {
         let processor = try VoiceProcessor(sampleRate: Self.rate, configuration: .init(mode: .voiceChat))
         let far = Self.noise(count: 160, amplitude: 5_000, seed: 8)
         let mic = far.map { $0 / 3 }
@@ -160,6 +151,6 @@ final class VoiceProcessorTests: XCTestCase {
                 }
             }
         }
-        XCTAssertEqual(allocations, 0)
+        #expect(allocations == 0)
     }
 }
