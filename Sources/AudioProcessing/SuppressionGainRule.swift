@@ -61,5 +61,6 @@ struct SuppressionGainRule: Sendable {
         return max(floorGain, 1 - residual / max(base, 1e-12))
     }
 
+    /// An amplitude factor from decibels.
     static func amplitude(_ decibels: Float) -> Float { Float(pow(10, Double(decibels) / 20)) }
 }
