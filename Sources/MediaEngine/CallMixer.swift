@@ -25,6 +25,8 @@ public final class CallMixer {
     public private(set) var calls: [CallMedia] = []
 
     private let frameCount: Int
+    /// Device samples in the longest period the adapters are sized for.
+    private let devicePeriodSamples: Int
     private let captureAdapter: RateAdapter
     private let playbackAdapter: RateAdapter
     private let reference: SampleFIFO
@@ -52,6 +54,7 @@ public final class CallMixer {
         self.configuration = configuration
         frameCount = configuration.samplesPerFrame
         let devicePeriod = configuration.deviceSampleRate * configuration.maximumDevicePeriodMs / 1_000
+        devicePeriodSamples = max(1, devicePeriod)
         let pipelinePeriod = configuration.sampleRate * configuration.maximumDevicePeriodMs / 1_000
         do {
             var echoConfiguration = configuration.echoCanceller
@@ -144,20 +147,36 @@ public final class CallMixer {
         for call in calls { call.reportXrun(direction) }
     }
 
-    /// Fills `playback` (any length up to `maximumDevicePeriodMs`, at the device's rate) with
+    /// Fills `playback` (any length, at the device's rate) with
     /// the mix of every unheld call, rendering call frames as needed at `nowMs`.
     public func render(into playback: UnsafeMutableBufferPointer<Int16>, nowMs: Double) {
-        while playbackAdapter.available < playback.count {
-            renderFrame(nowMs: nowMs)
-            playbackAdapter.push(UnsafeBufferPointer(mix))
+        // A period longer than the adapters hold is served in pieces that fit.
+        var start = playback.startIndex
+        while start < playback.endIndex {
+            let piece = UnsafeMutableBufferPointer(rebasing: playback[start..<min(playback.endIndex, start + devicePeriodSamples)])
+            while playbackAdapter.available < piece.count {
+                renderFrame(nowMs: nowMs)
+                playbackAdapter.push(UnsafeBufferPointer(mix))
+            }
+            _ = playbackAdapter.pop(into: piece)
+            start += piece.count
         }
-        _ = playbackAdapter.pop(into: playback)
     }
 
-    /// Takes `captured` microphone samples (any length up to `maximumDevicePeriodMs`, at the
-    /// device's rate); each whole frame is processed and sent on every unheld call.
+    /// Takes `captured` microphone samples (any length, at the device's rate); each whole
+    /// frame is processed and sent on every unheld call.
     public func capture(_ captured: UnsafeBufferPointer<Int16>) {
-        captureAdapter.push(captured)
+        var start = captured.startIndex
+        while start < captured.endIndex {
+            let end = min(captured.endIndex, start + devicePeriodSamples)
+            captureAdapter.push(UnsafeBufferPointer(rebasing: captured[start..<end]))
+            processCapturedFrames()
+            start = end
+        }
+    }
+
+    /// Processes every whole frame the capture adapter holds.
+    private func processCapturedFrames() {
         while captureAdapter.pop(into: microphone) {
             if !reference.pop(into: farEnd) { farEnd.update(repeating: 0) }
             let step = processor.frameCount

@@ -14,7 +14,8 @@ public struct MixerConfiguration: Sendable, Equatable {
     public var processingFrameDurationMs = 10
     /// The device's rate, Hz; audio is resampled when it differs from `sampleRate`.
     public var deviceSampleRate = 48_000
-    /// Longest device period handed to `render` or `capture` at once, ms.
+    /// Longest device period the mixer's adapters are sized for, ms; longer blocks handed to
+    /// `render` or `capture` are served in pieces of this size.
     public var maximumDevicePeriodMs = 100
     /// Voice processing on the microphone (voiceChat: echo cancellation, NS, AGC, VAD).
     public var processing = ProcessingConfiguration(mode: .voiceChat)

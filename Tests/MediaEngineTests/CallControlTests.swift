@@ -334,4 +334,21 @@ import TestSupport
         let localTone = SignalComparison.toneAmplitude(playedLocally[(100 * period)...], frequencyHz: 440, sampleRate: 44_100)
         #expect(localTone > 5_000, "the device plays the far end's 440 Hz at 44.1 kHz: amplitude \(localTone)")
     }
+
+    /// A block longer than the mixer's largest period (a stalled device catching up) is served
+    /// in pieces: every frame is rendered and sent, nothing hangs or is dropped.
+    @Test func blocksLongerThanTheLargestPeriodAreServedInPieces() throws {
+        var mixing = MixerConfiguration()
+        mixing.processing = ProcessingConfiguration()
+        mixing.maximumDevicePeriodMs = 20
+        let mixer = try CallMixer(configuration: mixing)
+        let call = try CallMedia(configuration: MediaConfiguration(), sendingKey: nil, receivingKey: nil)
+        try mixer.add(call)
+        var block = [Int16](repeating: 0, count: 48_000)  // 1 s
+        block.withUnsafeMutableBufferPointer { mixer.render(into: $0, nowMs: 0) }
+        let tone = (0..<48_000).map { Int16(8_000 * sin(Double($0) * 0.1)) }
+        tone.withUnsafeBufferPointer { mixer.capture($0) }
+        #expect(call.statistics.outbound.packetsSent == 50)
+        #expect(call.statistics.inbound.totalSamplesReceived == 48_000)
+    }
 }
