@@ -47,6 +47,11 @@ public final class CallMedia {
     private let muted = Atomic<Bool>(false)
     private let held = Atomic<Bool>(false)
     private let gainBits = Atomic<UInt32>(Float(1).bitPattern)
+    private let keyPressRequests: SPSCRing<KeyPressRequest>
+    /// The key press being sent (audio side), and the index of its next packet.
+    private var keyPress: TelephoneEventKeyPress?
+    private var keyPressPacket = 0
+    private var keyPressTone: DTMFTone
     private var transport = CallTransportStatistics()
     private var outboundCounters = OutboundRTPStatistics()
     private var receiveQueueDrops = 0
@@ -90,6 +95,8 @@ public final class CallMedia {
         outgoing = DatagramRing(minimumSlots: 16, slotBytes: UplinkPipeline.packetCapacity)
         sendFrame = .allocate(capacity: configuration.samplesPerFrame)
         sendFrame.initialize(repeating: 0)
+        keyPressRequests = SPSCRing(minimumCapacity: 16, filler: KeyPressRequest(eventCode: 0, durationMs: 0, volume: 0))
+        keyPressTone = DTMFTone(sampleRate: configuration.sampleRate)
     }
 
     deinit { sendFrame.deallocate() }
@@ -191,6 +198,7 @@ public final class CallMedia {
             return false
         }
         inbound.render(into: frame, nowMs: nowMs)
+        if keyPress != nil { keyPressTone.add(into: frame) }
         return true
     }
 
@@ -204,6 +212,7 @@ public final class CallMedia {
             uplink.skipFrame()
             return
         }
+        if sendKeyPressFrame() { return }
         if let translationEngine {
             translationEngine.consume(microphone: microphone)
             if !translationEngine.produce(into: sendFrame) { sendFrame.update(repeating: 0) }
@@ -226,6 +235,70 @@ public final class CallMedia {
         }
     }
 
+    /// Queues an RFC 4733 key press: from the next frame on, `key` is sent as telephone-event
+    /// packets for `durationMs` (the first with the marker, duration updates every frame, the
+    /// end packet three times) instead of the voice, which resumes exactly where the event
+    /// ends in media time; the key's tone plays in this call's own playback meanwhile.
+    /// Presses queue one after the other.
+    /// - Throws: `telephoneEventsNotNegotiated`; `invalidKeyPress` for a duration outside
+    ///   40 ms–5 s, a volume outside 0–63 (−dBm0) or a negotiated clock other than 48 kHz
+    ///   (the voice's RTP clock, which the events share); `keyPressQueueFull`.
+    public func sendDTMF(_ key: DTMFEvent, durationMs: Int = 100, volume: Int = 10) throws(CallMediaError) {
+        guard configuration.telephoneEventPayloadType != nil else { throw .telephoneEventsNotNegotiated }
+        guard (40...5_000).contains(durationMs) else { throw .invalidKeyPress("a duration of \(durationMs) ms is outside 40 ms – 5 s") }
+        guard (0...63).contains(volume) else { throw .invalidKeyPress("a volume of \(volume) is outside 0–63 (−dBm0)") }
+        guard configuration.telephoneEventClockRate == 48_000 else {
+            throw .invalidKeyPress("telephone-event/\(configuration.telephoneEventClockRate) does not share the voice's 48 kHz RTP clock")
+        }
+        guard keyPressRequests.push(KeyPressRequest(eventCode: key.rawValue, durationMs: durationMs, volume: volume)) else {
+            throw .keyPressQueueFull
+        }
+    }
+
+    /// Whether a key press is being sent.
+    public var isSendingDTMF: Bool { keyPress != nil }
+
+    /// Sends this frame's telephone-event packets instead of the voice when a key press is
+    /// under way or waiting; returns whether it did.
+    private func sendKeyPressFrame() -> Bool {
+        if keyPress == nil, let request = keyPressRequests.pop() {
+            startKeyPress(request)
+        }
+        guard let press = keyPress, let payloadType = configuration.telephoneEventPayloadType else { return false }
+        // One update per frame; the last frame of the event carries the end packet and its
+        // two copies, so the voice resumes with the next sequence number after them.
+        let last = keyPressPacket >= press.updateCount - 1
+        let upTo = last ? press.endIndex : keyPressPacket + 1
+        for index in keyPressPacket..<upTo {
+            let packet = press[index]
+            let written = uplink.packetize(packet.payload, payloadType: payloadType, sequenceNumber: packet.sequenceNumber,
+                                           timestamp: packet.timestamp, marker: packet.marker)
+            if !outgoing.push(UnsafeRawBufferPointer(rebasing: written.buffer[0..<written.length]), timeMs: 0) {
+                outboundCounters.packetsDroppedQueueFull += 1
+            }
+        }
+        keyPressPacket = upTo
+        uplink.replaceFrameWithTelephoneEvent()
+        if last { keyPress = nil }
+        return true
+    }
+
+    private func startKeyPress(_ request: KeyPressRequest) {
+        guard let key = DTMFEvent(rawValue: request.eventCode) else { return }
+        // Validated by sendDTMF, so this cannot throw; the sequence numbers are taken once the
+        // packet count is known.
+        guard let sizing = try? TelephoneEventKeyPress(event: key, durationMs: request.durationMs, packetTimeMs: configuration.frameDurationMs,
+                                                        volume: request.volume, clockRate: 48_000, timestamp: uplink.nextTimestamp,
+                                                        firstSequenceNumber: 0) else { return }
+        let first = uplink.reserveSequenceNumbers(sizing.count)
+        keyPress = try? TelephoneEventKeyPress(event: key, durationMs: request.durationMs, packetTimeMs: configuration.frameDurationMs,
+                                               volume: request.volume, clockRate: 48_000, timestamp: uplink.nextTimestamp,
+                                               firstSequenceNumber: first)
+        keyPressPacket = 0
+        keyPressTone.start(key)
+        outboundCounters.telephoneEventsSent += 1
+    }
+
     /// Tells the encoder how much loss to plan in-band FEC for.
     public func setExpectedPacketLoss(percent: Int) throws(MediaPipelineError) {
         try uplink.setExpectedPacketLoss(percent: percent)
@@ -240,6 +313,7 @@ public final class CallMedia {
         var outbound = uplink.statistics
         outbound.packetsDroppedQueueFull = outboundCounters.packetsDroppedQueueFull
         outbound.encodeFailures = outboundCounters.encodeFailures
+        outbound.telephoneEventsSent = outboundCounters.telephoneEventsSent
         return CallMediaStatistics(inbound: inboundStatistics, outbound: outbound, transport: transport, eventsDropped: eventsDropped)
     }
 
@@ -264,4 +338,11 @@ public final class CallMedia {
             eventsDropped += 1
         }
     }
+}
+
+/// A key press waiting to be sent: a plain value for the ring from the control side.
+struct KeyPressRequest: BitwiseCopyable {
+    var eventCode: UInt8
+    var durationMs: Int
+    var volume: Int
 }

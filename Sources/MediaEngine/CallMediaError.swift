@@ -12,6 +12,12 @@ public enum CallMediaError: Error, Equatable, Sendable, CustomStringConvertible 
     case jitterBuffer(JitterBufferError)
     /// SRTP could not be set up with the keys given.
     case srtp(SRTPError)
+    /// No `telephone-event` payload type was negotiated, so key presses cannot be sent.
+    case telephoneEventsNotNegotiated
+    /// A key press cannot be sent as asked, because of the reason given.
+    case invalidKeyPress(String)
+    /// Key presses are queued faster than they are sent (16 wait at most).
+    case keyPressQueueFull
 
     public var description: String {
         switch self {
@@ -19,6 +25,9 @@ public enum CallMediaError: Error, Equatable, Sendable, CustomStringConvertible 
         case let .pipeline(error): return "pipeline: \(error)"
         case let .jitterBuffer(error): return "jitter buffer: \(error)"
         case let .srtp(error): return "SRTP: \(error)"
+        case .telephoneEventsNotNegotiated: return "no telephone-event payload type was negotiated: key presses cannot be sent"
+        case let .invalidKeyPress(reason): return "key press refused: \(reason)"
+        case .keyPressQueueFull: return "16 key presses are already waiting to be sent"
         }
     }
 }

@@ -18,6 +18,10 @@ public struct OutboundRTPStatistics: Sendable, Equatable {
     public var framesSuppressedByDTX = 0
     /// Ours: frames not sent because the call was held (media time still advanced).
     public var framesSkipped = 0
+    /// Ours: voice frames not sent because an RFC 4733 key press was sent in their time.
+    public var framesReplacedByTelephoneEvents = 0
+    /// Ours: RFC 4733 key presses sent.
+    public var telephoneEventsSent = 0
     /// Ours: frames the encoder refused (not sent).
     public var encodeFailures = 0
     /// Ours: packets the network side never got because the send queue was full.

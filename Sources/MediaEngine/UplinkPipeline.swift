@@ -120,6 +120,44 @@ public final class UplinkPipeline {
         statistics.framesSkipped += 1
     }
 
+    /// The RTP timestamp the next frame will carry.
+    public var nextTimestamp: UInt32 { timestamp }
+
+    /// Takes the next `count` sequence numbers for packets this pipeline does not encode
+    /// itself (RFC 4733 telephone events share the stream's numbering); returns the first.
+    public func reserveSequenceNumbers(_ count: Int) -> UInt16 {
+        let first = sequenceNumber
+        sequenceNumber &+= UInt16(truncatingIfNeeded: max(0, count))
+        return first
+    }
+
+    /// Writes an RFC 4733 telephone-event packet (header and 4-byte payload) into the
+    /// pipeline's packet buffer, with room for the SRTP trailer after it, and counts it sent.
+    /// The packet is valid until the next call.
+    public func packetize(_ event: TelephoneEvent, payloadType: UInt8, sequenceNumber: UInt16, timestamp: UInt32,
+                          marker: Bool) -> (buffer: UnsafeMutableRawBufferPointer, length: Int) {
+        let header = RTPHeader(marker: marker, payloadType: payloadType, sequenceNumber: sequenceNumber, timestamp: timestamp, ssrc: ssrc)
+        let length: Int
+        do {
+            let headerLength = try header.write(into: packet)
+            length = headerLength + (try event.encode(into: UnsafeMutableRawBufferPointer(rebasing: packet[headerLength...])))
+        } catch {
+            preconditionFailure("a 16-byte telephone-event packet always fits the uplink packet buffer: \(error)")
+        }
+        statistics.packetsSent += 1
+        statistics.headerBytesSent += length - TelephoneEvent.encodedLength
+        statistics.bytesSent += TelephoneEvent.encodedLength
+        return (packet, length)
+    }
+
+    /// Lets one frame's time pass while a telephone event stands in for the voice: the
+    /// timestamp advances so the voice after the event starts where the event ends.
+    public func replaceFrameWithTelephoneEvent() {
+        timestamp &+= configuration.timestampTicksPerFrame
+        isInSilence = false
+        statistics.framesReplacedByTelephoneEvents += 1
+    }
+
     /// Tells the encoder how much loss to plan in-band FEC for (from RTCP fraction lost).
     public func setExpectedPacketLoss(percent: Int) throws(MediaPipelineError) {
         do {
