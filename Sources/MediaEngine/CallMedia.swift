@@ -53,6 +53,7 @@ public final class CallMedia {
     private var keyPressPacket = 0
     private var keyPressTone: DTMFTone
     private var transport = CallTransportStatistics()
+    private var reception: ReceptionAccounting
     private var outboundCounters = OutboundRTPStatistics()
     private var receiveQueueDrops = 0
     private var consecutiveAuthenticationFailures = 0
@@ -91,6 +92,7 @@ public final class CallMedia {
         audioEvents = SPSCRing(minimumCapacity: 64, filler: .remoteMediaResumed)
         networkEvents = SPSCRing(minimumCapacity: 16, filler: .remoteMediaResumed)
         inbound = try InboundStream(configuration: configuration, events: audioEvents)
+        reception = ReceptionAccounting(configuration: configuration)
         received = DatagramRing(minimumSlots: configuration.receiveQueuePackets, slotBytes: configuration.maximumDatagramBytes)
         outgoing = DatagramRing(minimumSlots: 16, slotBytes: UplinkPipeline.packetCapacity)
         sendFrame = .allocate(capacity: configuration.samplesPerFrame)
@@ -152,6 +154,14 @@ public final class CallMedia {
             consecutiveAuthenticationFailures = 0
             transport.srtp = srtp.statistics
             packet = unprotected
+        }
+        switch reception.account(packet, arrivalTimeMs: arrivalTimeMs) {
+        case .dropped:
+            return
+        case let .acceptedFromNewSource(previous?):
+            if !networkEvents.push(.ssrcChanged(from: previous, to: reception.counters.ssrc ?? 0)) { eventsDropped += 1 }
+        case .accepted, .acceptedFromNewSource:
+            break
         }
         if !received.push(packet, timeMs: arrivalTimeMs) {
             receiveQueueDrops += 1
@@ -308,7 +318,7 @@ public final class CallMedia {
 
     /// A snapshot of every counter.
     public var statistics: CallMediaStatistics {
-        var inboundStatistics = inbound.statistics
+        var inboundStatistics = inbound.statistics(adding: reception.statistics)
         inboundStatistics.packetsDroppedQueueFull = receiveQueueDrops
         var outbound = uplink.statistics
         outbound.packetsDroppedQueueFull = outboundCounters.packetsDroppedQueueFull

@@ -1,25 +1,23 @@
 import JitterBuffer
 import RTP
 
-/// A call's receive side on the audio thread: RTP packets (already through SRTP) → RFC 3550
-/// receiver statistics → the adaptive jitter buffer, and RFC 4733 key presses → events;
-/// `render` asks the jitter buffer for each frame on the playout clock.
+/// A call's receive side on the audio thread: RTP packets that passed the network side's
+/// accounting (`ReceptionAccounting`) go into the adaptive jitter buffer, RFC 4733 key presses
+/// become events; `render` asks the jitter buffer for each frame on the playout clock.
 ///
-/// One statistics vocabulary (`InboundRTPStatistics`): sequence accounting from
-/// `RTPReceiverStatistics` (one per sender SSRC, folded into call totals when the SSRC
-/// changes), playout from `JitterBufferStatistics`. Allocation-free per packet and per frame.
+/// Its counters (playout, from `JitterBufferStatistics`; levels; key presses; held packets)
+/// join the network side's in one `InboundRTPStatistics`. Allocation-free per packet and per
+/// frame.
 final class InboundStream {
     private let configuration: MediaConfiguration
     private let jitterBuffer: AdaptiveJitterBuffer
     private let events: SPSCRing<CallMediaEventRecord>
-    private var receiver: RTPReceiverStatistics?
-    /// Sequence totals of the streams before the current SSRC.
-    private var previousStreamsLost = 0
     private var counters = InboundRTPStatistics()
     private var level: AudioLevelMeter
     /// RTP timestamp of the telephone event last reported (its end copies are ignored).
     private var lastReportedTelephoneEvent: UInt32?
     private var firstRenderMs: Double?
+    private var lastArrivalMs: Double?
     private var isRemoteSilent = false
 
     init(configuration: MediaConfiguration, events: SPSCRing<CallMediaEventRecord>) throws(CallMediaError) {
@@ -36,47 +34,19 @@ final class InboundStream {
     /// Samples per rendered frame.
     var samplesPerFrame: Int { jitterBuffer.samplesPerFrame }
 
-    /// Takes one RTP packet that arrived from the network at `arrivalTimeMs` and reached the
-    /// audio side at `availableAtMs`; `isHeld` counts it without playing it.
+    /// Takes one accounted RTP packet that arrived from the network at `arrivalTimeMs` and
+    /// reached the audio side at `availableAtMs`; `isHeld` counts it without playing it.
     ///
-    /// Reception statistics (RFC 3550 jitter) use the network arrival; the jitter buffer uses
-    /// the time the packet became playable, so the audio side's period (packets wait for the
-    /// next render) is part of the jitter it covers.
+    /// The jitter buffer uses the time the packet became playable, so the audio side's period
+    /// (packets wait for the next render) is part of the jitter it covers.
     func receive(_ bytes: UnsafeRawBufferPointer, arrivalTimeMs: Double, availableAtMs: Double, isHeld: Bool) {
-        let packet: RTPPacketView
-        do {
-            packet = try RTPPacketView(bytes)
-        } catch {
-            counters.malformedPackets += 1
-            return
-        }
-        let isAudio = packet.payloadType == configuration.payloadType
-        let isTelephoneEvent = configuration.telephoneEventPayloadType == packet.payloadType
-        guard isAudio || isTelephoneEvent else {
-            counters.unknownPayloadTypePackets += 1
-            return
-        }
-        noteSource(packet.ssrc)
-        counters.packetsReceived += 1
-        counters.bytesReceived += packet.payload.count
-        counters.headerBytesReceived += bytes.count - packet.payload.count
-        counters.lastPacketReceivedTimestampMs = arrivalTimeMs
-        let update = receiver?.record(packet, arrivalTime: Self.rtpClockTime(ms: arrivalTimeMs, clockRate: isAudio ? 48_000 : configuration.telephoneEventClockRate))
-        switch update {
-        case .reordered:
-            counters.packetsReordered += 1
-        case .duplicate:
-            // Counted once here; the copy never reaches the jitter buffer.
-            counters.packetsDuplicated += 1
-            return
-        default:
-            break
-        }
+        guard let packet = try? RTPPacketView(bytes) else { return }  // parsed once already
+        lastArrivalMs = arrivalTimeMs
         if isRemoteSilent {
             isRemoteSilent = false
             _ = events.push(.remoteMediaResumed)
         }
-        if isTelephoneEvent {
+        if configuration.telephoneEventPayloadType == packet.payloadType {
             receiveTelephoneEvent(packet)
         } else if isHeld {
             counters.packetsReceivedWhileHeld += 1
@@ -97,12 +67,10 @@ final class InboundStream {
         firstRenderMs = firstRenderMs ?? nowMs
     }
 
-    /// What has been received and played so far.
-    var statistics: InboundRTPStatistics {
-        var result = counters
+    /// `network`'s counters with this side's filled in.
+    func statistics(adding network: InboundRTPStatistics) -> InboundRTPStatistics {
+        var result = network
         let playout = jitterBuffer.statistics
-        result.packetsLost = previousStreamsLost + Int(receiver?.cumulativeLost ?? 0)
-        result.jitter = Double(receiver?.jitter ?? 0) / 48_000
         result.packetsDiscarded = playout.packetsDiscarded
         result.fecPacketsReceived = playout.fecPacketsReceived
         result.fecPacketsRecovered = playout.fecPacketsRecovered
@@ -119,20 +87,10 @@ final class InboundStream {
         result.totalAudioEnergy = level.totalAudioEnergy
         result.totalSamplesDuration = level.totalSamplesDuration
         result.totalSamplesReceived = Int((level.totalSamplesDuration * Double(configuration.sampleRate)).rounded())
+        result.telephoneEventsReceived = counters.telephoneEventsReceived
+        result.packetsReceivedWhileHeld = counters.packetsReceivedWhileHeld
+        result.malformedPackets += counters.malformedPackets
         return result
-    }
-
-    /// Starts statistics for a new sender SSRC, keeping the previous stream's loss.
-    private func noteSource(_ ssrc: UInt32) {
-        guard receiver?.ssrc != ssrc else { return }
-        if let previous = receiver {
-            previousStreamsLost += Int(previous.cumulativeLost)
-            counters.ssrcChanges += 1
-            _ = events.push(.ssrcChanged(from: previous.ssrc, to: ssrc))
-        }
-        // A sender that is already talking is valid at once (authenticated by SRTP when keyed).
-        receiver = RTPReceiverStatistics(ssrc: ssrc, minSequential: 1)
-        counters.ssrc = ssrc
     }
 
     private func receiveTelephoneEvent(_ packet: RTPPacketView) {
@@ -151,18 +109,10 @@ final class InboundStream {
         let start = firstRenderMs ?? nowMs
         firstRenderMs = start
         guard !isRemoteSilent else { return }
-        let silentFor = nowMs - (counters.lastPacketReceivedTimestampMs ?? start)
+        let silentFor = nowMs - (lastArrivalMs ?? start)
         if silentFor >= Double(configuration.remoteSilenceTimeoutMs) {
             isRemoteSilent = true
             _ = events.push(.remoteSilenceBegan(silentForMs: Int(silentFor)))
         }
-    }
-
-    /// `ms` on an RTP clock of `clockRate`, wrapped to 32 bits (RFC 3550 A.8 needs only
-    /// differences). A time that is not finite counts as 0 rather than trapping.
-    static func rtpClockTime(ms: Double, clockRate: Int) -> UInt32 {
-        let ticks = ms * Double(clockRate) / 1_000
-        guard ticks.isFinite else { return 0 }
-        return UInt32(truncatingIfNeeded: Int64(ticks.truncatingRemainder(dividingBy: 4_294_967_296)))
     }
 }

@@ -1,0 +1,93 @@
+import RTP
+
+/// A call's reception accounting on the network side, where packets arrive: RTP parsing,
+/// payload-type checks, the sender's SSRC (a change is an event), and RFC 3550 sequence and
+/// jitter accounting (`RTPReceiverStatistics`, one per sender SSRC, folded into call totals
+/// when the SSRC changes) on the network arrival time. It decides which packets go on to the
+/// audio side: duplicates, malformed packets and foreign payload types stop here, counted once.
+///
+/// Here rather than on the audio side because RFC 3550's jitter is about network arrival, and
+/// because RTCP reports, sent from the network side, are built from these figures.
+struct ReceptionAccounting {
+    private let configuration: MediaConfiguration
+    /// The current sender's statistics (nil before the first packet).
+    private(set) var receiver: RTPReceiverStatistics?
+    /// Loss of the sender's earlier streams (SSRCs).
+    private var previousStreamsLost = 0
+    /// The counters kept here (the audio side fills in playout).
+    private(set) var counters = InboundRTPStatistics()
+
+    init(configuration: MediaConfiguration) {
+        self.configuration = configuration
+    }
+
+    /// What became of one packet.
+    enum Verdict {
+        /// Goes on to the audio side.
+        case accepted
+        /// Stops here (counted).
+        case dropped
+        /// Goes on, from a new sender SSRC (the previous one given, if any).
+        case acceptedFromNewSource(previous: UInt32?)
+    }
+
+    /// Accounts for one unprotected RTP packet that arrived at `arrivalTimeMs`.
+    mutating func account(_ bytes: UnsafeRawBufferPointer, arrivalTimeMs: Double) -> Verdict {
+        let packet: RTPPacketView
+        do {
+            packet = try RTPPacketView(bytes)
+        } catch {
+            counters.malformedPackets += 1
+            return .dropped
+        }
+        let isAudio = packet.payloadType == configuration.payloadType
+        guard isAudio || configuration.telephoneEventPayloadType == packet.payloadType else {
+            counters.unknownPayloadTypePackets += 1
+            return .dropped
+        }
+        var newSource: UInt32?? = nil
+        if receiver?.ssrc != packet.ssrc {
+            newSource = .some(receiver?.ssrc)
+            if let previous = receiver {
+                previousStreamsLost += Int(previous.cumulativeLost)
+                counters.ssrcChanges += 1
+            }
+            // A sender that is already talking is valid at once (authenticated by SRTP when keyed).
+            receiver = RTPReceiverStatistics(ssrc: packet.ssrc, minSequential: 1)
+            counters.ssrc = packet.ssrc
+        }
+        counters.packetsReceived += 1
+        counters.bytesReceived += packet.payload.count
+        counters.headerBytesReceived += bytes.count - packet.payload.count
+        counters.lastPacketReceivedTimestampMs = arrivalTimeMs
+        let clockRate = isAudio ? 48_000 : configuration.telephoneEventClockRate
+        switch receiver?.record(packet, arrivalTime: Self.rtpClockTime(ms: arrivalTimeMs, clockRate: clockRate)) {
+        case .reordered:
+            counters.packetsReordered += 1
+        case .duplicate:
+            // Counted once here; the copy never reaches the audio side.
+            counters.packetsDuplicated += 1
+            return .dropped
+        default:
+            break
+        }
+        if let newSource { return .acceptedFromNewSource(previous: newSource) }
+        return .accepted
+    }
+
+    /// The counters with RFC 3550 loss and jitter filled in.
+    var statistics: InboundRTPStatistics {
+        var result = counters
+        result.packetsLost = previousStreamsLost + Int(receiver?.cumulativeLost ?? 0)
+        result.jitter = Double(receiver?.jitter ?? 0) / 48_000
+        return result
+    }
+
+    /// `ms` on an RTP clock of `clockRate`, wrapped to 32 bits (RFC 3550 A.8 needs only
+    /// differences). A time that is not finite counts as 0 rather than trapping.
+    static func rtpClockTime(ms: Double, clockRate: Int) -> UInt32 {
+        let ticks = ms * Double(clockRate) / 1_000
+        guard ticks.isFinite else { return 0 }
+        return UInt32(truncatingIfNeeded: Int64(ticks.truncatingRemainder(dividingBy: 4_294_967_296)))
+    }
+}
