@@ -79,7 +79,7 @@ struct CallBenchmarks {
 
         /// The network side: what was encoded leaves; the frame ends.
         func send() {
-            call.sendDatagrams { _ in }
+            call.sendDatagrams(nowMs: nowMs) { _ in }
             tick += 1
         }
 

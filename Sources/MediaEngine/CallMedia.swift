@@ -54,6 +54,12 @@ public final class CallMedia {
     private var keyPressTone: DTMFTone
     private var transport = CallTransportStatistics()
     private var reception: ReceptionAccounting
+    private let rtcp: RTCPSession
+    private let controlBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1_500, alignment: 16)
+    /// The audio side's last frame sent: its RTP timestamp and the playout time then.
+    private var lastSentTimestamp: UInt32 = 0
+    private var lastSentAtMs = 0.0
+    private var lastRenderMs = 0.0
     private var outboundCounters = OutboundRTPStatistics()
     private var receiveQueueDrops = 0
     private var consecutiveAuthenticationFailures = 0
@@ -93,6 +99,7 @@ public final class CallMedia {
         networkEvents = SPSCRing(minimumCapacity: 16, filler: .remoteMediaResumed)
         inbound = try InboundStream(configuration: configuration, events: audioEvents)
         reception = ReceptionAccounting(configuration: configuration)
+        rtcp = RTCPSession(ssrc: ssrc, configuration: configuration)
         received = DatagramRing(minimumSlots: configuration.receiveQueuePackets, slotBytes: configuration.maximumDatagramBytes)
         outgoing = DatagramRing(minimumSlots: 16, slotBytes: UplinkPipeline.packetCapacity)
         sendFrame = .allocate(capacity: configuration.samplesPerFrame)
@@ -101,7 +108,10 @@ public final class CallMedia {
         keyPressTone = DTMFTone(sampleRate: configuration.sampleRate)
     }
 
-    deinit { sendFrame.deallocate() }
+    deinit {
+        sendFrame.deallocate()
+        controlBuffer.deallocate()
+    }
 
     /// Samples per frame at the call's rate (`render` and `send` take exactly this many).
     public var samplesPerFrame: Int { configuration.samplesPerFrame }
@@ -140,7 +150,7 @@ public final class CallMedia {
         }
         // RFC 5761 §4: RTCP packet types 192–223 sit where RTP's marker and payload type are.
         if datagram.count >= 2, (192...223).contains(datagram[1]) {
-            transport.rtcpDatagramsReceived += 1
+            receiveControlDatagram(datagram, arrivalTimeMs: arrivalTimeMs)
             return
         }
         var packet = UnsafeRawBufferPointer(datagram)
@@ -168,9 +178,78 @@ public final class CallMedia {
         }
     }
 
-    /// Protects every packet the audio side has queued and hands each datagram to `send`
-    /// (valid only during the call).
-    public func sendDatagrams(_ send: (UnsafeRawBufferPointer) -> Void) {
+    /// Protects every packet the audio side has queued, then the RTCP report when one is due
+    /// at `nowMs` (RFC 3550 timing), and hands each datagram to `send` (valid only during the
+    /// call). RTCP goes to the same place (RFC 5761 multiplexing); a caller with a separate
+    /// RTCP port tells the two apart by `isRTCP(_:)`.
+    public func sendDatagrams(nowMs: Double, _ send: (UnsafeRawBufferPointer) -> Void) {
+        sendMediaDatagrams(send)
+        let outbound = uplink.statistics
+        let sender = outbound.packetsSent > 0
+            ? (packets: outbound.packetsSent, payloadBytes: outbound.bytesSent, rtpTimestamp: rtpTimestamp(atMs: nowMs)) : nil
+        if let report = rtcp.report(nowMs: nowMs, sender: sender, reception: &reception) {
+            sendControl(report, send)
+        }
+    }
+
+    /// Says goodbye (an RTCP BYE, RFC 3550 §6.6) on hang-up; `reason` is for people.
+    public func sendBye(reason: String? = nil, _ send: (UnsafeRawBufferPointer) -> Void) {
+        guard let bye = rtcp.bye(reason: reason) else { return }
+        sendControl(bye, send)
+    }
+
+    /// Whether `datagram` is RTCP rather than RTP (RFC 5761 §4: the second byte holds an RTCP
+    /// packet type, 192–223).
+    public static func isRTCP(_ datagram: UnsafeRawBufferPointer) -> Bool {
+        datagram.count >= 2 && (192...223).contains(datagram[1])
+    }
+
+    private func sendControl(_ compound: [UInt8], _ send: (UnsafeRawBufferPointer) -> Void) {
+        guard compound.count + SRTPSession.maximumTrailerLength <= controlBuffer.count else { return }
+        compound.withUnsafeBytes { controlBuffer.baseAddress!.copyMemory(from: $0.baseAddress!, byteCount: compound.count) }
+        var datagram = UnsafeRawBufferPointer(rebasing: controlBuffer[0..<compound.count])
+        if let srtp {
+            do {
+                datagram = try srtp.protectRTCP(controlBuffer, length: compound.count)
+            } catch {
+                transport.sendFailures += 1
+                return
+            }
+            transport.srtp = srtp.statistics
+        }
+        transport.rtcpPacketsSent += 1
+        transport.rtcpBytesSent += datagram.count
+        send(datagram)
+    }
+
+    private func receiveControlDatagram(_ datagram: UnsafeMutableRawBufferPointer, arrivalTimeMs: Double) {
+        transport.rtcpDatagramsReceived += 1
+        var compound = UnsafeRawBufferPointer(datagram)
+        if let srtp {
+            guard let unprotected = srtp.unprotectRTCP(datagram) else {
+                transport.srtp = srtp.statistics
+                return
+            }
+            transport.srtp = srtp.statistics
+            compound = unprotected
+        }
+        do {
+            let received = try rtcp.receive(compound, arrivalMs: arrivalTimeMs, reception: &reception)
+            if received.bye, !networkEvents.push(.remoteBye) { eventsDropped += 1 }
+        } catch {
+            transport.rtcpMalformed += 1
+        }
+    }
+
+    /// Our RTP timestamp at `ms`: the last frame sent, advanced by the time since on the
+    /// media clock (48 kHz), for the sender report's NTP–RTP pairing.
+    private func rtpTimestamp(atMs ms: Double) -> UInt32 {
+        let elapsed = (ms - lastSentAtMs) * 48
+        guard elapsed.isFinite, abs(elapsed) < 2_000_000_000 else { return lastSentTimestamp }
+        return lastSentTimestamp &+ UInt32(bitPattern: Int32(elapsed.rounded()))
+    }
+
+    private func sendMediaDatagrams(_ send: (UnsafeRawBufferPointer) -> Void) {
         while let (slot, length, _) = outgoing.oldest() {
             defer { outgoing.release() }
             var datagram = UnsafeRawBufferPointer(rebasing: slot[0..<length])
@@ -197,6 +276,7 @@ public final class CallMedia {
     @discardableResult
     public func render(into frame: UnsafeMutableBufferPointer<Int16>, nowMs: Double) -> Bool {
         precondition(frame.count == samplesPerFrame, "CallMedia.render: the frame must hold \(samplesPerFrame) samples")
+        lastRenderMs = nowMs
         let isHeld = self.isHeld
         while let (slot, length, arrival) = received.oldest() {
             inbound.receive(UnsafeRawBufferPointer(rebasing: slot[0..<length]), arrivalTimeMs: arrival, availableAtMs: nowMs, isHeld: isHeld)
@@ -218,6 +298,8 @@ public final class CallMedia {
     /// held.
     public func send(microphone: UnsafeBufferPointer<Int16>, bridged: UnsafeBufferPointer<Int16>? = nil) {
         precondition(microphone.count == samplesPerFrame, "CallMedia.send: the frame must hold \(samplesPerFrame) samples")
+        lastSentTimestamp = uplink.nextTimestamp
+        lastSentAtMs = lastRenderMs
         guard !isHeld else {
             uplink.skipFrame()
             return
@@ -324,7 +406,8 @@ public final class CallMedia {
         outbound.packetsDroppedQueueFull = outboundCounters.packetsDroppedQueueFull
         outbound.encodeFailures = outboundCounters.encodeFailures
         outbound.telephoneEventsSent = outboundCounters.telephoneEventsSent
-        return CallMediaStatistics(inbound: inboundStatistics, outbound: outbound, transport: transport, eventsDropped: eventsDropped)
+        return CallMediaStatistics(inbound: inboundStatistics, outbound: outbound, transport: transport,
+                                   remoteInbound: rtcp.remoteInbound, remoteOutbound: rtcp.remoteOutbound, eventsDropped: eventsDropped)
     }
 
     /// Hands every pending event to `body`, oldest first per side (the network side's and the

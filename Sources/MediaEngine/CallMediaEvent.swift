@@ -13,6 +13,8 @@ public enum CallMediaEvent: Sendable, Equatable {
     case remoteSilenceBegan(silentForMs: Int)
     /// Packets arrive again after `remoteSilenceBegan`.
     case remoteMediaResumed
+    /// The far end said goodbye (an RTCP BYE): it hung up or left the session.
+    case remoteBye
     /// The far end pressed a key (RFC 4733), reported once when the event ends.
     case dtmfReceived(DTMFEvent, durationMs: Int)
     /// The device under the mixer lost samples (an overrun or underrun).
@@ -26,6 +28,7 @@ enum CallMediaEventRecord: BitwiseCopyable {
     case srtpAuthenticationFailing(consecutiveFailures: Int)
     case remoteSilenceBegan(silentForMs: Int)
     case remoteMediaResumed
+    case remoteBye
     case dtmfReceived(eventCode: UInt8, durationMs: Int)
     case captureXrun
     case playbackXrun
@@ -37,6 +40,7 @@ enum CallMediaEventRecord: BitwiseCopyable {
         case let .srtpAuthenticationFailing(count): .srtpAuthenticationFailing(consecutiveFailures: count)
         case let .remoteSilenceBegan(ms): .remoteSilenceBegan(silentForMs: ms)
         case .remoteMediaResumed: .remoteMediaResumed
+        case .remoteBye: .remoteBye
         case let .dtmfReceived(code, ms): DTMFEvent(rawValue: code).map { .dtmfReceived($0, durationMs: ms) }
         case .captureXrun: .xrun(.capture)
         case .playbackXrun: .xrun(.playback)

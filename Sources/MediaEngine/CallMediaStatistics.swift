@@ -6,6 +6,10 @@ public struct CallMediaStatistics: Sendable, Equatable {
     public var outbound: OutboundRTPStatistics
     /// Datagrams on the wire, SRTP.
     public var transport: CallTransportStatistics
+    /// What the far end reports about our stream (RTCP report blocks): loss, jitter, RTT.
+    public var remoteInbound: RemoteInboundRTPStatistics
+    /// What the far end says it sent (RTCP sender reports).
+    public var remoteOutbound: RemoteOutboundRTPStatistics
     /// Events lost because the application did not drain them in time.
     public var eventsDropped: Int
 }

@@ -7,8 +7,14 @@ public struct CallTransportStatistics: Sendable, Equatable {
     public var bytesReceived = 0
     /// Datagrams larger than `MediaConfiguration.maximumDatagramBytes`: dropped.
     public var datagramsTooLarge = 0
-    /// RTCP datagrams (RFC 5761 demultiplexing on the payload-type byte): not yet processed.
+    /// RTCP datagrams received (RFC 5761 demultiplexing on the payload-type byte).
     public var rtcpDatagramsReceived = 0
+    /// RTCP compound packets that did not parse (after SRTCP): dropped.
+    public var rtcpMalformed = 0
+    /// RTCP compound packets sent (reports and BYE).
+    public var rtcpPacketsSent = 0
+    /// Bytes of those packets (SRTCP trailer included).
+    public var rtcpBytesSent = 0
     /// Datagrams sent.
     public var datagramsSent = 0
     /// Bytes of those datagrams (SRTP tag included).

@@ -39,6 +39,9 @@ public struct MediaConfiguration: Sendable, Equatable {
     /// Consecutive SRTP authentication failures that raise an event (a wrong key, or an
     /// attacker), counted again after every authenticated packet.
     public var srtpFailureEventThreshold: Int = 10
+    /// Whether RTCP may use RFC 3550 §6.2's reduced minimum interval, 360 / session kb/s
+    /// seconds, where that is below 5 s (sessions above 72 kb/s).
+    public var rtcpReducedMinimum = false
     /// Playout: delay bounds, late-packet policy. Its sample rate and frame duration are
     /// taken from this configuration.
     public var jitterBuffer = JitterBufferConfiguration()

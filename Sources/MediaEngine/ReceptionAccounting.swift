@@ -75,6 +75,18 @@ struct ReceptionAccounting {
         return .accepted
     }
 
+    /// The report block about the current sender for a report sent at `now`, starting a new
+    /// reporting interval (nil before any packet).
+    mutating func makeReportBlock(at now: NTPTimestamp) -> RTCPReportBlock? {
+        receiver?.makeReportBlock(at: now)
+    }
+
+    /// Notes the current sender's RTCP sender report, for the next block's LSR and DLSR.
+    mutating func recordSenderReport(from ssrc: UInt32, ntpTimestamp: NTPTimestamp, arrivedAt arrival: NTPTimestamp) {
+        guard receiver?.ssrc == ssrc else { return }
+        receiver?.recordSenderReport(ntpTimestamp: ntpTimestamp, arrivedAt: arrival)
+    }
+
     /// The counters with RFC 3550 loss and jitter filled in.
     var statistics: InboundRTPStatistics {
         var result = counters

@@ -61,12 +61,36 @@ public final class SRTPTransportStage {
         return UnsafeRawBufferPointer(rebasing: buffer[0..<protectedLength])
     }
 
+    /// Protects the RTCP compound packet in `buffer[0..<length]` in place (SRTCP); `buffer`
+    /// must have `SRTPSession.maximumTrailerLength` spare bytes. Returns the SRTCP packet.
+    public func protectRTCP(_ buffer: UnsafeMutableRawBufferPointer, length: Int) throws(SRTPError) -> UnsafeRawBufferPointer {
+        let protectedLength: Int
+        do {
+            protectedLength = try outbound.protectRTCP(buffer, length: length)
+        } catch {
+            statistics.protectFailures += 1
+            throw error
+        }
+        return UnsafeRawBufferPointer(rebasing: buffer[0..<protectedLength])
+    }
+
+    /// Unprotects a received SRTCP datagram in place. Returns the RTCP compound packet, or nil
+    /// when it failed (counted by reason with the SRTP failures, and dropped).
+    public func unprotectRTCP(_ datagram: UnsafeMutableRawBufferPointer) -> UnsafeRawBufferPointer? {
+        unprotect(datagram) { (bytes) throws(SRTPError) in try inbound.unprotectRTCP(bytes, length: bytes.count) }
+    }
+
     /// Unprotects a received datagram in place. Returns the RTP packet, or nil when the
     /// datagram failed (counted by reason, and dropped).
     public func unprotect(_ datagram: UnsafeMutableRawBufferPointer) -> UnsafeRawBufferPointer? {
+        unprotect(datagram) { (bytes) throws(SRTPError) in try inbound.unprotect(bytes, length: bytes.count) }
+    }
+
+    private func unprotect(_ datagram: UnsafeMutableRawBufferPointer,
+                           using body: (UnsafeMutableRawBufferPointer) throws(SRTPError) -> Int) -> UnsafeRawBufferPointer? {
         statistics.datagramsReceived += 1
         do {
-            let length = try inbound.unprotect(datagram, length: datagram.count)
+            let length = try body(datagram)
             statistics.packetsUnprotected += 1
             return UnsafeRawBufferPointer(rebasing: datagram[0..<length])
         } catch .authenticationFailed {

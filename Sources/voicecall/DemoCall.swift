@@ -163,7 +163,7 @@ struct DemoCall {
             }
             mixer.capture(UnsafeBufferPointer(frame))
             var failure: SocketError?
-            call.sendDatagrams { datagram in
+            call.sendDatagrams(nowMs: nowMs) { datagram in
                 do throws(SocketError) {
                     try socket.send(datagram)
                 } catch {

@@ -100,7 +100,7 @@ import TestSupport
         for index in 0..<200 {
             let sender = index < 100 ? first : restarted
             CallLoop.frame(index, of: Self.alice, length: 960).withUnsafeBufferPointer { sender.send(microphone: $0) }
-            sender.sendDatagrams { datagram in
+            sender.sendDatagrams(nowMs: Double(index) * 20) { datagram in
                 var copy = Array(datagram)
                 copy.withUnsafeMutableBytes { receiver.receiveDatagram($0, arrivalTimeMs: Double(index) * 20) }
             }
@@ -133,8 +133,8 @@ import TestSupport
             let now = Double(index) * 20
             CallLoop.frame(index, of: Self.alice, length: 960).withUnsafeBufferPointer { alice.send(microphone: $0) }
             CallLoop.frame(index, of: Self.bob, length: 960).withUnsafeBufferPointer { bob.send(microphone: $0) }
-            alice.sendDatagrams { datagram in var copy = Array(datagram); copy.withUnsafeMutableBytes { bob.receiveDatagram($0, arrivalTimeMs: now) } }
-            bob.sendDatagrams { datagram in var copy = Array(datagram); copy.withUnsafeMutableBytes { alice.receiveDatagram($0, arrivalTimeMs: now) } }
+            alice.sendDatagrams(nowMs: now) { datagram in var copy = Array(datagram); copy.withUnsafeMutableBytes { bob.receiveDatagram($0, arrivalTimeMs: now) } }
+            bob.sendDatagrams(nowMs: now) { datagram in var copy = Array(datagram); copy.withUnsafeMutableBytes { alice.receiveDatagram($0, arrivalTimeMs: now) } }
             frame.withUnsafeMutableBufferPointer { _ = bob.render(into: $0, nowMs: now) }
             frame.withUnsafeMutableBufferPointer { _ = alice.render(into: $0, nowMs: now) }
             aliceHeard += frame
@@ -144,7 +144,7 @@ import TestSupport
         #expect(events.filter { if case .srtpAuthenticationFailing = $0 { true } else { false } } == [.srtpAuthenticationFailing(consecutiveFailures: 10)])
         #expect(events.contains(.remoteSilenceBegan(silentForMs: 1_000)))
         let transport = bob.statistics.transport
-        #expect(transport.srtp.authFailures == 150)
+        #expect(transport.srtp.authFailures == 150 + transport.rtcpDatagramsReceived, "every RTP and SRTCP datagram fails")
         #expect(bob.statistics.inbound.packetsReceived == 0)
         #expect(SignalComparison.rmsDecibels(aliceHeard[(20 * 960)...]) > -40, "the other direction is unaffected")
     }
@@ -220,13 +220,13 @@ import TestSupport
             for index in 0..<3 {
                 let tone = (0..<960).map { Int16(8_000 * sin(2 * .pi * frequencies[index] * Double(tick * 960 + $0) / 48_000)) }
                 tone.withUnsafeBufferPointer { remotes[index].send(microphone: $0) }
-                remotes[index].sendDatagrams { datagram in var copy = Array(datagram); copy.withUnsafeMutableBytes { locals[index].receiveDatagram($0, arrivalTimeMs: now) } }
+                remotes[index].sendDatagrams(nowMs: now) { datagram in var copy = Array(datagram); copy.withUnsafeMutableBytes { locals[index].receiveDatagram($0, arrivalTimeMs: now) } }
             }
             frame.withUnsafeMutableBufferPointer { mixer.render(into: $0, nowMs: now) }
             played += frame
             silence.withUnsafeBufferPointer { mixer.capture($0) }
             for index in 0..<3 {
-                locals[index].sendDatagrams { datagram in var copy = Array(datagram); copy.withUnsafeMutableBytes { remotes[index].receiveDatagram($0, arrivalTimeMs: now) } }
+                locals[index].sendDatagrams(nowMs: now) { datagram in var copy = Array(datagram); copy.withUnsafeMutableBytes { remotes[index].receiveDatagram($0, arrivalTimeMs: now) } }
                 frame.withUnsafeMutableBufferPointer { _ = remotes[index].render(into: $0, nowMs: now) }
                 heardByRemote[index] += frame
             }
@@ -317,12 +317,12 @@ import TestSupport
             if index % 2 == 0 {
                 let tone = (0..<960).map { Int16(8_000 * sin(2 * .pi * 440 * Double(index / 2 * 960 + $0) / 48_000)) }
                 tone.withUnsafeBufferPointer { remote.send(microphone: $0) }
-                remote.sendDatagrams { datagram in var copy = Array(datagram); copy.withUnsafeMutableBytes { local.receiveDatagram($0, arrivalTimeMs: now) } }
+                remote.sendDatagrams(nowMs: now) { datagram in var copy = Array(datagram); copy.withUnsafeMutableBytes { local.receiveDatagram($0, arrivalTimeMs: now) } }
             }
             playback.withUnsafeMutableBufferPointer { mixer.render(into: $0, nowMs: now) }
             playedLocally += playback
             microphone.withUnsafeBufferPointer { mixer.capture($0) }
-            local.sendDatagrams { datagram in var copy = Array(datagram); copy.withUnsafeMutableBytes { remote.receiveDatagram($0, arrivalTimeMs: now) } }
+            local.sendDatagrams(nowMs: now) { datagram in var copy = Array(datagram); copy.withUnsafeMutableBytes { remote.receiveDatagram($0, arrivalTimeMs: now) } }
             if index % 2 == 1 {
                 frame.withUnsafeMutableBufferPointer { _ = remote.render(into: $0, nowMs: now) }
                 heardByRemote += frame

@@ -76,8 +76,8 @@ final class CallLoop {
                 side.captured.append(contentsOf: heard)
                 heard.withUnsafeBufferPointer { side.mixer.capture($0) }
             }
-            alice.call.sendDatagrams { aliceToBob.send($0, frameIndex: tick, sendMs: now) }
-            bob.call.sendDatagrams { bobToAlice.send($0, frameIndex: tick, sendMs: now) }
+            alice.call.sendDatagrams(nowMs: now) { aliceToBob.send($0, frameIndex: tick, sendMs: now) }
+            bob.call.sendDatagrams(nowMs: now) { bobToAlice.send($0, frameIndex: tick, sendMs: now) }
             tick += 1
         }
     }

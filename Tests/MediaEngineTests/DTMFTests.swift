@@ -30,7 +30,7 @@ import TestSupport
             frame.withUnsafeMutableBufferPointer { _ = alice.render(into: $0, nowMs: now) }
             alicePlayed += frame
             CallLoop.frame(index, of: speech, length: 960).withUnsafeBufferPointer { alice.send(microphone: $0) }
-            alice.sendDatagrams { datagram in
+            alice.sendDatagrams(nowMs: now) { datagram in
                 if let view = try? RTPPacketView(datagram) {
                     sent.append(SentPacket(payloadType: view.payloadType, sequenceNumber: view.sequenceNumber, timestamp: view.timestamp,
                                            marker: view.marker, event: view.payloadType == 101 ? try? TelephoneEvent(decoding: view.payload) : nil))

@@ -5,13 +5,14 @@ import NetworkSimulation
 /// One direction of a network between two `CallMedia`s on a virtual clock: each datagram
 /// takes the fate a `NetworkTrace` gives the frame it was sent in (lost, or delivered at the
 /// trace's arrival time), and a seeded share is delivered twice (1 ms apart), which the
-/// simulator itself never does. Counts what it injected, for checking the receiver's
-/// statistics against it.
+/// simulator itself never does. Counts what it injected into the RTP stream (RTCP datagrams
+/// travel the same way but are not counted), for checking the receiver's statistics.
 final class SimulatedLink {
     private let trace: NetworkTrace
     private let duplicateProbability: Double
     private var generator: SeededGenerator
     private var inFlight: [(arrivalMs: Double, order: Int, bytes: [UInt8])] = []
+    /// RTCP datagrams in flight carry order 0: they take part in no count.
     private var order = 0
     /// Datagrams sent into the link.
     private(set) var sent = 0
@@ -33,18 +34,29 @@ final class SimulatedLink {
         generator = SeededGenerator(seed: seed)
     }
 
+    /// Sees every datagram sent, with its send time (before the network's fate).
+    var observer: ((UnsafeRawBufferPointer, Double) -> Void)?
+    /// A constant one-way delay added to every datagram, in ms (on top of the trace's).
+    var fixedDelayMs = 0.0
+
     /// Sends `datagram` in frame `frameIndex` at `sendMs`.
     func send(_ datagram: UnsafeRawBufferPointer, frameIndex: Int, sendMs: Double) {
-        sent += 1
-        var arrival = sendMs
+        observer?(datagram, sendMs)
+        let isRTCP = CallMedia.isRTCP(datagram)
+        if !isRTCP { sent += 1 }
+        var arrival = sendMs + fixedDelayMs
         if frameIndex < trace.packets.count {
             guard let traced = trace.packets[frameIndex].arrivalMs else {
-                lost += 1
+                if !isRTCP { lost += 1 }
                 return
             }
-            arrival = traced - trace.packets[frameIndex].sendMs + sendMs
+            arrival = traced - trace.packets[frameIndex].sendMs + sendMs + fixedDelayMs
         }
         let bytes = Array(datagram)
+        guard !isRTCP else {
+            inFlight.append((arrival, 0, bytes))
+            return
+        }
         order += 1
         inFlight.append((arrival, order, bytes))
         if Double.random(in: 0..<1, using: &generator) < duplicateProbability {

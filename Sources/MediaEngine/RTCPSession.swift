@@ -1,0 +1,190 @@
+import Foundation
+import RTP
+
+/// One call's RTCP on the network side (RFC 3550 §6): when to report (`RTCPInterval`, with
+/// timer reconsideration as in Appendix A.7), what to report (a sender report while we send
+/// RTP, a receiver report otherwise, each with a report block about the far end's stream, then
+/// SDES with our CNAME), BYE on hang-up, and what the far end's reports say — its view of our
+/// stream (loss, jitter, round-trip time from LSR/DLSR) and of its own.
+///
+/// Sans-I/O: the caller hands in the time, the sender's counters and the reception accounting,
+/// and sends the compound packets it returns (through SRTCP when keyed). Times are the call's
+/// clock in ms, mapped onto NTP from a wall-clock origin taken at creation.
+final class RTCPSession {
+    /// Our synchronisation source.
+    let ssrc: UInt32
+    /// Our canonical name (RFC 3550 §6.5.1; RFC 7022: random, per call).
+    let canonicalName: String
+    private(set) var remoteInbound = RemoteInboundRTPStatistics()
+    private(set) var remoteOutbound = RemoteOutboundRTPStatistics()
+    /// Compound packets sent and received.
+    private(set) var reportsSent = 0
+
+    private let rtcpBytesPerSecond: Double
+    private let minimumSeconds: Double
+    private let ntpOriginSeconds: Double
+    private var random: SplitMix
+    private var averagePacketBytes: Double
+    private var initial = true
+    private var previousReportMs: Double?
+    private var nextReportMs: Double?
+    private var packetsSentAtReport: (last: Int, beforeLast: Int) = (0, 0)
+    private var packetsReceivedAtReport = 0
+    private var remoteSenderSeen = false
+    private var remoteSSRC: UInt32?
+
+    /// UDP and IPv4 headers, counted in the average size as RFC 3550 §6.2 asks.
+    static let lowerLayerBytes = 28.0
+
+    /// A session for `ssrc` sending media at `configuration`'s bitrate and packet time.
+    init(ssrc: UInt32, configuration: MediaConfiguration, seed: UInt64 = .random(in: .min ... .max)) {
+        self.ssrc = ssrc
+        random = SplitMix(state: seed)
+        canonicalName = String((0..<16).map { _ in "abcdefghijklmnopqrstuvwxyz0123456789".randomElement()! })
+        // Session bandwidth: the media bitrate plus RTP, SRTP, UDP and IP headers per packet.
+        let packetsPerSecond = 1_000 / Double(configuration.frameDurationMs)
+        let sessionBitsPerSecond = Double(configuration.bitrate) + packetsPerSecond * (12 + 10 + Self.lowerLayerBytes) * 8
+        rtcpBytesPerSecond = 0.05 * sessionBitsPerSecond / 8
+        minimumSeconds = configuration.rtcpReducedMinimum ? min(5, 360 / (sessionBitsPerSecond / 1_000)) : 5
+        averagePacketBytes = 100 + Self.lowerLayerBytes
+        ntpOriginSeconds = Date().timeIntervalSince1970 + Double(NTPTimestamp.unixEpochOffset)
+    }
+
+    /// `ms` on the call's clock as an NTP timestamp.
+    func ntp(ms: Double) -> NTPTimestamp {
+        NTPTimestamp(secondsSince1900: ntpOriginSeconds + (ms.isFinite ? ms : 0) / 1_000)
+    }
+
+    /// The interval to the next report as things stand, in ms.
+    private func intervalMs(packetsSent: Int) -> Double {
+        let weSent = packetsSent > packetsSentAtReport.beforeLast
+        let members = 1 + (remoteSSRC == nil ? 0 : 1)
+        let senders = (weSent ? 1 : 0) + (remoteSenderSeen ? 1 : 0)
+        let interval = RTCPInterval(members: members, senders: senders, rtcpBytesPerSecond: rtcpBytesPerSecond, weSent: weSent,
+                                    averagePacketBytes: averagePacketBytes, initial: initial, minimumSeconds: minimumSeconds)
+        return interval.seconds(random: random.nextUnit()) * 1_000
+    }
+
+    /// The compound packet to send at `nowMs`, or nil when no report is due.
+    /// - Parameters:
+    ///   - sender: our sent counters and the RTP timestamp of `nowMs`; nil while we have
+    ///     sent nothing.
+    ///   - reception: the far end's stream as we received it (its report block is taken).
+    func report(nowMs: Double, sender: (packets: Int, payloadBytes: Int, rtpTimestamp: UInt32)?,
+                reception: inout ReceptionAccounting) -> [UInt8]? {
+        let packetsSent = sender?.packets ?? 0
+        if reception.counters.packetsReceived > packetsReceivedAtReport { remoteSenderSeen = true }
+        guard let scheduled = nextReportMs else {
+            nextReportMs = nowMs + intervalMs(packetsSent: packetsSent)
+            return nil
+        }
+        guard nowMs >= scheduled else { return nil }
+        // Timer reconsideration (A.7 OnExpire): with what is known now, is it really time?
+        if !initial, let previous = previousReportMs {
+            let reconsidered = previous + intervalMs(packetsSent: packetsSent)
+            if reconsidered > nowMs {
+                nextReportMs = reconsidered
+                return nil
+            }
+        }
+        let ntpNow = ntp(ms: nowMs)
+        var blocks: [RTCPReportBlock] = []
+        if let block = reception.makeReportBlock(at: ntpNow) { blocks.append(block) }
+        let weSent = packetsSent > packetsSentAtReport.beforeLast
+        var packets: [RTCPPacket] = []
+        if let sender, weSent {
+            packets.append(.senderReport(RTCPSenderReport(ssrc: ssrc, ntpTimestamp: ntpNow, rtpTimestamp: sender.rtpTimestamp,
+                                                          packetCount: UInt32(truncatingIfNeeded: sender.packets),
+                                                          octetCount: UInt32(truncatingIfNeeded: sender.payloadBytes), reportBlocks: blocks)))
+        } else {
+            packets.append(.receiverReport(RTCPReceiverReport(ssrc: ssrc, reportBlocks: blocks)))
+        }
+        packets.append(.sourceDescription(RTCPSourceDescription(chunks: [
+            .init(source: ssrc, items: [.init(type: .canonicalName, text: canonicalName)]),
+        ])))
+        guard let bytes = try? RTCPCompoundPacket(packets: packets).serialized() else { return nil }
+        averagePacketBytes = (Double(bytes.count) + Self.lowerLayerBytes) / 16 + averagePacketBytes * 15 / 16
+        packetsSentAtReport = (packetsSent, packetsSentAtReport.last)
+        packetsReceivedAtReport = reception.counters.packetsReceived
+        remoteSenderSeen = false
+        initial = false
+        previousReportMs = nowMs
+        nextReportMs = nowMs + intervalMs(packetsSent: packetsSent)
+        reportsSent += 1
+        return bytes
+    }
+
+    /// A BYE for hanging up (RFC 3550 §6.6), as a compound packet led by a receiver report.
+    func bye(reason: String?) -> [UInt8]? {
+        let packets: [RTCPPacket] = [
+            .receiverReport(RTCPReceiverReport(ssrc: ssrc)),
+            .sourceDescription(RTCPSourceDescription(chunks: [.init(source: ssrc, items: [.init(type: .canonicalName, text: canonicalName)])])),
+            .bye(RTCPBye(sources: [ssrc], reason: reason)),
+        ]
+        return try? RTCPCompoundPacket(packets: packets).serialized()
+    }
+
+    /// What a received compound packet meant.
+    struct Received {
+        /// The far end said goodbye.
+        var bye = false
+    }
+
+    /// Takes a compound packet (already through SRTCP) that arrived at `arrivalMs`.
+    /// - Throws: the parse error; the caller counts it.
+    func receive(_ bytes: UnsafeRawBufferPointer, arrivalMs: Double, reception: inout ReceptionAccounting) throws(RTCPParseError) -> Received {
+        let compound = try RTCPCompoundPacket(parsing: bytes, allowReducedSize: true)
+        var result = Received()
+        let arrival = ntp(ms: arrivalMs)
+        for packet in compound.packets {
+            switch packet {
+            case let .senderReport(report):
+                remoteSSRC = report.ssrc
+                remoteSenderSeen = true
+                reception.recordSenderReport(from: report.ssrc, ntpTimestamp: report.ntpTimestamp, arrivedAt: arrival)
+                remoteOutbound.packetsSent = Int(report.packetCount)
+                remoteOutbound.bytesSent = Int(report.octetCount)
+                remoteOutbound.remoteTimestamp = report.ntpTimestamp.secondsSince1900
+                remoteOutbound.reportsSent += 1
+                take(report.reportBlocks, arrival: arrival)
+            case let .receiverReport(report):
+                remoteSSRC = report.ssrc
+                take(report.reportBlocks, arrival: arrival)
+            case let .bye(bye):
+                if bye.sources.contains(where: { $0 != ssrc }) { result.bye = true }
+            case .sourceDescription, .opaque:
+                break
+            }
+        }
+        return result
+    }
+
+    private func take(_ blocks: [RTCPReportBlock], arrival: NTPTimestamp) {
+        for block in blocks where block.ssrc == ssrc {
+            remoteInbound.reportsReceived += 1
+            remoteInbound.fractionLost = block.fractionLostRatio
+            remoteInbound.packetsLost = Int(block.cumulativeLost)
+            remoteInbound.jitter = Double(block.jitter) / 48_000
+            if let rtt = block.roundTripTime(arrivedAt: arrival) {
+                remoteInbound.roundTripTime = rtt
+                remoteInbound.totalRoundTripTime += rtt
+                remoteInbound.roundTripTimeMeasurements += 1
+            }
+        }
+    }
+}
+
+/// A small seeded generator for the report timer's randomisation (SplitMix64).
+struct SplitMix {
+    var state: UInt64
+
+    /// A uniform draw in [0, 1).
+    mutating func nextUnit() -> Double {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        z ^= z >> 31
+        return Double(z >> 11) / Double(1 << 53)
+    }
+}
