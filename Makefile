@@ -1,5 +1,5 @@
 # The two entry points of the README. Both install what they need first.
-.PHONY: demo test deps test-deps benchmarks fixtures
+.PHONY: demo test deps test-deps benchmarks fixtures fuzz test-asan test-tsan
 
 deps:
 	scripts/install-deps
@@ -29,3 +29,20 @@ benchmarks: deps
 fixtures:
 	scripts/install-deps --fixtures
 	scripts/make-speech-fixtures
+
+## libFuzzer targets (Fuzz/, AddressSanitizer), each SECONDS s: make fuzz SECONDS=60 [TARGETS="rtp srtp"].
+## Prints executions and crashes per target; crashing inputs go to out/fuzz/<target>/.
+SECONDS ?= 30
+fuzz: deps
+	scripts/fuzz --seconds $(SECONDS) $(TARGETS)
+
+## The test suite under AddressSanitizer / ThreadSanitizer, each in its own build directory.
+test-asan: test-deps
+	@trap 'scripts/pulseaudio-loopback stop' EXIT; trap 'exit 130' INT TERM; \
+	scripts/pulseaudio-loopback start || true; eval "$$(scripts/pulseaudio-loopback env)"; \
+	SWIFT_BACKTRACE=enable=no swift test --sanitize=address --scratch-path .build/asan $(SWIFT_TEST_FLAGS)
+
+test-tsan: test-deps
+	@trap 'scripts/pulseaudio-loopback stop' EXIT; trap 'exit 130' INT TERM; \
+	scripts/pulseaudio-loopback start || true; eval "$$(scripts/pulseaudio-loopback env)"; \
+	SWIFT_BACKTRACE=enable=no swift test --sanitize=thread --scratch-path .build/tsan $(SWIFT_TEST_FLAGS)

@@ -1,0 +1,2 @@
+// Header-only: LLVMFuzzerRunDriver lives in libclang_rt.fuzzer_no_main, linked by scripts/fuzz.
+#include "CFuzzerDriver.h"
