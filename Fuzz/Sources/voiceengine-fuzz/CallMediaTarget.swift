@@ -87,7 +87,7 @@ enum CallMediaTarget {
             case 6:
                 microphone.withUnsafeBufferPointer { call.send(microphone: $0) }
                 var sent = 0
-                call.sendDatagrams { datagram in
+                call.sendDatagrams(nowMs: nowMs) { datagram in
                     sent += 1
                     check(datagram.count >= 12 && datagram.count <= 1_500, "sent a datagram of \(datagram.count) bytes")
                 }
