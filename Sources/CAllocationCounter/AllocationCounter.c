@@ -7,6 +7,21 @@
 #include <errno.h>
 #include <stddef.h>
 
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define VE_SANITIZED 1
+#endif
+#endif
+
+#ifdef VE_SANITIZED
+// A sanitizer replaces the allocator itself (and calls calloc from its own start-up through
+// dlsym, before a replacement here could forward anywhere): counting is off in those builds.
+int64_t ve_thread_allocation_count(void) { return 0; }
+int64_t ve_thread_free_count(void) { return 0; }
+int ve_allocation_counting_available(void) { return 0; }
+#else
+int ve_allocation_counting_available(void) { return 1; }
+
 extern void *__libc_malloc(size_t size);
 extern void *__libc_calloc(size_t count, size_t size);
 extern void *__libc_realloc(void *pointer, size_t size);
@@ -63,3 +78,4 @@ void *valloc(size_t size) {
     allocations++;
     return __libc_valloc(size);
 }
+#endif

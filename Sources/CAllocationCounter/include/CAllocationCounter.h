@@ -8,3 +8,7 @@ int64_t ve_thread_allocation_count(void);
 
 /// Frees made by the calling thread since it started.
 int64_t ve_thread_free_count(void);
+
+/// 1 when allocations are counted; 0 in sanitizer builds, where the sanitizer owns the
+/// allocator and the counters stay at 0.
+int ve_allocation_counting_available(void);
