@@ -112,11 +112,12 @@ public final class AdaptiveJitterBuffer {
     /// Stores an RTP packet carrying Opus (its payload is copied), or counts why not:
     /// duplicate, late (its playout time has passed), or unusable. A new SSRC or a jump in
     /// sequence number or timestamp restarts the stream; a new payload type resets the decoder;
-    /// a packet beyond the store's capacity flushes it.
+    /// a packet beyond the store's capacity flushes it. An arrival time that is not finite, or
+    /// beyond ±10^12 ms (a broken clock), is unusable too: it would poison every delay figure.
     public func insert(_ packet: RTPPacketView, arrivalTimeMs: Double) {
         statistics.packetsReceived += 1
         let payload = packet.payload
-        guard payload.count > 0, payload.count <= PacketStore.maximumPayloadBytes,
+        guard arrivalTimeMs.isFinite, abs(arrivalTimeMs) < 1e12, payload.count > 0, payload.count <= PacketStore.maximumPayloadBytes,
               let info = try? OpusPacketInfo(packet: payload, sampleRate: configuration.sampleRate) else {
             statistics.packetsDiscarded += 1
             return
