@@ -166,6 +166,14 @@ public final class EchoCanceller {
     /// The delay currently applied to the reference, in milliseconds.
     public var alignmentDelayMs: Double { Double(alignmentDelaySamples) * 1_000 / Double(configuration.sampleRate) }
 
+    /// The delay estimator's correlation (`DelayEstimator.confidence`) from which the far end
+    /// counts as reaching the microphone, so that our residual echo suppressor may learn the
+    /// echo path upward (`ResidualEchoSuppressor.echoPathEvident`). Echo alone correlates at
+    /// 0.8–1 from its first 50 ms; speech independent of the far end (no echo path) stays
+    /// below it once the estimator has a second of signal, and what it learns before then is
+    /// unlearnt at full speed.
+    static let echoPathConfidence = 0.5
+
     /// The device-reported delays the canceller accepts, in milliseconds: the range of
     /// `maximumDelayMs`, beyond which no alignment can follow anyway.
     public static let knownDelayRangeMs = 0...2_000
@@ -217,6 +225,8 @@ public final class EchoCanceller {
             if readPosition == delayLineCount { readPosition = 0 }
         }
         if let residualEchoSuppressor {
+            residualEchoSuppressor.echoPathEvident = !configuration.delayEstimation
+                || delayEstimator.confidence >= Self.echoPathConfidence
             echo.cancel(microphone: microphone.baseAddress!, reference: reference, output: linearOutput)
             residualEchoSuppressor.process(microphone: microphone.baseAddress!, linearOutput: linearOutput,
                                            farEnd: reference, output: output.baseAddress!)

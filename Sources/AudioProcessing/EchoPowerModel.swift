@@ -152,8 +152,11 @@ final class EchoPowerModel {
     /// One NLMS step per bin toward `microphonePower` (the smoothed microphone power of this
     /// frame, after `predict`). In an echo-only frame (no near-end talker, `echoOnlyFrame`)
     /// every bin's excess over the prediction is echo the model misses and is learnt at the
-    /// echo-alone rate.
-    func learn(microphonePower: UnsafePointer<Float>, echoOnlyFrame: Bool) {
+    /// echo-alone rate. Without evidence that an echo path exists (`echoPathEvident` false)
+    /// the model only learns downward: a talker at the near end whose speech is independent
+    /// of the far end's would otherwise be learnt as its echo (a power model fits any signal
+    /// that is loud while the far end is), above all while a bin is young.
+    func learn(microphonePower: UnsafePointer<Float>, echoOnlyFrame: Bool, echoPathEvident: Bool = true) {
         let step = Self.learningStep
         let stride = 2 * historyLength
         for bin in 0..<binCount {
@@ -162,7 +165,8 @@ final class EchoPowerModel {
             if farPower[bin] > excitationFloor { excitation[bin] += 1 }
             let young = isYoung(bin)
             let echoAlone = Self.isEchoAlone(microphonePower: microphonePower[bin], predictedEcho: predicted)
-            let mu = young || error < 0 ? step : (echoAlone || echoOnlyFrame ? step * 0.1 : step * 0.02)
+            let mu = error < 0 || (young && echoPathEvident) ? step
+                : (!echoPathEvident ? 0 : (echoAlone || echoOnlyFrame ? step * 0.1 : step * 0.02))
             let regressorEnergy = regressorPower[bin]
             guard regressorEnergy > 1e-12 else { continue }
             let factor = mu * error / (regressorEnergy + 1e-9)

@@ -90,6 +90,13 @@ public final class ResidualEchoSuppressor {
     /// than 10 % (5 % once the linear filter has settled) of the microphone's power lies above
     /// twice the echo expected in its bin (plus twice its stationary noise floor).
     public var isNearEndActive: Bool { nearEnd.isActive }
+    /// Whether the stage before this one has evidence that an echo path exists — in
+    /// `EchoCanceller`, the bulk-delay estimator's correlation between far end and microphone
+    /// (`DelayEstimator.confidence`); set it before each `process`. While false the echo model
+    /// learns only downward, so a near-end talker who is not the far end's echo (a headset, a
+    /// call without acoustic coupling) is not learnt as echo. True by default: a suppressor
+    /// used on its own trusts every frame, as it always did.
+    public var echoPathEvident = true
     /// Whether the last frame was dominated by echo (far end active, most of the canceller's
     /// output judged echo) — a hint for stages after this one (an AGC should not adapt then).
     public private(set) var isEchoDominated = false
@@ -205,7 +212,7 @@ public final class ResidualEchoSuppressor {
         let echoOnlyFrame = !nearEnd.update(microphonePower: microphonePower.power, predictedEcho: echoModel.predictedPower,
                                             linearFilterEcho: linearFilterEcho.power, noiseFloor: noiseFloor.power,
                                             farEndActive: farTotal > 1e-6)
-        echoModel.learn(microphonePower: microphonePower.power, echoOnlyFrame: echoOnlyFrame)
+        echoModel.learn(microphonePower: microphonePower.power, echoOnlyFrame: echoOnlyFrame, echoPathEvident: echoPathEvident)
         leak.update(microphonePower: microphonePower.power, outputPower: outputPower.power,
                     predictedEcho: echoModel.predictedPower, echoOnlyFrame: echoOnlyFrame)
         let rule = gainRule

@@ -16,7 +16,8 @@ import TestSupport
     /// Runs the model over `far` in echo-only frames, the microphone hearing the far power
     /// 50 ms (5 frames) earlier × 0.25 for the first 3 s and × `gainAfter` after; returns the
     /// predicted echo power over the microphone's power in each 250 ms (25 frames).
-    static func predictionRatios(_ model: EchoPowerModel, far: [[Float]], gainAfter: Float = 0.25) -> [Float] {
+    static func predictionRatios(_ model: EchoPowerModel, far: [[Float]], gainAfter: Float = 0.25,
+                                 echoPathEvident: (Int) -> Bool = { _ in true }) -> [Float] {
         let spectrum = Spectrum(binCount: binCount)
         var ratios: [Float] = []
         var predicted: Float = 0, heard: Float = 0
@@ -32,7 +33,7 @@ import TestSupport
                 predicted = 0
                 heard = 0
             }
-            model.learn(microphonePower: microphone, echoOnlyFrame: true)
+            model.learn(microphonePower: microphone, echoOnlyFrame: true, echoPathEvident: echoPathEvident(frame))
         }
         return ratios
     }
@@ -63,6 +64,22 @@ import TestSupport
         let up = Self.predictionRatios(EchoPowerModel(binCount: Self.binCount, frameDurationMs: 10), far: far, gainAfter: 0.5)
         #expect(abs(down[13] - 1) < 0.1, "halved: \(down[12...])")
         #expect(up[12...].allSatisfy { $0 < 0.75 }, "doubled: \(up[12...])")
+    }
+
+    /// Without evidence of an echo path the model learns nothing upward, young or not (a near
+    /// end independent of the far end must not be learnt as its echo), but still downward: a
+    /// path learnt in the first second, before the evidence went away at 1 s, is unlearnt
+    /// once the microphone is quieter than predicted (the power gain falls to an eighth at 3 s:
+    /// within 10 % again 3 s later).
+    @Test func learnsOnlyDownwardWithoutEvidenceOfAnEchoPath() {
+        let far = Self.farPowers(frames: 600, seed: 1)
+        let never = Self.predictionRatios(EchoPowerModel(binCount: Self.binCount, frameDurationMs: 10), far: far,
+                                          echoPathEvident: { _ in false })
+        #expect(never.allSatisfy { $0 == 0 }, "no evidence: \(never)")
+        let lost = Self.predictionRatios(EchoPowerModel(binCount: Self.binCount, frameDurationMs: 10), far: far, gainAfter: 0.03,
+                                         echoPathEvident: { $0 < 100 })
+        #expect(abs(lost[3] - 1) < 0.1, "learnt while evident: \(lost[..<4])")
+        #expect(abs(lost[lost.count - 1] - 1) < 0.1, "unlearnt after: \(lost[12...])")
     }
 
     /// A bin is young for its first 2.5 s of far-end excitation (250 frames at 10 ms); frames
