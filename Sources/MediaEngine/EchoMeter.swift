@@ -6,7 +6,8 @@ import Glibc
 /// media-source statistics: exponentially weighted powers of the far end played, the
 /// microphone and the processed microphone over frames whose echo is expected in the
 /// microphone — the far end was active (above −50 dBFS) one echo delay earlier, the delay the
-/// canceller aligned to — with a memory of about 4 s (a 0.995 decay per 20 ms frame).
+/// canceller aligned to — with a memory of about 1 s (a 0.98 decay per 20 ms frame), so the
+/// figure tells what the far end hears now rather than how the canceller converged.
 ///
 /// ERLE = 10·log10(microphone / processed) and ERL = 10·log10(played / microphone) over those
 /// frames. Near-end speech during far-end speech counts too, so in double talk both read
@@ -26,7 +27,7 @@ struct EchoMeter {
 
     /// A meter for frames of `frameDurationMs` and echo delays up to `maximumDelayMs`.
     init(frameDurationMs: Int, maximumDelayMs: Int) {
-        decay = pow(0.995, Double(frameDurationMs) / 20)
+        decay = pow(0.98, Double(frameDurationMs) / 20)
         self.frameDurationMs = Double(frameDurationMs)
         history = .allocate(capacity: max(4, maximumDelayMs / max(1, frameDurationMs) + 4))
         history.initialize(repeating: 0)
