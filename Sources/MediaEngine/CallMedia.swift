@@ -55,7 +55,7 @@ public final class CallMedia {
     private var transport = CallTransportStatistics()
     private var reception: ReceptionAccounting
     private let rtcp: RTCPSession
-    private let controlBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1_500, alignment: 16)
+    private let controlBuffer: UnsafeMutableRawBufferPointer
     /// The audio side's last frame sent: its RTP timestamp and the playout time then.
     private var lastSentTimestamp: UInt32 = 0
     private var lastSentAtMs = 0.0
@@ -69,9 +69,11 @@ public final class CallMedia {
     /// SDES-negotiated), or plain RTP when both are nil.
     /// - Parameters:
     ///   - ssrc: the source to send as (random by default, RFC 3550 §8).
+    ///   - rtcpSeed: seeds the RTCP report timer's randomisation (random by default; fixed
+    ///     in tests so a run repeats).
     /// - Throws: `CallMediaError` naming what was refused.
     public init(configuration: MediaConfiguration, sendingKey: SRTPKeyingMaterial?, receivingKey: SRTPKeyingMaterial?,
-                ssrc: UInt32 = .random(in: .min ... .max)) throws(CallMediaError) {
+                ssrc: UInt32 = .random(in: .min ... .max), rtcpSeed: UInt64 = .random(in: .min ... .max)) throws(CallMediaError) {
         do {
             try configuration.validate()
         } catch {
@@ -99,11 +101,13 @@ public final class CallMedia {
         networkEvents = SPSCRing(minimumCapacity: 16, filler: .remoteMediaResumed)
         inbound = try InboundStream(configuration: configuration, events: audioEvents)
         reception = ReceptionAccounting(configuration: configuration)
-        rtcp = RTCPSession(ssrc: ssrc, configuration: configuration)
+        rtcp = RTCPSession(ssrc: ssrc, configuration: configuration, seed: rtcpSeed)
         received = DatagramRing(minimumSlots: configuration.receiveQueuePackets, slotBytes: configuration.maximumDatagramBytes)
         outgoing = DatagramRing(minimumSlots: 16, slotBytes: UplinkPipeline.packetCapacity)
+        // Raw buffers last, after everything that can throw: a throwing init runs no deinit.
         sendFrame = .allocate(capacity: configuration.samplesPerFrame)
         sendFrame.initialize(repeating: 0)
+        controlBuffer = .allocate(byteCount: 1_500, alignment: 16)
         keyPressRequests = SPSCRing(minimumCapacity: 16, filler: KeyPressRequest(eventCode: 0, durationMs: 0, volume: 0))
         keyPressTone = DTMFTone(sampleRate: configuration.sampleRate)
     }

@@ -118,7 +118,7 @@ struct DemoCall {
         var recording: [Int16] = []
         private let frame: UnsafeMutableBufferPointer<Int16>
         /// The largest UDP payload, so no datagram is ever truncated: `CallMedia` judges size.
-        private let datagram = UnsafeMutableRawBufferPointer.allocate(byteCount: 65_536, alignment: 16)
+        private let datagram: UnsafeMutableRawBufferPointer
 
         init(host: String, configuration: MediaConfiguration, sendKey: SRTPKeyingMaterial, receiveKey: SRTPKeyingMaterial,
              input: WAVAudio, recordingCapacity: Int) throws(DemoCallError) {
@@ -144,7 +144,9 @@ struct DemoCall {
             }
             self.input = input.samples
             recording.reserveCapacity(recordingCapacity)
+            // Raw buffers last, after everything that can throw: a throwing init runs no deinit.
             frame = .allocate(capacity: configuration.samplesPerFrame)
+            datagram = .allocate(byteCount: 65_536, alignment: 16)
         }
 
         deinit {

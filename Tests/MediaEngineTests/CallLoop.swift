@@ -48,7 +48,7 @@ final class CallLoop {
         mixing.deviceSampleRate = configuration.sampleRate
         mixing.processing = processing
         func side(sending: SRTPKeyingMaterial?, receiving: SRTPKeyingMaterial?, ssrc: UInt32) throws -> Side {
-            let call = try CallMedia(configuration: configuration, sendingKey: sending, receivingKey: receiving, ssrc: ssrc)
+            let call = try CallMedia(configuration: configuration, sendingKey: sending, receivingKey: receiving, ssrc: ssrc, rtcpSeed: UInt64(ssrc))
             let mixer = try CallMixer(configuration: mixing)
             try mixer.add(call)
             return Side(mixer: mixer, call: call)
