@@ -211,16 +211,7 @@ public final class CallMedia {
     private func sendControl(_ compound: [UInt8], _ send: (UnsafeRawBufferPointer) -> Void) {
         guard compound.count + SRTPSession.maximumTrailerLength <= controlBuffer.count else { return }
         compound.withUnsafeBytes { controlBuffer.baseAddress!.copyMemory(from: $0.baseAddress!, byteCount: compound.count) }
-        var datagram = UnsafeRawBufferPointer(rebasing: controlBuffer[0..<compound.count])
-        if let srtp {
-            do {
-                datagram = try srtp.protectRTCP(controlBuffer, length: compound.count)
-            } catch {
-                transport.sendFailures += 1
-                return
-            }
-            transport.srtp = srtp.statistics
-        }
+        guard let datagram = protectForSending(controlBuffer, length: compound.count, isRTCP: true) else { return }
         transport.rtcpPacketsSent += 1
         transport.rtcpBytesSent += datagram.count
         send(datagram)
@@ -245,6 +236,19 @@ public final class CallMedia {
         }
     }
 
+    /// `buffer[0..<length]` as it goes on the wire: protected in place (SRTP or SRTCP) when
+    /// keyed; nil, counted, when it could not be protected.
+    private func protectForSending(_ buffer: UnsafeMutableRawBufferPointer, length: Int, isRTCP: Bool) -> UnsafeRawBufferPointer? {
+        guard let srtp else { return UnsafeRawBufferPointer(rebasing: buffer[0..<length]) }
+        defer { transport.srtp = srtp.statistics }
+        do {
+            return isRTCP ? try srtp.protectRTCP(buffer, length: length) : try srtp.protect(buffer, length: length)
+        } catch {
+            transport.sendFailures += 1
+            return nil
+        }
+    }
+
     /// Our RTP timestamp at `ms`: the last frame sent, advanced by the time since on the
     /// media clock (48 kHz), for the sender report's NTP–RTP pairing.
     private func rtpTimestamp(atMs ms: Double) -> UInt32 {
@@ -256,16 +260,7 @@ public final class CallMedia {
     private func sendMediaDatagrams(_ send: (UnsafeRawBufferPointer) -> Void) {
         while let (slot, length, _) = outgoing.oldest() {
             defer { outgoing.release() }
-            var datagram = UnsafeRawBufferPointer(rebasing: slot[0..<length])
-            if let srtp {
-                do {
-                    datagram = try srtp.protect(slot, length: length)
-                } catch {
-                    transport.sendFailures += 1
-                    continue
-                }
-                transport.srtp = srtp.statistics
-            }
+            guard let datagram = protectForSending(slot, length: length, isRTCP: false) else { continue }
             transport.datagramsSent += 1
             transport.bytesSent += datagram.count
             send(datagram)

@@ -49,29 +49,27 @@ public final class SRTPTransportStage {
     /// Protects the RTP packet in `buffer[0..<length]` in place; `buffer` must have
     /// `SRTPSession.maximumTrailerLength` spare bytes. Returns the SRTP packet.
     public func protect(_ buffer: UnsafeMutableRawBufferPointer, length: Int) throws(SRTPError) -> UnsafeRawBufferPointer {
-        let protectedLength: Int
-        do {
-            protectedLength = try outbound.protect(buffer, length: length)
-        } catch {
-            statistics.protectFailures += 1
-            throw error
-        }
+        let protected = try counting { () throws(SRTPError) in try outbound.protect(buffer, length: length) }
         statistics.packetsProtected += 1
-        statistics.bytesProtected += protectedLength
-        return UnsafeRawBufferPointer(rebasing: buffer[0..<protectedLength])
+        statistics.bytesProtected += protected
+        return UnsafeRawBufferPointer(rebasing: buffer[0..<protected])
     }
 
     /// Protects the RTCP compound packet in `buffer[0..<length]` in place (SRTCP); `buffer`
     /// must have `SRTPSession.maximumTrailerLength` spare bytes. Returns the SRTCP packet.
     public func protectRTCP(_ buffer: UnsafeMutableRawBufferPointer, length: Int) throws(SRTPError) -> UnsafeRawBufferPointer {
-        let protectedLength: Int
+        let protected = try counting { () throws(SRTPError) in try outbound.protectRTCP(buffer, length: length) }
+        return UnsafeRawBufferPointer(rebasing: buffer[0..<protected])
+    }
+
+    /// Runs a protect call, counting its failure.
+    private func counting(_ protect: () throws(SRTPError) -> Int) throws(SRTPError) -> Int {
         do {
-            protectedLength = try outbound.protectRTCP(buffer, length: length)
+            return try protect()
         } catch {
             statistics.protectFailures += 1
             throw error
         }
-        return UnsafeRawBufferPointer(rebasing: buffer[0..<protectedLength])
     }
 
     /// Unprotects a received SRTCP datagram in place. Returns the RTCP compound packet, or nil
