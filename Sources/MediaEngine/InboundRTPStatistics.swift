@@ -66,6 +66,9 @@ public struct InboundRTPStatistics: Sendable, Equatable {
     public var unknownPayloadTypePackets = 0
     /// Ours: times the sender's SSRC changed (the jitter buffer restarts its stream).
     public var ssrcChanges = 0
+    /// Ours: packets from a new SSRC dropped while it had not yet sent two in sequence (one
+    /// stray, forged or hopping SSRC cannot restart playout).
+    public var packetsFromUnconfirmedSource = 0
     /// Ours: packets counted but not played because the call was held.
     public var packetsReceivedWhileHeld = 0
     /// Ours: packets dropped because the queue from the network side was full.

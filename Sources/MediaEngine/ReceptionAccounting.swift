@@ -16,6 +16,14 @@ struct ReceptionAccounting {
     private var previousStreamsLost = 0
     /// The counters kept here (the audio side fills in playout).
     private(set) var counters = InboundRTPStatistics()
+    /// A new SSRC seen while another is current, its last sequence number and how many
+    /// packets in sequence it has sent.
+    private var candidate: (ssrc: UInt32, sequence: UInt16, count: Int)?
+
+    /// Packets in sequence a new SSRC must send, while another is current, before it replaces
+    /// it (RFC 3550 A.1's probation, applied to a change of source): one stray or forged packet
+    /// with another SSRC — or a peer changing SSRC on every packet — cannot restart playout.
+    static let packetsToConfirmNewSource = 2
 
     init(configuration: MediaConfiguration) {
         self.configuration = configuration
@@ -46,6 +54,10 @@ struct ReceptionAccounting {
             return .dropped
         }
         var newSource: UInt32?? = nil
+        if let current = receiver?.ssrc, current != packet.ssrc, !confirmsNewSource(packet) {
+            counters.packetsFromUnconfirmedSource += 1
+            return .dropped
+        }
         if receiver?.ssrc != packet.ssrc {
             newSource = .some(receiver?.ssrc)
             if let previous = receiver {
@@ -85,6 +97,19 @@ struct ReceptionAccounting {
     mutating func recordSenderReport(from ssrc: UInt32, ntpTimestamp: NTPTimestamp, arrivedAt arrival: NTPTimestamp) {
         guard receiver?.ssrc == ssrc else { return }
         receiver?.recordSenderReport(ntpTimestamp: ntpTimestamp, arrivedAt: arrival)
+    }
+
+    /// Whether `packet`, from an SSRC other than the current one, completes that SSRC's
+    /// probation.
+    private mutating func confirmsNewSource(_ packet: RTPPacketView) -> Bool {
+        if let previous = candidate, previous.ssrc == packet.ssrc, packet.sequenceNumber == previous.sequence &+ 1 {
+            candidate = (packet.ssrc, packet.sequenceNumber, previous.count + 1)
+        } else {
+            candidate = (packet.ssrc, packet.sequenceNumber, 1)
+        }
+        guard let confirmed = candidate, confirmed.count >= Self.packetsToConfirmNewSource else { return false }
+        candidate = nil
+        return true
     }
 
     /// The counters with RFC 3550 loss and jitter filled in.

@@ -351,4 +351,32 @@ import TestSupport
         #expect(call.statistics.outbound.packetsSent == 50)
         #expect(call.statistics.inbound.totalSamplesReceived == 48_000)
     }
+
+    /// A peer (or an attacker on plain RTP) changing SSRC on every packet cannot restart
+    /// playout each time: a new SSRC must send two packets in sequence first.
+    @Test func anSSRCOnEveryPacketDoesNotRestartPlayout() throws {
+        let sender = try CallMedia(configuration: MediaConfiguration(), sendingKey: nil, receivingKey: nil, ssrc: 1)
+        let receiver = try CallMedia(configuration: MediaConfiguration(), sendingKey: nil, receivingKey: nil)
+        var frame = [Int16](repeating: 0, count: 960)
+        var stray: UInt32 = 1_000
+        for index in 0..<100 {
+            let now = Double(index) * 20
+            CallLoop.frame(index, of: Self.alice, length: 960).withUnsafeBufferPointer { sender.send(microphone: $0) }
+            sender.sendDatagrams(nowMs: now) { datagram in
+                var copy = Array(datagram)
+                copy.withUnsafeMutableBytes { receiver.receiveDatagram($0, arrivalTimeMs: now) }
+                guard !CallMedia.isRTCP(datagram), index >= 10 else { return }
+                // A copy under a new SSRC each time, as a hopping or forging peer sends.
+                stray += 1
+                copy[8] = UInt8(stray >> 24); copy[9] = UInt8((stray >> 16) & 0xFF); copy[10] = UInt8((stray >> 8) & 0xFF); copy[11] = UInt8(stray & 0xFF)
+                copy.withUnsafeMutableBytes { receiver.receiveDatagram($0, arrivalTimeMs: now) }
+            }
+            frame.withUnsafeMutableBufferPointer { _ = receiver.render(into: $0, nowMs: now) }
+        }
+        let inbound = receiver.statistics.inbound
+        #expect(inbound.ssrcChanges == 0)
+        #expect(inbound.ssrc == 1)
+        #expect(inbound.packetsFromUnconfirmedSource == 90)
+        #expect(inbound.concealedSamples == 0, "playout went on undisturbed")
+    }
 }
