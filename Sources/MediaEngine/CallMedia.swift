@@ -45,6 +45,11 @@ public final class CallMedia {
     private let networkEvents: SPSCRing<CallMediaEventRecord>
     private let sendFrame: UnsafeMutableBufferPointer<Int16>
     private let muted = Atomic<Bool>(false)
+    /// The loss the encoder should plan FEC for: set by the network side (RTCP) or the app,
+    /// applied by the audio side before its next frame.
+    private let plannedLoss: Atomic<Int>
+    private var appliedLoss: Int
+    private var lossAdaptation: LossAdaptation
     private let held = Atomic<Bool>(false)
     private let gainBits = Atomic<UInt32>(Float(1).bitPattern)
     private let keyPressRequests: SPSCRing<KeyPressRequest>
@@ -92,6 +97,9 @@ public final class CallMedia {
         default:
             throw .configuration(.invalid(field: "keys", reason: "SRTP needs both a sending and a receiving key (or neither for plain RTP)"))
         }
+        plannedLoss = Atomic(configuration.expectedPacketLossPercent)
+        appliedLoss = configuration.expectedPacketLossPercent
+        lossAdaptation = LossAdaptation(initialPercent: configuration.expectedPacketLossPercent)
         do {
             uplink = try UplinkPipeline(configuration: configuration, ssrc: ssrc)
         } catch {
@@ -229,8 +237,14 @@ public final class CallMedia {
             compound = unprotected
         }
         do {
+            let reportsBefore = rtcp.remoteInbound.reportsReceived
             let received = try rtcp.receive(compound, arrivalMs: arrivalTimeMs, reception: &reception)
             if received.bye, !networkEvents.push(.remoteBye) { eventsDropped += 1 }
+            if configuration.adaptsToLoss, rtcp.remoteInbound.reportsReceived > reportsBefore,
+               lossAdaptation.report(fractionLost: rtcp.remoteInbound.fractionLost, jitterMs: rtcp.remoteInbound.jitter * 1_000,
+                                     packetIntervalMs: Double(configuration.frameDurationMs)) {
+                plannedLoss.store(lossAdaptation.plannedLossPercent, ordering: .relaxed)
+            }
         } catch {
             transport.rtcpMalformed += 1
         }
@@ -299,6 +313,14 @@ public final class CallMedia {
         precondition(microphone.count == samplesPerFrame, "CallMedia.send: the frame must hold \(samplesPerFrame) samples")
         lastSentTimestamp = uplink.nextTimestamp
         lastSentAtMs = lastRenderMs
+        let planned = plannedLoss.load(ordering: .relaxed)
+        if planned != appliedLoss {
+            // Opus ctls: no allocation, no system call. In-band FEC only while loss is planned.
+            if (try? uplink.setExpectedPacketLoss(percent: planned)) != nil,
+               (try? uplink.setInbandFEC(configuration.inbandFEC && planned > 0)) != nil {
+                appliedLoss = planned
+            }
+        }
         guard !isHeld else {
             uplink.skipFrame()
             return
@@ -390,9 +412,14 @@ public final class CallMedia {
         outboundCounters.telephoneEventsSent += 1
     }
 
-    /// Tells the encoder how much loss to plan in-band FEC for.
+    /// Tells the encoder how much loss to plan in-band FEC for, from the next frame on (with
+    /// `adaptsToLoss`, the far end's next reports move it again).
+    /// - Throws: `MediaPipelineError.configuration` outside 0–100 %.
     public func setExpectedPacketLoss(percent: Int) throws(MediaPipelineError) {
-        try uplink.setExpectedPacketLoss(percent: percent)
+        guard (0...100).contains(percent) else {
+            throw .configuration(.invalid(field: "expectedPacketLossPercent", reason: "\(percent) is outside 0–100"))
+        }
+        plannedLoss.store(percent, ordering: .relaxed)
     }
 
     // MARK: Observation
@@ -405,6 +432,7 @@ public final class CallMedia {
         outbound.packetsDroppedQueueFull = outboundCounters.packetsDroppedQueueFull
         outbound.encodeFailures = outboundCounters.encodeFailures
         outbound.telephoneEventsSent = outboundCounters.telephoneEventsSent
+        outbound.plannedLossPercent = appliedLoss
         return CallMediaStatistics(inbound: inboundStatistics, outbound: outbound, transport: transport,
                                    remoteInbound: rtcp.remoteInbound, remoteOutbound: rtcp.remoteOutbound, eventsDropped: eventsDropped)
     }

@@ -22,6 +22,8 @@ public struct OutboundRTPStatistics: Sendable, Equatable {
     public var framesReplacedByTelephoneEvents = 0
     /// Ours: RFC 4733 key presses sent.
     public var telephoneEventsSent = 0
+    /// Ours: the loss the encoder currently plans in-band FEC for, in percent (0: no FEC).
+    public var plannedLossPercent = 0
     /// Ours: frames the encoder refused (not sent).
     public var encodeFailures = 0
     /// Ours: packets the network side never got because the send queue was full.

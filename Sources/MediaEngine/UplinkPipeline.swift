@@ -48,7 +48,8 @@ public final class UplinkPipeline {
             encoder = try OpusEncoder(sampleRate: configuration.sampleRate, channels: 1, application: .voip)
             try encoder.setBitrate(.bitsPerSecond(configuration.bitrate))
             try encoder.setComplexity(configuration.complexity)
-            try encoder.setInbandFEC(configuration.inbandFEC)
+            // In-band FEC only while loss is planned for: at 0 % it would cost bits for nothing.
+            try encoder.setInbandFEC(configuration.inbandFEC && configuration.expectedPacketLossPercent > 0)
             try encoder.setExpectedPacketLoss(percent: configuration.expectedPacketLossPercent)
             try encoder.setDTX(configuration.discontinuousTransmission)
         } catch {
@@ -156,6 +157,15 @@ public final class UplinkPipeline {
         timestamp &+= configuration.timestampTicksPerFrame
         isInSilence = false
         statistics.framesReplacedByTelephoneEvents += 1
+    }
+
+    /// Switches the encoder's in-band FEC (LBRR) on or off.
+    public func setInbandFEC(_ enabled: Bool) throws(MediaPipelineError) {
+        do {
+            try encoder.setInbandFEC(enabled)
+        } catch {
+            throw .codec(error)
+        }
     }
 
     /// Tells the encoder how much loss to plan in-band FEC for (from RTCP fraction lost).
