@@ -49,7 +49,7 @@ struct DemoCommand {
         )
         print("voicecall demo: alice ↔ bob over UDP on \(call.host), SRTP \(configuration.srtpProfile.sdesName), "
               + "Opus \(configuration.sampleRate / 1_000) kHz \(configuration.frameDurationMs) ms \(configuration.bitrate / 1_000) kb/s"
-              + "\(configuration.inbandFEC ? " FEC" : "")\(configuration.discontinuousTransmission ? " DTX" : ""), "
+              + " c\(configuration.complexity)\(configuration.inbandFEC ? ", FEC on reported loss" : "")\(configuration.discontinuousTransmission ? " DTX" : ""), "
               + (fast ? "as fast as possible" : "real time"))
         let result = try call.run()
         print("  offer  \(redacted(result.offer))")
