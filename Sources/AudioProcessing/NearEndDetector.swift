@@ -34,7 +34,7 @@ final class NearEndDetector {
     static let settledShare: Float = 0.05
     /// Microphone power up to this × the expected echo in a bin is explained by the echo.
     static let echoMargin: Float = 2
-    /// The margin in the bins that carry the echo (`prominentShare`): both echo estimates
+    /// The margin in the bins that carry the echo (`prominence`): both echo estimates
     /// are averages over a bin, and a far-end harmonic that lands on a peak of the room's fine
     /// frequency response (whose power gain is roughly exponentially distributed within a bin)
     /// is echoed 5–9 dB above them. In the bins holding most of the echo, that alone is more
@@ -42,9 +42,10 @@ final class NearEndDetector {
     /// peaks. Near-end speech is rarely found there — the echo masks it — but in the bins
     /// where the echo is weak, which keep the margin of 2.
     static let prominentEchoMargin: Float = 4
-    /// A bin whose expected echo is more than this share of the frame's total expected echo
-    /// is one of the bins that carry it (`prominentEchoMargin`).
-    static let prominentShare: Float = 0.02
+    /// A bin whose expected echo is more than this × the mean bin's is one of the bins that
+    /// carry it (`prominentEchoMargin`) — relative to the mean, so that a flat echo (no bin
+    /// stands out) keeps the margin of 2 everywhere at any bin count.
+    static let prominence: Float = 10
     /// Microphone power up to this × the noise floor in a bin is explained by background
     /// noise, which is not a talker: without it, noise under the echo makes echo frames look
     /// like near-end frames, which are then suppressed gently and let the echo through.
@@ -89,7 +90,7 @@ final class NearEndDetector {
                 linearFilterEcho: UnsafePointer<Float>, noiseFloor: UnsafePointer<Float>, farEndActive: Bool) -> Bool {
         var echoTotal: Float = 0
         for bin in 0..<binCount { echoTotal += max(predictedEcho[bin], linearFilterEcho[bin]) }
-        let prominentEcho = Self.prominentShare * echoTotal
+        let prominentEcho = Self.prominence * echoTotal / Float(binCount)
         var microphoneTotal: Float = 0
         var unexplained: Float = 0
         for bin in 0..<binCount {
