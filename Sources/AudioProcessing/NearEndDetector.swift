@@ -34,6 +34,18 @@ final class NearEndDetector {
     static let settledShare: Float = 0.05
     /// Microphone power up to this × the expected echo in a bin is explained by the echo.
     static let echoMargin: Float = 2
+    /// The margin in the bins that carry the echo (`prominence`): both echo estimates
+    /// are averages over a bin, and a far-end harmonic that lands on a peak of the room's fine
+    /// frequency response (whose power gain is roughly exponentially distributed within a bin)
+    /// is echoed 5–9 dB above them. In the bins holding most of the echo, that alone is more
+    /// than `settledShare` of the microphone's power; 4 (6 dB) covers all but ~2 % of such
+    /// peaks. Near-end speech is rarely found there — the echo masks it — but in the bins
+    /// where the echo is weak, which keep the margin of 2.
+    static let prominentEchoMargin: Float = 4
+    /// A bin whose expected echo is more than this × the mean bin's is one of the bins that
+    /// carry it (`prominentEchoMargin`) — relative to the mean, so that a flat echo (no bin
+    /// stands out) keeps the margin of 2 everywhere at any bin count.
+    static let prominence: Float = 10
     /// Microphone power up to this × the noise floor in a bin is explained by background
     /// noise, which is not a talker: without it, noise under the echo makes echo frames look
     /// like near-end frames, which are then suppressed gently and let the echo through.
@@ -76,12 +88,16 @@ final class NearEndDetector {
     @discardableResult
     func update(microphonePower: UnsafePointer<Float>, predictedEcho: UnsafePointer<Float>,
                 linearFilterEcho: UnsafePointer<Float>, noiseFloor: UnsafePointer<Float>, farEndActive: Bool) -> Bool {
+        var echoTotal: Float = 0
+        for bin in 0..<binCount { echoTotal += max(predictedEcho[bin], linearFilterEcho[bin]) }
+        let prominentEcho = Self.prominence * echoTotal / Float(binCount)
         var microphoneTotal: Float = 0
         var unexplained: Float = 0
         for bin in 0..<binCount {
             microphoneTotal += microphonePower[bin]
-            let excess = microphonePower[bin] - Self.echoMargin * max(predictedEcho[bin], linearFilterEcho[bin])
-                - Self.noiseMargin * noiseFloor[bin]
+            let echo = max(predictedEcho[bin], linearFilterEcho[bin])
+            let margin = echo > prominentEcho ? Self.prominentEchoMargin : Self.echoMargin
+            let excess = microphonePower[bin] - margin * echo - Self.noiseMargin * noiseFloor[bin]
             if excess > 0 { unexplained += excess }
         }
         if farEndActive && farActiveFrames < settledFrames { farActiveFrames += 1 }

@@ -35,6 +35,25 @@ import Testing
         #expect(Self.frame(Self.detector(), ratio: 3, echo: 1, linearFilterEcho: 1))
     }
 
+    /// In a bin that carries the echo (over 10 × the mean bin's), the microphone may reach 4 ×
+    /// the expected echo (a harmonic on a peak of the room's response) before it counts; the
+    /// weak bins keep the margin of 2.
+    @Test func carryingBinsGetAWiderMargin() {
+        let count = 64
+        var echo = [Float](repeating: 0.1, count: count)
+        echo[0] = 100
+        func frame(carrying: Float, weak: Float) -> Bool {
+            var microphone = echo.map { $0 * weak }
+            microphone[0] = carrying * echo[0]
+            let zeros = [Float](repeating: 0, count: count)
+            return NearEndDetector(binCount: count, frameDurationMs: 10)
+                .update(microphonePower: microphone, predictedEcho: echo, linearFilterEcho: zeros, noiseFloor: zeros, farEndActive: true)
+        }
+        #expect(!frame(carrying: 3.5, weak: 1))
+        #expect(frame(carrying: 5, weak: 1))
+        #expect(frame(carrying: 1, weak: 40))
+    }
+
     /// Power up to twice the noise floor is background, not a talker.
     @Test func ignoresPowerUpToTwiceTheNoiseFloor() {
         #expect(!Self.frame(Self.detector(), ratio: 3.8, echo: 1, noise: 0.9))
