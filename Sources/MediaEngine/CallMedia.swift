@@ -160,6 +160,12 @@ public final class CallMedia {
             transport.datagramsTooLarge += 1
             return
         }
+        // The arrival time comes from the caller's clock: one that is not finite or is beyond
+        // ±10^12 ms would poison every delay and jitter figure downstream.
+        guard arrivalTimeMs.isFinite, abs(arrivalTimeMs) < 1e12 else {
+            transport.invalidArrivalTimes += 1
+            return
+        }
         // RFC 5761 §4: RTCP packet types 192–223 sit where RTP's marker and payload type are.
         if datagram.count >= 2, (192...223).contains(datagram[1]) {
             receiveControlDatagram(datagram, arrivalTimeMs: arrivalTimeMs)

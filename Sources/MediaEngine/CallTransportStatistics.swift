@@ -7,6 +7,9 @@ public struct CallTransportStatistics: Sendable, Equatable {
     public var bytesReceived = 0
     /// Datagrams larger than `MediaConfiguration.maximumDatagramBytes`: dropped.
     public var datagramsTooLarge = 0
+    /// Datagrams handed in with an arrival time that is not finite or beyond ±10^12 ms (a
+    /// broken clock): dropped.
+    public var invalidArrivalTimes = 0
     /// RTCP datagrams received (RFC 5761 demultiplexing on the payload-type byte).
     public var rtcpDatagramsReceived = 0
     /// RTCP compound packets that did not parse (after SRTCP): dropped.

@@ -110,9 +110,9 @@ final class InboundStream {
         firstRenderMs = start
         guard !isRemoteSilent else { return }
         let silentFor = nowMs - (lastArrivalMs ?? start)
-        if silentFor >= Double(configuration.remoteSilenceTimeoutMs) {
-            isRemoteSilent = true
-            _ = events.push(.remoteSilenceBegan(silentForMs: Int(silentFor)))
-        }
+        // A clock that jumped to infinity (or NaN) must not trap the audio thread.
+        guard silentFor.isFinite, silentFor >= Double(configuration.remoteSilenceTimeoutMs) else { return }
+        isRemoteSilent = true
+        _ = events.push(.remoteSilenceBegan(silentForMs: Int(min(silentFor, 1e12))))
     }
 }

@@ -379,4 +379,30 @@ import TestSupport
         #expect(inbound.packetsFromUnconfirmedSource == 90)
         #expect(inbound.concealedSamples == 0, "playout went on undisturbed")
     }
+
+    /// Times come from the application's clock: a broken one (infinite, NaN, absurd) is refused
+    /// where it enters, and never traps rendering or the silence watch.
+    @Test func brokenClockTimesAreRefusedAndNeverTrap() throws {
+        var configuration = MediaConfiguration()
+        configuration.remoteSilenceTimeoutMs = 100
+        let sender = try CallMedia(configuration: configuration, sendingKey: nil, receivingKey: nil, ssrc: 1)
+        let receiver = try CallMedia(configuration: configuration, sendingKey: nil, receivingKey: nil)
+        var frame = [Int16](repeating: 0, count: 960)
+        let bad: [Double] = [.infinity, -.infinity, .nan, 1e300, -1e13]
+        // A sane first frame, so the silence watch has a finite start before the clock breaks.
+        frame.withUnsafeMutableBufferPointer { _ = receiver.render(into: $0, nowMs: 0) }
+        for (index, time) in bad.enumerated() {
+            CallLoop.frame(index, of: Self.alice, length: 960).withUnsafeBufferPointer { sender.send(microphone: $0) }
+            sender.sendDatagrams(nowMs: time) { datagram in
+                var copy = Array(datagram)
+                copy.withUnsafeMutableBytes { receiver.receiveDatagram($0, arrivalTimeMs: time) }
+            }
+            frame.withUnsafeMutableBufferPointer { _ = receiver.render(into: $0, nowMs: time) }
+        }
+        let statistics = receiver.statistics
+        #expect(statistics.transport.invalidArrivalTimes == bad.count)
+        #expect(statistics.inbound.packetsReceived == 0)
+        #expect(statistics.inbound.jitter.isFinite)
+        #expect(statistics.inbound.totalSamplesReceived == (bad.count + 1) * 960, "every render still played a frame")
+    }
 }
