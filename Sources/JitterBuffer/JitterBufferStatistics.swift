@@ -1,6 +1,6 @@
 /// Counters of an `AdaptiveJitterBuffer`, named and defined as in the W3C WebRTC statistics
 /// (`RTCInboundRtpStreamStats`). Samples are per channel at the configured sample rate.
-public struct JitterBufferStatistics: Sendable, Hashable {
+public struct JitterBufferStatistics: Sendable, Hashable, BitwiseCopyable {
     /// RTP packets handed to `insert`, whatever became of them.
     public var packetsReceived = 0
     /// Sum over emitted samples of the time from their packet's arrival to their emission, in seconds.

@@ -24,11 +24,14 @@ import Synchronization
 /// advances. Translating (`translationEngine` set): the microphone goes to the engine and its
 /// speech is sent, muted or not.
 ///
-/// Control (`isMuted`, `isHeld`, `playbackGain`) may be set from any thread (atomics);
-/// `translationEngine` only while the audio side is not running. `statistics` and
-/// `drainEvents` belong to the thread that owns the call (a single-threaded caller, or the
-/// engine that publishes them).
-public final class CallMedia {
+/// Threads: the network side (`receiveDatagram`, `sendDatagrams`, `sendBye`) belongs to one
+/// thread and the audio side (`render`, `send`) to one thread — the same one or two
+/// different ones, as `VoiceEngine` runs them. Control (`isMuted`, `isHeld`, `playbackGain`,
+/// `setExpectedPacketLoss`, `sendDTMF`) and observation (`statistics`, `drainEvents`) are safe
+/// from any thread: atomics, queues, and counters each side publishes as a value after its
+/// work (`PublishedValue`). `translationEngine` may change only while the audio side is not
+/// running.
+public final class CallMedia: @unchecked Sendable {
     /// The configuration negotiated for this call.
     public let configuration: MediaConfiguration
     /// The synchronisation source this call sends as.
@@ -39,10 +42,13 @@ public final class CallMedia {
     private let srtp: SRTPTransportStage?
     private let uplink: UplinkPipeline
     private let inbound: InboundStream
-    private let received: DatagramRing
-    private let outgoing: DatagramRing
-    private let audioEvents: SPSCRing<CallMediaEventRecord>
-    private let networkEvents: SPSCRing<CallMediaEventRecord>
+    /// Received RTP, network side → audio side.
+    private let received: DatagramQueue
+    /// RTP to protect and send, audio side → network side.
+    private let outgoing: DatagramQueue
+    private let networkEvents: SPSCProducer<CallMediaEventRecord>
+    /// The consumers of both event queues, for whichever thread drains them.
+    private let eventConsumers: Mutex<EventConsumers>
     private let sendFrame: UnsafeMutableBufferPointer<Int16>
     private let muted = Atomic<Bool>(false)
     /// The loss the encoder should plan FEC for: set by the network side (RTCP) or the app,
@@ -52,23 +58,29 @@ public final class CallMedia {
     private var lossAdaptation: LossAdaptation
     private let held = Atomic<Bool>(false)
     private let gainBits = Atomic<UInt32>(Float(1).bitPattern)
-    private let keyPressRequests: SPSCRing<KeyPressRequest>
+    /// Key presses queued by the control side (any thread, one at a time).
+    private let keyPressRequests: Mutex<SPSCProducer<KeyPressRequest>>
+    private let keyPressQueue: SPSCConsumer<KeyPressRequest>
     /// The key press being sent (audio side), and the index of its next packet.
-    private var keyPress: TelephoneEventKeyPress?
+    private var keyPress: TelephoneEventKeyPress? {
+        didSet { keyPressUnderWay.store(keyPress != nil, ordering: .relaxed) }
+    }
+    private let keyPressUnderWay = Atomic<Bool>(false)
     private var keyPressPacket = 0
     private var keyPressTone: DTMFTone
     private var transport = CallTransportStatistics()
     private var reception: ReceptionAccounting
     private let rtcp: RTCPSession
     private let controlBuffer: UnsafeMutableRawBufferPointer
-    /// The audio side's last frame sent: its RTP timestamp and the playout time then.
-    private var lastSentTimestamp: UInt32 = 0
-    private var lastSentAtMs = 0.0
     private var lastRenderMs = 0.0
     private var outboundCounters = OutboundRTPStatistics()
     private var receiveQueueDrops = 0
     private var consecutiveAuthenticationFailures = 0
-    private var eventsDropped = 0
+    private var networkEventsDropped = 0
+    /// What each side publishes after its work, for `statistics` and the other side.
+    private let playoutCounters = PublishedValue(InboundPlayout())
+    private let uplinkCounters = PublishedValue(UplinkCounters())
+    private let networkCounters = PublishedValue(NetworkCounters())
 
     /// A call sending with `sendingKey` and receiving with the peer's `receivingKey` (SRTP,
     /// SDES-negotiated), or plain RTP when both are nil.
@@ -105,18 +117,22 @@ public final class CallMedia {
         } catch {
             throw .pipeline(error)
         }
-        audioEvents = SPSCRing(minimumCapacity: 64, filler: .remoteMediaResumed)
-        networkEvents = SPSCRing(minimumCapacity: 16, filler: .remoteMediaResumed)
-        inbound = try InboundStream(configuration: configuration, events: audioEvents)
+        let audioEvents = SPSCQueue<CallMediaEventRecord>(minimumCapacity: 64, filler: .remoteMediaResumed)
+        let networkEvents = SPSCQueue<CallMediaEventRecord>(minimumCapacity: 16, filler: .remoteMediaResumed)
+        inbound = try InboundStream(configuration: configuration, events: audioEvents.producer)
+        self.networkEvents = networkEvents.producer
+        eventConsumers = Mutex(EventConsumers(network: networkEvents.consumer, audio: audioEvents.consumer))
         reception = ReceptionAccounting(configuration: configuration)
         rtcp = RTCPSession(ssrc: ssrc, configuration: configuration, seed: rtcpSeed)
-        received = DatagramRing(minimumSlots: configuration.receiveQueuePackets, slotBytes: configuration.maximumDatagramBytes)
-        outgoing = DatagramRing(minimumSlots: 16, slotBytes: UplinkPipeline.packetCapacity)
+        received = DatagramQueue(minimumSlots: configuration.receiveQueuePackets, slotBytes: configuration.maximumDatagramBytes)
+        outgoing = DatagramQueue(minimumSlots: 16, slotBytes: UplinkPipeline.packetCapacity)
         // Raw buffers last, after everything that can throw: a throwing init runs no deinit.
         sendFrame = .allocate(capacity: configuration.samplesPerFrame)
         sendFrame.initialize(repeating: 0)
         controlBuffer = .allocate(byteCount: 1_500, alignment: 16)
-        keyPressRequests = SPSCRing(minimumCapacity: 16, filler: KeyPressRequest(eventCode: 0, durationMs: 0, volume: 0))
+        let keyPresses = SPSCQueue(minimumCapacity: 16, filler: KeyPressRequest(eventCode: 0, durationMs: 0, volume: 0))
+        keyPressRequests = Mutex(keyPresses.producer)
+        keyPressQueue = keyPresses.consumer
         keyPressTone = DTMFTone(sampleRate: configuration.sampleRate)
     }
 
@@ -153,23 +169,27 @@ public final class CallMedia {
     /// Takes one datagram received from the peer at `arrivalTimeMs` (the playout clock):
     /// unprotects it in place and queues the RTP packet for the audio side. Failures are
     /// counted in `statistics.transport` and dropped; nothing here throws or traps.
-    public func receiveDatagram(_ datagram: UnsafeMutableRawBufferPointer, arrivalTimeMs: Double) {
+    ///
+    /// Returns what became of it: an engine latches the peer's address (symmetric RTP) only
+    /// on datagrams that passed SRTP or SRTCP authentication.
+    @discardableResult
+    public func receiveDatagram(_ datagram: UnsafeMutableRawBufferPointer, arrivalTimeMs: Double) -> ReceivedDatagramDisposition {
+        defer { publishNetworkCounters() }
         transport.datagramsReceived += 1
         transport.bytesReceived += datagram.count
         guard datagram.count <= configuration.maximumDatagramBytes else {
             transport.datagramsTooLarge += 1
-            return
+            return .dropped
         }
         // The arrival time comes from the caller's clock: one that is not finite or is beyond
         // ±10^12 ms would poison every delay and jitter figure downstream.
         guard arrivalTimeMs.isFinite, abs(arrivalTimeMs) < 1e12 else {
             transport.invalidArrivalTimes += 1
-            return
+            return .dropped
         }
         // RFC 5761 §4: RTCP packet types 192–223 sit where RTP's marker and payload type are.
         if datagram.count >= 2, (192...223).contains(datagram[1]) {
-            receiveControlDatagram(datagram, arrivalTimeMs: arrivalTimeMs)
-            return
+            return receiveControlDatagram(datagram, arrivalTimeMs: arrivalTimeMs)
         }
         var packet = UnsafeRawBufferPointer(datagram)
         if let srtp {
@@ -177,7 +197,7 @@ public final class CallMedia {
             guard let unprotected = srtp.unprotect(datagram) else {
                 transport.srtp = srtp.statistics
                 if srtp.statistics.authFailures > failuresBefore { noteAuthenticationFailure() }
-                return
+                return .dropped
             }
             consecutiveAuthenticationFailures = 0
             transport.srtp = srtp.statistics
@@ -185,15 +205,16 @@ public final class CallMedia {
         }
         switch reception.account(packet, arrivalTimeMs: arrivalTimeMs) {
         case .dropped:
-            return
+            return .dropped
         case let .acceptedFromNewSource(previous?):
-            if !networkEvents.push(.ssrcChanged(from: previous, to: reception.counters.ssrc ?? 0)) { eventsDropped += 1 }
+            postNetworkEvent(.ssrcChanged(from: previous, to: reception.counters.ssrc ?? 0))
         case .accepted, .acceptedFromNewSource:
             break
         }
-        if !received.push(packet, timeMs: arrivalTimeMs) {
+        if !received.producer.push(packet, timeMs: arrivalTimeMs) {
             receiveQueueDrops += 1
         }
+        return .media(authenticated: srtp != nil)
     }
 
     /// Protects every packet the audio side has queued, then the RTCP report when one is due
@@ -201,10 +222,11 @@ public final class CallMedia {
     /// call). RTCP goes to the same place (RFC 5761 multiplexing); a caller with a separate
     /// RTCP port tells the two apart by `isRTCP(_:)`.
     public func sendDatagrams(nowMs: Double, _ send: (UnsafeRawBufferPointer) -> Void) {
+        defer { publishNetworkCounters() }
         sendMediaDatagrams(send)
-        let outbound = uplink.statistics
-        let sender = outbound.packetsSent > 0
-            ? (packets: outbound.packetsSent, payloadBytes: outbound.bytesSent, rtpTimestamp: rtpTimestamp(atMs: nowMs)) : nil
+        let uplinkNow = uplinkCounters.read()
+        let sender = uplinkNow.packetsSent > 0
+            ? (packets: uplinkNow.packetsSent, payloadBytes: uplinkNow.payloadBytesSent, rtpTimestamp: uplinkNow.rtpTimestamp(atMs: nowMs)) : nil
         if let report = rtcp.report(nowMs: nowMs, sender: sender, reception: &reception) {
             sendControl(report, send)
         }
@@ -212,6 +234,7 @@ public final class CallMedia {
 
     /// Says goodbye (an RTCP BYE, RFC 3550 §6.6) on hang-up; `reason` is for people.
     public func sendBye(reason: String? = nil, _ send: (UnsafeRawBufferPointer) -> Void) {
+        defer { publishNetworkCounters() }
         guard let bye = rtcp.bye(reason: reason) else { return }
         sendControl(bye, send)
     }
@@ -231,13 +254,13 @@ public final class CallMedia {
         send(datagram)
     }
 
-    private func receiveControlDatagram(_ datagram: UnsafeMutableRawBufferPointer, arrivalTimeMs: Double) {
+    private func receiveControlDatagram(_ datagram: UnsafeMutableRawBufferPointer, arrivalTimeMs: Double) -> ReceivedDatagramDisposition {
         transport.rtcpDatagramsReceived += 1
         var compound = UnsafeRawBufferPointer(datagram)
         if let srtp {
             guard let unprotected = srtp.unprotectRTCP(datagram) else {
                 transport.srtp = srtp.statistics
-                return
+                return .dropped
             }
             transport.srtp = srtp.statistics
             compound = unprotected
@@ -245,7 +268,7 @@ public final class CallMedia {
         do {
             let reportsBefore = rtcp.remoteInbound.reportsReceived
             let received = try rtcp.receive(compound, arrivalMs: arrivalTimeMs, reception: &reception)
-            if received.bye, !networkEvents.push(.remoteBye) { eventsDropped += 1 }
+            if received.bye { postNetworkEvent(.remoteBye) }
             if configuration.adaptsToLoss, rtcp.remoteInbound.reportsReceived > reportsBefore,
                lossAdaptation.report(fractionLost: rtcp.remoteInbound.fractionLost, jitterMs: rtcp.remoteInbound.jitter * 1_000,
                                      packetIntervalMs: Double(configuration.frameDurationMs)) {
@@ -253,7 +276,9 @@ public final class CallMedia {
             }
         } catch {
             transport.rtcpMalformed += 1
+            return .dropped
         }
+        return .control(authenticated: srtp != nil)
     }
 
     /// `buffer[0..<length]` as it goes on the wire: protected in place (SRTP or SRTCP) when
@@ -269,17 +294,9 @@ public final class CallMedia {
         }
     }
 
-    /// Our RTP timestamp at `ms`: the last frame sent, advanced by the time since on the
-    /// media clock (48 kHz), for the sender report's NTP–RTP pairing.
-    private func rtpTimestamp(atMs ms: Double) -> UInt32 {
-        let elapsed = (ms - lastSentAtMs) * 48
-        guard elapsed.isFinite, abs(elapsed) < 2_000_000_000 else { return lastSentTimestamp }
-        return lastSentTimestamp &+ UInt32(bitPattern: Int32(elapsed.rounded()))
-    }
-
     private func sendMediaDatagrams(_ send: (UnsafeRawBufferPointer) -> Void) {
-        while let (slot, length, _) = outgoing.oldest() {
-            defer { outgoing.release() }
+        while let (slot, length, _) = outgoing.consumer.oldest() {
+            defer { outgoing.consumer.release() }
             guard let datagram = protectForSending(slot, length: length, isRTCP: false) else { continue }
             transport.datagramsSent += 1
             transport.bytesSent += datagram.count
@@ -297,10 +314,11 @@ public final class CallMedia {
         precondition(frame.count == samplesPerFrame, "CallMedia.render: the frame must hold \(samplesPerFrame) samples")
         lastRenderMs = nowMs
         let isHeld = self.isHeld
-        while let (slot, length, arrival) = received.oldest() {
+        while let (slot, length, arrival) = received.consumer.oldest() {
             inbound.receive(UnsafeRawBufferPointer(rebasing: slot[0..<length]), arrivalTimeMs: arrival, availableAtMs: nowMs, isHeld: isHeld)
-            received.release()
+            received.consumer.release()
         }
+        defer { playoutCounters.publishIfAvailable(inbound.playout) }
         guard !isHeld else {
             frame.update(repeating: 0)
             inbound.skipFrame(nowMs: nowMs)
@@ -317,8 +335,8 @@ public final class CallMedia {
     /// held.
     public func send(microphone: UnsafeBufferPointer<Int16>, bridged: UnsafeBufferPointer<Int16>? = nil) {
         precondition(microphone.count == samplesPerFrame, "CallMedia.send: the frame must hold \(samplesPerFrame) samples")
-        lastSentTimestamp = uplink.nextTimestamp
-        lastSentAtMs = lastRenderMs
+        let frameTimestamp = uplink.nextTimestamp
+        defer { publishUplinkCounters(frameTimestamp: frameTimestamp) }
         let planned = plannedLoss.load(ordering: .relaxed)
         if planned != appliedLoss {
             // Opus ctls: no allocation, no system call. In-band FEC only while loss is planned.
@@ -349,7 +367,7 @@ public final class CallMedia {
             return
         }
         guard let packet else { return }
-        if !outgoing.push(UnsafeRawBufferPointer(rebasing: packet.buffer[0..<packet.length]), timeMs: 0) {
+        if !outgoing.producer.push(UnsafeRawBufferPointer(rebasing: packet.buffer[0..<packet.length]), timeMs: 0) {
             outboundCounters.packetsDroppedQueueFull += 1
         }
     }
@@ -369,18 +387,17 @@ public final class CallMedia {
         guard configuration.telephoneEventClockRate == 48_000 else {
             throw .invalidKeyPress("telephone-event/\(configuration.telephoneEventClockRate) does not share the voice's 48 kHz RTP clock")
         }
-        guard keyPressRequests.push(KeyPressRequest(eventCode: key.rawValue, durationMs: durationMs, volume: volume)) else {
-            throw .keyPressQueueFull
-        }
+        let request = KeyPressRequest(eventCode: key.rawValue, durationMs: durationMs, volume: volume)
+        guard keyPressRequests.withLock({ $0.push(request) }) else { throw .keyPressQueueFull }
     }
 
     /// Whether a key press is being sent.
-    public var isSendingDTMF: Bool { keyPress != nil }
+    public var isSendingDTMF: Bool { keyPressUnderWay.load(ordering: .relaxed) }
 
     /// Sends this frame's telephone-event packets instead of the voice when a key press is
     /// under way or waiting; returns whether it did.
     private func sendKeyPressFrame() -> Bool {
-        if keyPress == nil, let request = keyPressRequests.pop() {
+        if keyPress == nil, let request = keyPressQueue.pop() {
             startKeyPress(request)
         }
         guard let press = keyPress, let payloadType = configuration.telephoneEventPayloadType else { return false }
@@ -392,7 +409,7 @@ public final class CallMedia {
             let packet = press[index]
             let written = uplink.packetize(packet.payload, payloadType: payloadType, sequenceNumber: packet.sequenceNumber,
                                            timestamp: packet.timestamp, marker: packet.marker)
-            if !outgoing.push(UnsafeRawBufferPointer(rebasing: written.buffer[0..<written.length]), timeMs: 0) {
+            if !outgoing.producer.push(UnsafeRawBufferPointer(rebasing: written.buffer[0..<written.length]), timeMs: 0) {
                 outboundCounters.packetsDroppedQueueFull += 1
             }
         }
@@ -430,29 +447,51 @@ public final class CallMedia {
 
     // MARK: Observation
 
-    /// A snapshot of every counter.
+    /// A snapshot of every counter, as each side last published it: safe from any thread
+    /// while the call runs.
     public var statistics: CallMediaStatistics {
-        var inboundStatistics = inbound.statistics(adding: reception.statistics)
-        inboundStatistics.packetsDroppedQueueFull = receiveQueueDrops
+        let network = networkCounters.read()
+        let uplinkNow = uplinkCounters.read()
+        return CallMediaStatistics(inbound: playoutCounters.read().merged(into: network.reception), outbound: uplinkNow.outbound,
+                                   transport: network.transport, remoteInbound: network.remoteInbound,
+                                   remoteOutbound: network.remoteOutbound, eventsDropped: network.eventsDropped + uplinkNow.eventsDropped)
+    }
+
+    /// Hands every pending event to `body`, oldest first per side (the network side's and the
+    /// audio side's events are not ordered against each other). Any thread, one at a time.
+    public func drainEvents(_ body: (CallMediaEvent) -> Void) {
+        eventConsumers.withLock { consumers in
+            while let record = consumers.network.pop() { record.event.map(body) }
+            while let record = consumers.audio.pop() { record.event.map(body) }
+        }
+    }
+
+    /// Reports a device fault to this call's events (the mixer calls it on the audio thread).
+    func reportXrun(_ direction: AudioDirection) {
+        inbound.post(direction == .capture ? .captureXrun : .playbackXrun)
+    }
+
+    private func postNetworkEvent(_ event: CallMediaEventRecord) {
+        if !networkEvents.push(event) { networkEventsDropped += 1 }
+    }
+
+    /// The network side's counters, for `statistics` (it may wait: not the audio thread).
+    private func publishNetworkCounters() {
+        var inboundNow = reception.statistics
+        inboundNow.packetsDroppedQueueFull = receiveQueueDrops
+        networkCounters.publish(NetworkCounters(reception: inboundNow, transport: transport, remoteInbound: rtcp.remoteInbound,
+                                                remoteOutbound: rtcp.remoteOutbound, eventsDropped: networkEventsDropped))
+    }
+
+    /// The audio side's sending counters after a frame whose RTP timestamp was `frameTimestamp`.
+    private func publishUplinkCounters(frameTimestamp: UInt32) {
         var outbound = uplink.statistics
         outbound.packetsDroppedQueueFull = outboundCounters.packetsDroppedQueueFull
         outbound.encodeFailures = outboundCounters.encodeFailures
         outbound.telephoneEventsSent = outboundCounters.telephoneEventsSent
         outbound.plannedLossPercent = appliedLoss
-        return CallMediaStatistics(inbound: inboundStatistics, outbound: outbound, transport: transport,
-                                   remoteInbound: rtcp.remoteInbound, remoteOutbound: rtcp.remoteOutbound, eventsDropped: eventsDropped)
-    }
-
-    /// Hands every pending event to `body`, oldest first per side (the network side's and the
-    /// audio side's events are not ordered against each other).
-    public func drainEvents(_ body: (CallMediaEvent) -> Void) {
-        while let record = networkEvents.pop() { record.event.map(body) }
-        while let record = audioEvents.pop() { record.event.map(body) }
-    }
-
-    /// Reports a device fault to this call's events (the mixer calls it on the audio thread).
-    func reportXrun(_ direction: AudioDirection) {
-        if !audioEvents.push(direction == .capture ? .captureXrun : .playbackXrun) { eventsDropped += 1 }
+        uplinkCounters.publishIfAvailable(UplinkCounters(outbound: outbound, lastFrameTimestamp: frameTimestamp,
+                                                         lastFrameAtMs: lastRenderMs, eventsDropped: inbound.eventsDropped))
     }
 
     /// One event per run of failures (at the threshold), so a flood of forged datagrams
@@ -460,10 +499,44 @@ public final class CallMedia {
     private func noteAuthenticationFailure() {
         consecutiveAuthenticationFailures += 1
         guard consecutiveAuthenticationFailures == configuration.srtpFailureEventThreshold else { return }
-        if !networkEvents.push(.srtpAuthenticationFailing(consecutiveFailures: consecutiveAuthenticationFailures)) {
-            eventsDropped += 1
-        }
+        postNetworkEvent(.srtpAuthenticationFailing(consecutiveFailures: consecutiveAuthenticationFailures))
     }
+}
+
+/// The two event consumers, drained together.
+private struct EventConsumers: ~Copyable {
+    let network: SPSCConsumer<CallMediaEventRecord>
+    let audio: SPSCConsumer<CallMediaEventRecord>
+}
+
+/// What the audio side publishes after each frame it sends.
+private struct UplinkCounters: Sendable, BitwiseCopyable {
+    var outbound = OutboundRTPStatistics()
+    /// The last frame's RTP timestamp and the playout time it was sent at, for the sender
+    /// report's NTP–RTP pairing.
+    var lastFrameTimestamp: UInt32 = 0
+    var lastFrameAtMs = 0.0
+    var eventsDropped = 0
+
+    var packetsSent: Int { outbound.packetsSent }
+    var payloadBytesSent: Int { outbound.bytesSent }
+
+    /// Our RTP timestamp at `ms`: the last frame sent, advanced by the time since on the
+    /// media clock (48 kHz).
+    func rtpTimestamp(atMs ms: Double) -> UInt32 {
+        let elapsed = (ms - lastFrameAtMs) * 48
+        guard elapsed.isFinite, abs(elapsed) < 2_000_000_000 else { return lastFrameTimestamp }
+        return lastFrameTimestamp &+ UInt32(bitPattern: Int32(elapsed.rounded()))
+    }
+}
+
+/// What the network side publishes after each datagram in or out.
+private struct NetworkCounters: Sendable, BitwiseCopyable {
+    var reception = InboundRTPStatistics()
+    var transport = CallTransportStatistics()
+    var remoteInbound = RemoteInboundRTPStatistics()
+    var remoteOutbound = RemoteOutboundRTPStatistics()
+    var eventsDropped = 0
 }
 
 /// A key press waiting to be sent: a plain value for the ring from the control side.

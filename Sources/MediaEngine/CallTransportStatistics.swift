@@ -1,6 +1,6 @@
 /// Counters of a call's network side: every datagram received is counted here once, and
 /// the ones that never became an RTP packet for the audio side are counted under one reason.
-public struct CallTransportStatistics: Sendable, Equatable {
+public struct CallTransportStatistics: Sendable, Equatable, BitwiseCopyable {
     /// Datagrams handed to `CallMedia.receiveDatagram`.
     public var datagramsReceived = 0
     /// Bytes of those datagrams.

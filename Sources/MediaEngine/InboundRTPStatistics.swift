@@ -5,7 +5,7 @@
 ///
 /// Every received datagram is counted once in `CallMediaStatistics.transport`, and every RTP
 /// packet that is not played once here, under one reason.
-public struct InboundRTPStatistics: Sendable, Equatable {
+public struct InboundRTPStatistics: Sendable, Equatable, BitwiseCopyable {
     /// The synchronisation source being received (nil before the first packet).
     public var ssrc: UInt32?
     /// RTP packets received from the sender (all its payload types, duplicates included).

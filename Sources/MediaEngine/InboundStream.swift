@@ -6,13 +6,16 @@ import RTP
 /// become events; `render` asks the jitter buffer for each frame on the playout clock.
 ///
 /// Its counters (playout, from `JitterBufferStatistics`; levels; key presses; held packets)
-/// join the network side's in one `InboundRTPStatistics`. Allocation-free per packet and per
-/// frame.
+/// are an `InboundPlayout` value, which joins the network side's counters in one
+/// `InboundRTPStatistics`. It owns the producer half of the audio side's event queue.
+/// Allocation-free per packet and per frame.
 final class InboundStream {
     private let configuration: MediaConfiguration
     private let jitterBuffer: AdaptiveJitterBuffer
-    private let events: SPSCRing<CallMediaEventRecord>
+    private let events: SPSCProducer<CallMediaEventRecord>
     private var counters = InboundRTPStatistics()
+    /// Events the queue had no room for.
+    private(set) var eventsDropped = 0
     private var level: AudioLevelMeter
     /// RTP timestamp of the telephone event last reported (its end copies are ignored).
     private var lastReportedTelephoneEvent: UInt32?
@@ -20,7 +23,7 @@ final class InboundStream {
     private var lastArrivalMs: Double?
     private var isRemoteSilent = false
 
-    init(configuration: MediaConfiguration, events: SPSCRing<CallMediaEventRecord>) throws(CallMediaError) {
+    init(configuration: MediaConfiguration, events: consuming SPSCProducer<CallMediaEventRecord>) throws(CallMediaError) {
         self.configuration = configuration
         self.events = events
         do {
@@ -44,7 +47,7 @@ final class InboundStream {
         lastArrivalMs = arrivalTimeMs
         if isRemoteSilent {
             isRemoteSilent = false
-            _ = events.push(.remoteMediaResumed)
+            post(.remoteMediaResumed)
         }
         if configuration.telephoneEventPayloadType == packet.payloadType {
             receiveTelephoneEvent(packet)
@@ -67,30 +70,18 @@ final class InboundStream {
         firstRenderMs = firstRenderMs ?? nowMs
     }
 
-    /// `network`'s counters with this side's filled in.
-    func statistics(adding network: InboundRTPStatistics) -> InboundRTPStatistics {
-        var result = network
-        let playout = jitterBuffer.statistics
-        result.packetsDiscarded = playout.packetsDiscarded
-        result.fecPacketsReceived = playout.fecPacketsReceived
-        result.fecPacketsRecovered = playout.fecPacketsRecovered
-        result.jitterBufferDelay = playout.jitterBufferDelay
-        result.jitterBufferTargetDelay = playout.jitterBufferTargetDelay
-        result.jitterBufferEmittedCount = playout.jitterBufferEmittedCount
-        result.jitterBufferTargetDelayMs = jitterBuffer.targetDelayMs
-        result.concealedSamples = playout.concealedSamples
-        result.silentConcealedSamples = playout.silentConcealedSamples
-        result.concealmentEvents = playout.concealmentEvents
-        result.insertedSamplesForDeceleration = playout.insertedSamplesForDeceleration
-        result.removedSamplesForAcceleration = playout.removedSamplesForAcceleration
-        result.audioLevel = level.audioLevel
-        result.totalAudioEnergy = level.totalAudioEnergy
-        result.totalSamplesDuration = level.totalSamplesDuration
-        result.totalSamplesReceived = Int((level.totalSamplesDuration * Double(configuration.sampleRate)).rounded())
-        result.telephoneEventsReceived = counters.telephoneEventsReceived
-        result.packetsReceivedWhileHeld = counters.packetsReceivedWhileHeld
-        result.malformedPackets += counters.malformedPackets
-        return result
+    /// Queues an event for the application; counted in `eventsDropped` when the queue is full.
+    func post(_ event: CallMediaEventRecord) {
+        if !events.push(event) { eventsDropped += 1 }
+    }
+
+    /// This side's counters now.
+    var playout: InboundPlayout {
+        InboundPlayout(jitterBuffer: jitterBuffer.statistics, targetDelayMs: jitterBuffer.targetDelayMs,
+                       audioLevel: level.audioLevel, totalAudioEnergy: level.totalAudioEnergy,
+                       totalSamplesDuration: level.totalSamplesDuration, sampleRate: configuration.sampleRate,
+                       telephoneEventsReceived: counters.telephoneEventsReceived,
+                       packetsReceivedWhileHeld: counters.packetsReceivedWhileHeld, malformedPackets: counters.malformedPackets)
     }
 
     private func receiveTelephoneEvent(_ packet: RTPPacketView) {
@@ -102,7 +93,7 @@ final class InboundStream {
         lastReportedTelephoneEvent = packet.timestamp
         counters.telephoneEventsReceived += 1
         let durationMs = Int(event.duration) * 1_000 / configuration.telephoneEventClockRate
-        _ = events.push(.dtmfReceived(eventCode: event.event.rawValue, durationMs: durationMs))
+        post(.dtmfReceived(eventCode: event.event.rawValue, durationMs: durationMs))
     }
 
     private func watchForSilence(nowMs: Double) {
@@ -113,6 +104,6 @@ final class InboundStream {
         // A clock that jumped to infinity (or NaN) must not trap the audio thread.
         guard silentFor.isFinite, silentFor >= Double(configuration.remoteSilenceTimeoutMs) else { return }
         isRemoteSilent = true
-        _ = events.push(.remoteSilenceBegan(silentForMs: Int(min(silentFor, 1e12))))
+        post(.remoteSilenceBegan(silentForMs: Int(min(silentFor, 1e12))))
     }
 }

@@ -1,6 +1,6 @@
 /// Counters of what a call sent, named and defined as in the W3C WebRTC statistics
 /// (`RTCOutboundRtpStreamStats`) where a name exists there; the others are ours and say so.
-public struct OutboundRTPStatistics: Sendable, Equatable {
+public struct OutboundRTPStatistics: Sendable, Equatable, BitwiseCopyable {
     /// The synchronisation source the call sends as.
     public var ssrc: UInt32 = 0
     /// RTP packets sent.

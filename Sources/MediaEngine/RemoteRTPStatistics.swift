@@ -1,6 +1,6 @@
 /// What the far end reports about our stream, from its RTCP receiver report blocks (W3C
 /// `RTCRemoteInboundRtpStreamStats`).
-public struct RemoteInboundRTPStatistics: Sendable, Equatable {
+public struct RemoteInboundRTPStatistics: Sendable, Equatable, BitwiseCopyable {
     /// The far end's fraction lost over its last reporting interval, 0…1.
     public var fractionLost = 0.0
     /// Packets the far end counts lost (RFC 3550 cumulative).
@@ -22,7 +22,7 @@ public struct RemoteInboundRTPStatistics: Sendable, Equatable {
 
 /// What the far end says it sent, from its RTCP sender reports (W3C
 /// `RTCRemoteOutboundRtpStreamStats`).
-public struct RemoteOutboundRTPStatistics: Sendable, Equatable {
+public struct RemoteOutboundRTPStatistics: Sendable, Equatable, BitwiseCopyable {
     /// Packets the far end says it sent.
     public var packetsSent = 0
     /// Payload bytes the far end says it sent.

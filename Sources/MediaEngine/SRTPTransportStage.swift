@@ -1,7 +1,7 @@
 import SRTP
 
 /// Counters of the SRTP stage, modelled on W3C WebRTC transport stats.
-public struct SRTPTransportStatistics: Sendable, Equatable {
+public struct SRTPTransportStatistics: Sendable, Equatable, BitwiseCopyable {
     /// Packets protected for sending.
     public var packetsProtected = 0
     /// Bytes of SRTP packets produced (RTP header, payload, authentication tag).

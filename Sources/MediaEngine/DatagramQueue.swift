@@ -1,0 +1,100 @@
+/// A preallocated single-producer/single-consumer queue of datagrams — fixed slots of
+/// `slotBytes` bytes, each with a length and a time stamp — handed out as two halves that
+/// cannot be copied. The producer fills a slot in place (`slotForWriting` → write →
+/// `publish`, or `push`), the consumer reads it in place (`oldest` → read → `release`): no
+/// copy beyond the one into the slot, no lock, no allocation.
+///
+/// It carries packets between a call's network side (SRTP, sockets) and its audio side
+/// (jitter buffer, encoder), which an engine runs on two threads.
+struct DatagramQueue: ~Copyable {
+    /// The filling half.
+    var producer: DatagramProducer
+    /// The reading half.
+    var consumer: DatagramConsumer
+
+    /// A queue of at least `minimumSlots` slots of `slotBytes` bytes each.
+    init(minimumSlots: Int, slotBytes: Int) {
+        let slots = DatagramSlots(minimumSlots: minimumSlots, slotBytes: slotBytes)
+        producer = DatagramProducer(slots: slots)
+        consumer = DatagramConsumer(slots: slots)
+    }
+}
+
+/// The filling half of a `DatagramQueue`: owned by one thread at a time.
+struct DatagramProducer: ~Copyable, @unchecked Sendable {
+    fileprivate let slots: DatagramSlots
+
+    /// Bytes one slot holds.
+    var slotBytes: Int { slots.slotBytes }
+
+    /// The next free slot to fill, or nil when the queue is full.
+    func slotForWriting() -> UnsafeMutableRawBufferPointer? {
+        slots.cursor.slotToWrite().map(slots.slot)
+    }
+
+    /// Publishes the slot just filled with `length` bytes, stamped `timeMs`.
+    func publish(length: Int, timeMs: Double) {
+        guard let index = slots.cursor.slotToWrite() else { preconditionFailure("DatagramProducer.publish without a free slot") }
+        slots.lengths[index] = length
+        slots.times[index] = timeMs
+        slots.cursor.publish()
+    }
+
+    /// Copies `bytes` into a new slot; false when the queue is full or `bytes` does not fit.
+    func push(_ bytes: UnsafeRawBufferPointer, timeMs: Double) -> Bool {
+        guard bytes.count <= slots.slotBytes, let slot = slotForWriting() else { return false }
+        if let base = bytes.baseAddress, bytes.count > 0 {
+            slot.baseAddress!.copyMemory(from: base, byteCount: bytes.count)
+        }
+        publish(length: bytes.count, timeMs: timeMs)
+        return true
+    }
+}
+
+/// The reading half of a `DatagramQueue`: owned by one thread at a time.
+struct DatagramConsumer: ~Copyable, @unchecked Sendable {
+    fileprivate let slots: DatagramSlots
+
+    /// Datagrams waiting.
+    var count: Int { slots.cursor.count }
+
+    /// The oldest datagram: the whole slot (room to grow in place), its length and time; nil
+    /// when empty. Valid until `release()`.
+    func oldest() -> (slot: UnsafeMutableRawBufferPointer, length: Int, timeMs: Double)? {
+        guard let index = slots.cursor.slotToRead() else { return nil }
+        return (slots.slot(index), slots.lengths[index], slots.times[index])
+    }
+
+    /// Frees the slot returned by `oldest()`.
+    func release() { slots.cursor.release() }
+}
+
+/// The storage both halves share.
+private final class DatagramSlots: @unchecked Sendable {
+    let slotBytes: Int
+    let cursor: SPSCCursor
+    let storage: UnsafeMutableRawBufferPointer
+    let lengths: UnsafeMutablePointer<Int>
+    let times: UnsafeMutablePointer<Double>
+
+    init(minimumSlots: Int, slotBytes: Int) {
+        cursor = SPSCCursor(minimumCapacity: minimumSlots)
+        self.slotBytes = slotBytes
+        storage = .allocate(byteCount: cursor.capacity * slotBytes, alignment: 16)
+        storage.initializeMemory(as: UInt8.self, repeating: 0)
+        lengths = .allocate(capacity: cursor.capacity)
+        lengths.initialize(repeating: 0, count: cursor.capacity)
+        times = .allocate(capacity: cursor.capacity)
+        times.initialize(repeating: 0, count: cursor.capacity)
+    }
+
+    deinit {
+        storage.deallocate()
+        lengths.deallocate()
+        times.deallocate()
+    }
+
+    func slot(_ index: Int) -> UnsafeMutableRawBufferPointer {
+        UnsafeMutableRawBufferPointer(rebasing: storage[(index * slotBytes)..<((index + 1) * slotBytes)])
+    }
+}
