@@ -46,13 +46,26 @@ public final class Resampler {
 
     /// Adjusts the conversion ratio by `ppm` parts per million (positive: the output side
     /// runs faster, so more output per input), to follow measured clock drift. Keeps the
-    /// filter state, so there is no click.
+    /// filter state, so there is no click. `ppm` is clamped to ±10,000.
+    ///
+    /// The ratio is expressed over 2^16 (a resolution of about 15 ppm), and exactly as
+    /// `inputRate / outputRate` at 0 ppm: speexdsp rescales its filter phase from the old
+    /// denominator to the new one in 32-bit arithmetic and refuses the change (overflow) when
+    /// their product exceeds 2^32 — as it did going from −250 to −100 ppm over denominators of
+    /// 48,000,000.
     public func adjustRatio(ppm: Double) throws(SpeexDSPError) {
+        let clamped = ppm.isFinite ? min(max(ppm, -10_000), 10_000) : 0
         // ratio = input / output; more output per input → smaller ratio.
-        let denominator = UInt32(outputRate) * 1_000
-        let numerator = UInt32((Double(inputRate) * 1_000 / (1 + ppm / 1_000_000)).rounded())
+        let numerator: UInt32, denominator: UInt32
+        if clamped == 0 {
+            numerator = UInt32(inputRate)
+            denominator = UInt32(outputRate)
+        } else {
+            denominator = 1 << 16
+            numerator = UInt32((Double(inputRate) / Double(outputRate) * Double(denominator) / (1 + clamped / 1_000_000)).rounded())
+        }
         try state.setRate(numerator: numerator, denominator: denominator, inputRate: inputRate, outputRate: outputRate)
-        driftPPM = ppm
+        driftPPM = clamped
     }
 
     /// Clears the filter history (a new stream).

@@ -13,9 +13,12 @@ import AudioProcessing
 /// next microphone frame; the echo canceller finds the remaining delay itself, seeded by
 /// `setDeviceDelay`.
 ///
+/// When the microphone and the loudspeaker run on different clocks, `DeviceDriftCompensator`
+/// resamples the microphone onto the loudspeaker's clock (`compensatesDeviceDrift`).
+///
 /// `render` and `capture` run on the audio thread and allocate nothing; `add` and `remove`
-/// are control operations for the thread that owns the mixer (the engine serialises them with
-/// the audio thread).
+/// are control operations for the thread that owns the mixer (`VoiceEngine` applies them on
+/// its audio thread, from a queue).
 public final class CallMixer {
     /// The configuration it was built with.
     public let configuration: MixerConfiguration
@@ -42,6 +45,11 @@ public final class CallMixer {
     private var sourceLevel: AudioLevelMeter
     private var echo: EchoMeter
     private var source = MediaSourceStatistics()
+    private var drift: DeviceDriftCompensator
+    /// Frames of microphone audio processed and sent so far.
+    public private(set) var capturedFrames = 0
+    /// Frames of the mix rendered so far.
+    private var renderedFrames = 0
 
     /// A mixer for `configuration`.
     /// - Throws: `CallMixerError` naming what was refused.
@@ -63,13 +71,24 @@ public final class CallMixer {
             processor = try VoiceProcessor(sampleRate: configuration.sampleRate, frameDurationMs: configuration.processingFrameDurationMs,
                                            configuration: configuration.processing, echoCancellerConfiguration: echoConfiguration)
             captureAdapter = try RateAdapter(inputRate: configuration.deviceSampleRate, outputRate: configuration.sampleRate,
-                                             capacity: 2 * (pipelinePeriod + frameCount) + 64)
+                                             capacity: 2 * (pipelinePeriod + frameCount) + 64,
+                                             adjustable: configuration.compensatesDeviceDrift)
+            if configuration.compensatesDeviceDrift {
+                // speexdsp grows its filter for a ratio above 1 on the first such request: make
+                // it now, at the largest correction, so corrections on the audio thread never
+                // allocate.
+                try captureAdapter.adjustRatio(ppm: -DeviceDriftCompensator.maximumCorrectionPpm)
+                try captureAdapter.adjustRatio(ppm: DeviceDriftCompensator.maximumCorrectionPpm)
+                try captureAdapter.adjustRatio(ppm: 0)
+            }
             playbackAdapter = try RateAdapter(inputRate: configuration.sampleRate, outputRate: configuration.deviceSampleRate,
                                               capacity: 2 * (devicePeriod + configuration.deviceSampleRate * configuration.frameDurationMs / 1_000) + 64)
         } catch {
             throw .processing(error)
         }
-        reference = SampleFIFO(capacity: 4 * frameCount)
+        // Room for the device's own buffering plus a drift transient.
+        reference = SampleFIFO(capacity: 8 * frameCount)
+        drift = DeviceDriftCompensator(sampleRate: configuration.sampleRate)
         func buffer<Element>(_ count: Int, _ value: Element) -> UnsafeMutableBufferPointer<Element> {
             let pointer = UnsafeMutableBufferPointer<Element>.allocate(capacity: count)
             pointer.initialize(repeating: value)
@@ -140,6 +159,17 @@ public final class CallMixer {
         }
     }
 
+    /// Tells the mixer the device restarted capture and playback together (after an xrun, a
+    /// suspend or a reopen): the echo reference queue no longer matches what the microphone
+    /// hears, so it is emptied, the canceller is re-aligned to `deviceDelayMs` when the device
+    /// reports one (it corrects the rest itself), and the drift loop learns the new level.
+    public func deviceRestarted(deviceDelayMs: Int?) {
+        reference.discard(reference.count)
+        drift.restart()
+        if let deviceDelayMs { setDeviceDelay(ms: deviceDelayMs) }
+        source.deviceRestarts += 1
+    }
+
     /// Reports a device fault: counted in `mediaSourceStatistics` and raised as an event on
     /// every call.
     public func reportXrun(_ direction: AudioDirection) {
@@ -170,15 +200,31 @@ public final class CallMixer {
         while start < captured.endIndex {
             let end = min(captured.endIndex, start + devicePeriodSamples)
             captureAdapter.push(UnsafeBufferPointer(rebasing: captured[start..<end]))
+            if configuration.compensatesDeviceDrift, let correction = drift.observe(lagSamples: sideLagSamples, capturedSamples: end - start) {
+                try? captureAdapter.adjustRatio(ppm: correction)
+            }
             processCapturedFrames()
             start = end
         }
     }
 
+    /// Samples (at the calls' rate) the loudspeaker has taken minus samples the microphone has
+    /// given: constant on one clock, sliding when the two drift.
+    private var sideLagSamples: Double {
+        let played = Double(renderedFrames * frameCount)
+            - Double(playbackAdapter.available) * Double(configuration.sampleRate) / Double(configuration.deviceSampleRate)
+        let captured = Double(capturedFrames * frameCount + captureAdapter.available)
+        return played - captured
+    }
+
     /// Processes every whole frame the capture adapter holds.
     private func processCapturedFrames() {
         while captureAdapter.pop(into: microphone) {
-            if !reference.pop(into: farEnd) { farEnd.update(repeating: 0) }
+            if !reference.pop(into: farEnd) {
+                farEnd.update(repeating: 0)
+                source.echoReferenceMissingFrames += 1
+            }
+            capturedFrames += 1
             let step = processor.frameCount
             for start in stride(from: 0, to: frameCount, by: step) {
                 processor.process(microphone: UnsafeBufferPointer(rebasing: microphone[start..<(start + step)]),
@@ -202,6 +248,9 @@ public final class CallMixer {
         result.echoReturnLossEnhancement = processor.configuration.echoCancellation ? echo.echoReturnLossEnhancement : nil
         result.echoDelayMs = processor.echoCanceller.alignmentDelayMs
         result.voiceActivity = processor.isVoiceActive
+        result.deviceDriftCorrectionPpm = drift.correctionPpm
+        result.echoReferenceLagMs = Double(reference.count) * 1_000 / Double(configuration.sampleRate)
+        result.echoReferenceDiscardedSamples = reference.overflowedSamples
         return result
     }
 
@@ -222,6 +271,7 @@ public final class CallMixer {
             if playing { SampleMath.accumulate(UnsafeBufferPointer(frame), gain: call.playbackGain, into: accumulator) }
         }
         SampleMath.saturate(UnsafeBufferPointer(accumulator), into: mix)
+        renderedFrames += 1
         if reference.count + frameCount > reference.capacity { reference.discard(frameCount) }
         reference.push(UnsafeBufferPointer(mix))
     }

@@ -21,6 +21,19 @@ public struct MediaSourceStatistics: Sendable, Equatable {
     public var captureXruns = 0
     /// Ours: playback device faults (underruns) reported to the mixer.
     public var playbackXruns = 0
+    /// Ours: times the device restarted capture and playback together.
+    public var deviceRestarts = 0
+    /// Ours: the resampling correction that keeps the microphone on the loudspeaker's clock,
+    /// in ppm (0 on one clock).
+    public var deviceDriftCorrectionPpm = 0.0
+    /// Ours: how far the echo reference runs ahead of the microphone inside the mixer, in ms
+    /// (the canceller's own alignment adds to it).
+    public var echoReferenceLagMs = 0.0
+    /// Ours: reference samples dropped because the microphone fell behind the loudspeaker.
+    public var echoReferenceDiscardedSamples = 0
+    /// Ours: microphone frames processed without a reference because the loudspeaker fell
+    /// behind.
+    public var echoReferenceMissingFrames = 0
 
     /// All zero.
     public init() {}

@@ -27,6 +27,10 @@ public struct MixerConfiguration: Sendable, Equatable {
     /// CallKit call group); otherwise each hears only the microphone.
     public var bridgesCalls = true
 
+    /// Whether the microphone is resampled onto the loudspeaker's clock when the two drift
+    /// apart (`DeviceDriftCompensator`); on one clock the correction stays at 0 ppm.
+    public var compensatesDeviceDrift = true
+
     /// voiceChat processing, 48 kHz, 20 ms frames, a 48 kHz device.
     public init() {}
 

@@ -12,11 +12,13 @@ final class RateAdapter {
     private let resampler: Resampler?
     private let fifo: SampleFIFO
 
-    /// An adapter from `inputRate` to `outputRate` holding up to `capacity` output samples.
-    init(inputRate: Int, outputRate: Int, capacity: Int) throws(SpeexDSPError) {
+    /// An adapter from `inputRate` to `outputRate` holding up to `capacity` output samples;
+    /// with `adjustable`, it resamples even between equal rates so `adjustRatio` can follow
+    /// clock drift.
+    init(inputRate: Int, outputRate: Int, capacity: Int, adjustable: Bool = false) throws(SpeexDSPError) {
         self.inputRate = inputRate
         self.outputRate = outputRate
-        resampler = inputRate == outputRate ? nil : try Resampler(inputRate: inputRate, outputRate: outputRate, quality: .voip)
+        resampler = inputRate == outputRate && !adjustable ? nil : try Resampler(inputRate: inputRate, outputRate: outputRate, quality: .voip)
         fifo = SampleFIFO(capacity: capacity)
     }
 
