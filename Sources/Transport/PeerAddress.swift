@@ -9,8 +9,8 @@ internal import Glibc
 /// bytes, port and (IPv6) scope: an address from `recvfrom` equals the one built from the same
 /// `UDPEndpoint`. The IPv6 flow label is not part of the address and is always zero here.
 public struct PeerAddress: Sendable, Hashable, CustomStringConvertible {
-    /// The `sockaddr_in` or `sockaddr_in6` bytes; everything past `length` is zero, so whole
-    /// storages compare and hash as their addresses.
+    /// The `sockaddr_in` or `sockaddr_in6` bytes (zero past `length`); `==` and `hash` read
+    /// the first `length` bytes only.
     var storage: sockaddr_storage
     /// How many bytes of `storage` the address uses: `sockaddr_in` or `sockaddr_in6` size.
     var length: socklen_t
@@ -18,7 +18,19 @@ public struct PeerAddress: Sendable, Hashable, CustomStringConvertible {
     /// The address of `endpoint`; throws `inet_pton` `EINVAL` for a host that is not a numeric
     /// IPv4 or IPv6 address.
     public init(_ endpoint: UDPEndpoint) throws(SocketError) {
-        self = try endpoint.socketAddress()
+        if endpoint.host.contains(":") {
+            var address = sockaddr_in6()
+            address.sin6_family = sa_family_t(AF_INET6)
+            address.sin6_port = endpoint.port.bigEndian
+            guard inet_pton(AF_INET6, endpoint.host, &address.sin6_addr) == 1 else { throw SocketError(function: "inet_pton", code: .invalidArgument) }
+            self.init(address)
+        } else {
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = endpoint.port.bigEndian
+            guard inet_pton(AF_INET, endpoint.host, &address.sin_addr) == 1 else { throw SocketError(function: "inet_pton", code: .invalidArgument) }
+            self.init(address)
+        }
     }
 
     /// An address from storage the system filled (`recvfrom`, `getsockname`): zero-filled past
@@ -42,9 +54,15 @@ public struct PeerAddress: Sendable, Hashable, CustomStringConvertible {
         self.init(storage: storage, length: socklen_t(MemoryLayout<Address>.size))
     }
 
-    /// An empty address for `recvfrom` to fill: zeroed storage, its full size as the length.
-    static var unfilled: PeerAddress {
-        PeerAddress(storage: sockaddr_storage(), length: socklen_t(MemoryLayout<sockaddr_storage>.size))
+    /// Lets a system call that reports an address (`recvfrom`, `getsockname`) write one:
+    /// returns the call's result and the address, meaningful when the call succeeded.
+    static func filled<Result>(by call: (UnsafeMutablePointer<sockaddr>, UnsafeMutablePointer<socklen_t>) -> Result) -> (result: Result, address: PeerAddress) {
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let result = withUnsafeMutablePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { call($0, &length) }
+        }
+        return (result, PeerAddress(storage: storage, length: length))
     }
 
     /// `AF_INET` or `AF_INET6`.

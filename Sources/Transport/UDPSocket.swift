@@ -26,7 +26,7 @@ public final class UDPSocket: @unchecked Sendable {
 
     /// Opens a socket bound to `endpoint` (port 0: any free port).
     public init(bindingTo endpoint: UDPEndpoint) throws(SocketError) {
-        let address = try endpoint.socketAddress()
+        let address = try PeerAddress(endpoint)
         let descriptor = socket(address.family, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw .current("socket") }
         let bound = address.withSocketAddress { bind(descriptor, $0, $1) }
@@ -35,10 +35,7 @@ public final class UDPSocket: @unchecked Sendable {
             close(descriptor)
             throw error
         }
-        var local = PeerAddress.unfilled
-        let named = withUnsafeMutablePointer(to: &local.storage) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &local.length) }
-        }
+        let (named, local) = PeerAddress.filled { getsockname(descriptor, $0, $1) }
         guard named == 0 else {
             let error = SocketError.current("getsockname")
             close(descriptor)
@@ -113,14 +110,11 @@ public final class UDPSocket: @unchecked Sendable {
     /// ```
     public func receive(into buffer: UnsafeMutableRawBufferPointer) throws(SocketError) -> ReceivedDatagram? {
         while true {
-            var source = PeerAddress.unfilled
             // MSG_TRUNC: recvfrom returns the datagram's real length even when it was cut short.
-            let received = withUnsafeMutablePointer(to: &source.storage) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    recvfrom(descriptor, buffer.baseAddress, buffer.count, Int32(MSG_TRUNC), $0, &source.length)
-                }
+            let (received, source) = PeerAddress.filled {
+                recvfrom(descriptor, buffer.baseAddress, buffer.count, Int32(MSG_TRUNC), $0, $1)
             }
-            if received >= 0 { return ReceivedDatagram(length: received, source: PeerAddress(storage: source.storage, length: source.length)) }
+            if received >= 0 { return ReceivedDatagram(length: received, source: source) }
             switch Errno.current {
             case .resourceTemporarilyUnavailable, .wouldBlock: return nil
             case .interrupted: continue
