@@ -28,6 +28,8 @@ let package = Package(
         .systemLibrary(name: "CSRTP", pkgConfig: "libsrtp2", providers: [.apt(["libsrtp2-dev"])]),
         .systemLibrary(name: "CSpeexDSP", pkgConfig: "speexdsp", providers: [.apt(["libspeexdsp-dev"])]),
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
+        // The C library's eventfd (sys/eventfd.h is not in Swift's Glibc module): SocketPoller's waker.
+        .systemLibrary(name: "CEventFD"),
 
         // C shims: what Swift cannot call (variadic *_ctl, macros). Nothing else.
         .target(name: "CVoiceShims", dependencies: ["COpus", "CALSA"]),
@@ -49,7 +51,7 @@ let package = Package(
 
         // I/O.
         .target(name: "AudioDevices", dependencies: ["CALSA", "CVoiceShims", "SystemErrors"]),
-        .target(name: "Transport", dependencies: ["SystemErrors"]),
+        .target(name: "Transport", dependencies: ["CEventFD", "SystemErrors"]),
 
         // Engine.
         .target(name: "MediaEngine", dependencies: ["Opus", "RTP", "SRTP", "JitterBuffer", "AudioProcessing", "AudioDevices", "Transport"]),

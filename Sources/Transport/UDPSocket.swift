@@ -1,65 +1,86 @@
 internal import Glibc
+import Synchronization
 import SystemErrors
 
 /// A non-blocking UDP socket for one media flow (RTP, RTCP, or both with rtcp-mux).
 ///
-/// Sending and receiving use caller-provided buffers and make no heap allocation, so both
-/// may run on the audio thread. `send(_:)` goes to the remote set with `setRemote(_:)`.
-/// Thread rules: set the remote before the socket is shared; afterwards one thread may
-/// send while another receives.
+/// Sending and receiving use caller-provided buffers and make no heap allocation. `send(_:)`
+/// goes to the remote set with `setRemote(_:)`; `send(_:to:)` to any address, and
+/// `receive(into:)` reports each datagram's source, so a call can follow its peer (symmetric
+/// RTP: latch the remote from authenticated packets only).
+///
+/// Threads: sockets belong to the network thread (which also runs SRTP), not the audio
+/// thread. One thread may send while another receives, and the remote may be changed from
+/// any thread at any time: it sits behind a `Mutex` that `send(_:)` holds only while copying
+/// it out, so a send goes wholly to the old or wholly to the new remote. That lock is why
+/// `send(_:)` is not for a real-time thread; `send(_:to:)` and `receive(into:)` take no lock.
 public final class UDPSocket: @unchecked Sendable {
     /// The address the socket is bound to (with the port the system chose for port 0).
     public let localEndpoint: UDPEndpoint
 
-    private let descriptor: Int32
-    private var remote: SocketAddress?
+    /// The socket's file descriptor, for `SocketPoller`.
+    let descriptor: Int32
+    /// `AF_INET` or `AF_INET6`, from the bound address.
+    let family: Int32
+    private let remoteAddress = Mutex<PeerAddress?>(nil)
 
     /// Opens a socket bound to `endpoint` (port 0: any free port).
     public init(bindingTo endpoint: UDPEndpoint) throws(SocketError) {
-        let address = try endpoint.socketAddress()
+        let address = try PeerAddress(endpoint)
         let descriptor = socket(address.family, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw .current("socket") }
-        var storage = address.storage
-        let bound = withUnsafePointer(to: &storage) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, address.length) }
-        }
+        let bound = address.withSocketAddress { bind(descriptor, $0, $1) }
         guard bound == 0 else {
             let error = SocketError.current("bind")
             close(descriptor)
             throw error
         }
-        var local = SocketAddress(storage: sockaddr_storage(), length: socklen_t(MemoryLayout<sockaddr_storage>.size))
-        let named = withUnsafeMutablePointer(to: &local.storage) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &local.length) }
-        }
+        let (named, local) = PeerAddress.filled { getsockname(descriptor, $0, $1) }
         guard named == 0 else {
             let error = SocketError.current("getsockname")
             close(descriptor)
             throw error
         }
         self.descriptor = descriptor
-        self.localEndpoint = local.endpoint()
+        self.family = address.family
+        self.localEndpoint = local.endpoint
     }
 
     deinit {
         close(descriptor)
     }
 
-    /// Sets where `send(_:)` delivers datagrams.
+    /// Where `send(_:)` delivers datagrams; nil until `setRemote` is called.
+    public var remote: PeerAddress? { remoteAddress.withLock { $0 } }
+
+    /// Sets where `send(_:)` delivers datagrams; throws `inet_pton` `EINVAL` for a host that
+    /// is not a numeric address.
     public func setRemote(_ endpoint: UDPEndpoint) throws(SocketError) {
-        remote = try endpoint.socketAddress()
+        setRemote(try PeerAddress(endpoint))
+    }
+
+    /// Sets where `send(_:)` delivers datagrams, e.g. to the source of an authenticated
+    /// packet (symmetric RTP). Safe while another thread sends. An address of the other
+    /// family than the socket's fails at the next send (`sendto` `EAFNOSUPPORT`).
+    public func setRemote(_ address: PeerAddress) {
+        remoteAddress.withLock { $0 = address }
     }
 
     /// Sends one datagram to the remote. Returns false when the socket's send buffer is
-    /// full (`EAGAIN`): the datagram was dropped, as the network could have done.
+    /// full (`EAGAIN`): the datagram was dropped, as the network could have done. Throws
+    /// `sendto` `EDESTADDRREQ` when no remote is set.
     @discardableResult
     public func send(_ datagram: UnsafeRawBufferPointer) throws(SocketError) -> Bool {
-        guard var destination = remote else { throw SocketError(function: "sendto", code: .addressRequired) }
-        let length = destination.length
-        let sent = withUnsafePointer(to: &destination.storage) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                sendto(descriptor, datagram.baseAddress, datagram.count, Int32(MSG_NOSIGNAL), $0, length)
-            }
+        guard let destination = remote else { throw SocketError(function: "sendto", code: .addressRequired) }
+        return try send(datagram, to: destination)
+    }
+
+    /// Sends one datagram to `destination`. Returns false when the socket's send buffer is
+    /// full (`EAGAIN`): the datagram was dropped, as the network could have done.
+    @discardableResult
+    public func send(_ datagram: UnsafeRawBufferPointer, to destination: PeerAddress) throws(SocketError) -> Bool {
+        let sent = destination.withSocketAddress {
+            sendto(descriptor, datagram.baseAddress, datagram.count, Int32(MSG_NOSIGNAL), $0, $1)
         }
         if sent >= 0 { return true }
         switch Errno.current {
@@ -71,32 +92,34 @@ public final class UDPSocket: @unchecked Sendable {
         }
     }
 
-    /// Receives one datagram into `buffer`. Returns its length on the wire, or nil when none
-    /// is waiting.
+    /// Receives one datagram into `buffer`: its length on the wire and its source, or nil
+    /// when none is waiting. Allocates nothing.
     ///
     /// A datagram longer than `buffer` is not an error of the socket: anyone who can reach the
     /// port can send one, and it must not end a call. The system stores its first
-    /// `buffer.count` bytes and drops the rest, and `receive` returns the full length, which
+    /// `buffer.count` bytes and drops the rest, and `receive` reports the full length, which
     /// is then greater than `buffer.count`: the caller decides (drop and count it, as
     /// `CallMedia.receiveDatagram` does with datagrams over its limit). Slice the buffer with
     /// `min(length, buffer.count)`, never with the length alone:
     ///
     /// ```swift
-    /// while let length = try socket.receive(into: buffer) {
-    ///     guard length <= buffer.count else { truncated += 1; continue }
-    ///     handle(UnsafeRawBufferPointer(rebasing: buffer[0..<length]))
+    /// while let datagram = try socket.receive(into: buffer) {
+    ///     guard datagram.length <= buffer.count else { truncated += 1; continue }
+    ///     handle(UnsafeRawBufferPointer(rebasing: buffer[0..<datagram.length]), from: datagram.source)
     /// }
     /// ```
-    public func receive(into buffer: UnsafeMutableRawBufferPointer) throws(SocketError) -> Int? {
+    public func receive(into buffer: UnsafeMutableRawBufferPointer) throws(SocketError) -> ReceivedDatagram? {
         while true {
-            // MSG_TRUNC: recv returns the datagram's real length even when it was cut short.
-            let received = recv(descriptor, buffer.baseAddress, buffer.count, Int32(MSG_TRUNC))
-            if received >= 0 { return received }
+            // MSG_TRUNC: recvfrom returns the datagram's real length even when it was cut short.
+            let (received, source) = PeerAddress.filled {
+                recvfrom(descriptor, buffer.baseAddress, buffer.count, Int32(MSG_TRUNC), $0, $1)
+            }
+            if received >= 0 { return ReceivedDatagram(length: received, source: source) }
             switch Errno.current {
             case .resourceTemporarilyUnavailable, .wouldBlock: return nil
             case .interrupted: continue
             case .connectionRefused: continue  // an ICMP error from an earlier send, not a datagram
-            case let code: throw SocketError(function: "recv", code: code)
+            case let code: throw SocketError(function: "recvfrom", code: code)
             }
         }
     }

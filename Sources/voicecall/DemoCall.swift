@@ -178,8 +178,8 @@ struct DemoCall {
         /// Hands every waiting datagram to the call, stamped `arrivalTimeMs`.
         func receive(arrivalTimeMs: Double) throws(DemoCallError) {
             do {
-                while let length = try socket.receive(into: datagram) {
-                    call.receiveDatagram(UnsafeMutableRawBufferPointer(rebasing: datagram[0..<min(length, datagram.count)]),
+                while let received = try socket.receive(into: datagram) {
+                    call.receiveDatagram(UnsafeMutableRawBufferPointer(rebasing: datagram[0..<min(received.length, datagram.count)]),
                                          arrivalTimeMs: arrivalTimeMs)
                 }
             } catch {
