@@ -46,6 +46,11 @@ public protocol ALSACalls: Sendable {
     func pollEvents(_ pcm: PCMHandle, descriptors: UnsafeMutablePointer<PollDescriptor>, count: Int) -> (code: Int32, events: PollEvents)
     /// `poll(2)` on the descriptors of every PCM of a stream: how many are ready (0: timed out,
     /// negative: failed or interrupted).
+    ///
+    /// The last of the `count` descriptors is the stream's stop waker (an eventfd polled for
+    /// `POLLIN`): it becomes readable, and stays so, when `ALSAStream.stop()` is asked for, so a
+    /// real `poll` returns at once. A double that does not really wait may ignore it; one that
+    /// sleeps should wait on it instead (`ppoll` on that descriptor with its own timeout).
     func poll(_ descriptors: UnsafeMutablePointer<PollDescriptor>, count: Int, timeoutMs: Int32) -> Int32
     /// `usleep(3)` between resume attempts.
     func sleep(microseconds: UInt32)

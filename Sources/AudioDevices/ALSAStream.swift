@@ -1,3 +1,4 @@
+internal import CVoiceShims
 internal import Glibc
 import Synchronization
 public import SystemErrors
@@ -11,9 +12,15 @@ public import SystemErrors
 /// with `read(into:)` and queues audio to play with `write(_:)` from its own thread. The I/O
 /// thread never allocates or locks per period.
 ///
+/// An engine whose audio thread is the I/O thread itself passes `onCycle` to `start`: it is
+/// called on every wake-up after the capture PCM was served and before the playback PCM is,
+/// so it reads what was just captured and what it writes is played from this very wake-up.
+///
 /// Faults are handled on that thread: `EPIPE` is recovered and counted, `ESTRPIPE` resumed
 /// (then prepared), repeated failures close and reopen the PCM, and a device that is gone is
 /// reported as `.deviceLost` on `events` and to the event handler, never as a crash or a hang.
+/// In a duplex stream an xrun or suspend of either direction restarts both together
+/// (`.restarted`, `restartCount`), so capture and playback never drift out of phase.
 /// Events are posted from the I/O thread on these fault paths only (posting takes the
 /// `AsyncStream`'s lock); the per-period path never does.
 ///
@@ -33,7 +40,10 @@ public final class ALSAStream<Calls: ALSACalls>: @unchecked Sendable {
     private let capture: PCMChannel<Calls>?
     private let playback: PCMChannel<Calls>?
     private let continuation: AsyncStream<AudioDeviceEvent>.Continuation
-    private let state = Mutex<(thread: pthread_t?, started: Bool)>((nil, false))
+    private let state = Mutex<(thread: pthread_t?, started: Bool, detached: Bool)>((nil, false, false))
+
+    /// How long `stop()` waits for the I/O thread to end.
+    private static var stopTimeoutNanoseconds: Int64 { 2_000_000_000 }
 
     /// Opens `device` in `directions` with `parameters` through `calls`.
     ///
@@ -41,7 +51,7 @@ public final class ALSAStream<Calls: ALSACalls>: @unchecked Sendable {
     ///   - ringMs: capacity of each ring between the I/O thread and the app, in milliseconds.
     ///   - onEvent: also told of every event, on the I/O thread: keep it short.
     /// - Throws: `ALSAError` naming the call that failed (`snd_pcm_open`,
-    ///   `snd_pcm_hw_params_set_rate_near`, …).
+    ///   `snd_pcm_hw_params_set_rate_near`, …, or `eventfd` for the stop waker).
     public init(device: String = "default", directions: StreamDirections = .duplex,
                 parameters: StreamParameters = StreamParameters(), ringMs: Int = 1_000,
                 policy: RecoveryPolicy = RecoveryPolicy(), calls: Calls,
@@ -65,7 +75,8 @@ public final class ALSAStream<Calls: ALSACalls>: @unchecked Sendable {
             ? try PCMChannel(calls: calls, device: device, direction: .playback, requested: parameters,
                              ringSamples: ringSamples, policy: policy, post: post)
             : nil
-        loop = PCMIOLoop(calls: calls, channels: [capture, playback].compactMap { $0 })
+        loop = PCMIOLoop(calls: calls, capture: capture, playback: playback,
+                         stopWaker: try StopWaker(device: device), post: post)
     }
 
     deinit {
@@ -87,12 +98,24 @@ public final class ALSAStream<Calls: ALSACalls>: @unchecked Sendable {
     public var parameters: StreamParameters { (capture ?? playback)!.parameters }
 
     /// Starts the PCMs and, unless `thread` is `.none`, the I/O thread. Later calls do nothing.
-    public func start(thread: IOThreadMode = .realtime(priority: 10)) throws(ALSAError) {
+    ///
+    /// - Parameter onCycle: called on the I/O thread (or in `runOnce` with `.none`) once per
+    ///   wake-up, also when the wait timed out: after the capture PCM was served (the periods
+    ///   it captured are in the ring: `capturedSamplesAvailable`, `read(into:)`) and before the
+    ///   playback PCM is served (what it queues with `write(_:)` goes to the device in the same
+    ///   wake-up, adding no period of latency). A capture-only stream calls it after capture, a
+    ///   playback-only one before playback. A joint restart after an xrun (`restartCount`) has
+    ///   happened before it is called. It runs under the real-time rules: no allocation, lock,
+    ///   syscall or Swift concurrency. The stream keeps it until `stop()`, which releases it
+    ///   (so a callback that captures the stream does not keep it alive after `stop()`).
+    public func start(thread: IOThreadMode = .realtime(priority: 10),
+                      onCycle: (@Sendable () -> Void)? = nil) throws(ALSAError) {
         let alreadyStarted = state.withLock { state -> Bool in
             defer { state.started = true }
             return state.started
         }
         guard !alreadyStarted else { return }
+        loop.onCycle = onCycle
         try loop.startAll()
         guard thread != .none else { return }
         let loop = self.loop
@@ -107,7 +130,6 @@ public final class ALSAStream<Calls: ALSACalls>: @unchecked Sendable {
             while loop.running.load(ordering: .acquiring) {
                 if !loop.runOnce(timeoutMs: timeoutMs) { break }
             }
-            loop.finished.store(true, ordering: .releasing)
         }
         guard let spawned else {
             loop.running.store(false, ordering: .releasing)
@@ -116,25 +138,28 @@ public final class ALSAStream<Calls: ALSACalls>: @unchecked Sendable {
         state.withLock { $0.thread = spawned }
     }
 
-    /// Stops the I/O thread (waiting at most 2 s for it) and closes the PCMs. Idempotent.
+    /// Stops the I/O thread and closes the PCMs. Idempotent.
+    ///
+    /// The stop waker (the last descriptor of the loop's `poll`) ends the thread's wait at
+    /// once; `stop()` then joins the thread with a 2 s deadline. A thread still inside ALSA by
+    /// then is detached and keeps the PCMs (closing them under it would be worse than leaking
+    /// them) and the cycle callback.
     public func stop() {
-        let thread = state.withLock { state -> pthread_t? in
-            defer { state.thread = nil }
-            return state.thread
-        }
-        var closable = true
-        if let thread {
+        // Under the lock from start to end, so a second caller waits for the first to finish
+        // rather than closing the PCMs under a thread that is still being joined.
+        state.withLock { state in
             loop.running.store(false, ordering: .releasing)
-            let deadline = MonotonicClock.nanoseconds + 2_000_000_000
-            while !loop.finished.load(ordering: .acquiring) && MonotonicClock.nanoseconds < deadline { usleep(1_000) }
-            if loop.finished.load(ordering: .acquiring) {
-                pthread_join(thread, nil)
-            } else {
-                pthread_detach(thread)  // stuck inside ALSA: leave it the PCMs rather than free them under it
-                closable = false
+            loop.stopWaker.signal()
+            if let thread = state.thread {
+                state.thread = nil
+                guard ve_thread_join_within(thread, Self.stopTimeoutNanoseconds) == 0 else {
+                    pthread_detach(thread)  // stuck inside ALSA or the callback: leave it what it uses
+                    state.detached = true
+                    return
+                }
             }
-        }
-        if closable {
+            guard !state.detached else { return }
+            loop.onCycle = nil
             capture?.close()
             playback?.close()
         }
@@ -173,6 +198,15 @@ public final class ALSAStream<Calls: ALSACalls>: @unchecked Sendable {
 
     /// Room in the playback ring, in samples.
     public var playbackSpaceAvailable: Int { playback?.ring.availableToWrite ?? 0 }
+
+    /// Samples queued in the playback ring, not yet handed to the device (the device's own
+    /// queue is `delayFrames(.playback)`).
+    public var playbackQueuedSamples: Int { playback?.ring.availableToRead ?? 0 }
+
+    /// Times a duplex stream restarted capture and playback together after an xrun or suspend
+    /// (`.restarted`). One atomic load: compare it on every cycle to notice a restart on the
+    /// I/O thread itself (the capture-to-playback alignment is reset then).
+    public var restartCount: Int { loop.restarts.load(ordering: .acquiring) }
 
     /// Counters for `direction` (all zero if not opened).
     public func statistics(_ direction: AudioDirection) -> StreamStatistics {

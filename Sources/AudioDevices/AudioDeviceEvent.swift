@@ -8,6 +8,12 @@ public enum AudioDeviceEvent: Sendable, Equatable, CustomStringConvertible {
     /// Audio flows again after an xrun or suspend; `nanoseconds` from the fault to the first
     /// successful transfer.
     case recovered(AudioDirection, nanoseconds: Int64)
+    /// A duplex stream restarted capture and playback together (dropped, prepared, playback
+    /// prefilled, both started back to back) after an xrun or suspend of `cause`, so the two
+    /// directions keep one phase. Follows `.xrun` or `.suspended`; the captured audio already in
+    /// the ring stays there. The capture-to-playback alignment is new: an echo canceller
+    /// re-aligns here (on the I/O thread, compare `ALSAStream.restartCount` instead).
+    case restarted(cause: AudioDirection)
     /// Recovery failed repeatedly, so the PCM was closed and opened again.
     case reopened(AudioDirection)
     /// The device is gone (`ENODEV`, `POLLERR`/`POLLHUP`, or reopening failed); this
@@ -19,6 +25,7 @@ public enum AudioDeviceEvent: Sendable, Equatable, CustomStringConvertible {
         case let .xrun(direction, count): return "\(direction) xrun (total \(count))"
         case let .suspended(direction): return "\(direction) suspended"
         case let .recovered(direction, nanoseconds): return "\(direction) recovered in \(Double(nanoseconds) / 1e6) ms"
+        case let .restarted(cause): return "capture and playback restarted together after a \(cause) fault"
         case let .reopened(direction): return "\(direction) reopened"
         case let .deviceLost(direction, error): return "\(direction) device lost: \(error)"
         }

@@ -24,6 +24,11 @@ final class PCMChannel<Calls: ALSACalls> {
     private var faultStartNanoseconds: Int64 = 0
     /// POLLERR wake-ups in a row that moved no audio and returned no error.
     private var idleErrorWakeups = 0
+    /// Set by the loop while the stream's other direction runs: xruns and suspends then wait in
+    /// `pendingRestart` for the loop to restart both directions together.
+    var restartsWithPartner = false
+    /// The xrun (`.brokenPipe`) or suspend (`.streamPipe`) the loop must still restart from.
+    var pendingRestart: Errno?
     private let post: @Sendable (AudioDeviceEvent) -> Void
 
     init(calls: Calls, device: String, direction: AudioDirection, requested: StreamParameters,
@@ -69,17 +74,64 @@ final class PCMChannel<Calls: ALSACalls> {
 
     /// Prefills playback with silence and starts the PCM; returns 0 or a negative errno.
     func startPCM() -> Int32 {
+        let status = prefill()
+        return status < 0 ? status : startPrepared()
+    }
+
+    /// Writes `playbackPrefillPeriods` of silence into a prepared playback PCM (the start
+    /// threshold is at the boundary, so this does not start it); capture does nothing. Returns
+    /// 0 or a negative errno.
+    func prefill() -> Int32 {
         guard let pcm else { return -Errno.noSuchDevice.rawValue }
-        if direction == .playback {
-            let frames = transferFrames
-            scratch.update(repeating: 0, count: frames * parameters.channelCount)
-            for _ in 0..<max(policy.playbackPrefillPeriods, 1) {
-                let written = calls.write(pcm, from: scratch, frames: frames)
-                if written < 0 && Errno(negatedReturnValue: written) != .resourceTemporarilyUnavailable { return Int32(written) }
-                if written > 0 { counters.frames.wrappingAdd(written, ordering: .relaxed) }
-            }
+        guard direction == .playback else { return 0 }
+        let frames = transferFrames
+        scratch.update(repeating: 0, count: frames * parameters.channelCount)
+        for _ in 0..<max(policy.playbackPrefillPeriods, 1) {
+            let written = calls.write(pcm, from: scratch, frames: frames)
+            if written < 0 && Errno(negatedReturnValue: written) != .resourceTemporarilyUnavailable { return Int32(written) }
+            if written > 0 { counters.frames.wrappingAdd(written, ordering: .relaxed) }
         }
+        return 0
+    }
+
+    /// `snd_pcm_start` on a prepared (and, for playback, prefilled) PCM.
+    func startPrepared() -> Int32 {
+        guard let pcm else { return -Errno.noSuchDevice.rawValue }
         return calls.start(pcm)
+    }
+
+    /// `snd_pcm_drop`: stops the PCM where it is, dropping what its buffer holds.
+    func drop() {
+        guard let pcm else { return }
+        _ = calls.drop(pcm)
+    }
+
+    /// `snd_pcm_prepare`, up to `policy.recoveryAttempts` times; returns the last status.
+    func prepareWithRetries() -> Int32 {
+        guard let pcm else { return -Errno.noSuchDevice.rawValue }
+        var status = calls.prepare(pcm)
+        var attempts = 1
+        while status < 0 && attempts < policy.recoveryAttempts {
+            status = calls.prepare(pcm)
+            attempts += 1
+        }
+        return status
+    }
+
+    /// `snd_pcm_resume` while it answers `EAGAIN` (the device is still waking up), at most
+    /// `policy.resumeAttempts` times with `policy.resumeRetryMicroseconds` between; returns the
+    /// last status (negative: resume did not succeed, prepare instead).
+    func resumeAfterSuspend() -> Int32 {
+        guard let pcm else { return -Errno.noSuchDevice.rawValue }
+        var status = calls.resume(pcm)
+        var attempts = 1
+        while status < 0 && Errno(negatedReturnValue: status) == .resourceTemporarilyUnavailable
+                && attempts < policy.resumeAttempts {
+            calls.sleep(microseconds: policy.resumeRetryMicroseconds)
+            status = calls.resume(pcm)
+            attempts += 1
+        }
+        return status
     }
 
     /// Stops and closes the PCM.
@@ -181,7 +233,9 @@ final class PCMChannel<Calls: ALSACalls> {
         if stamp.code >= 0 { counters.timestampNanoseconds.store(stamp.nanoseconds, ordering: .relaxed) }
     }
 
-    /// Handles an error `function` returned: recover, resume, reopen, or give up.
+    /// Handles an error `function` returned: recover, resume, reopen, or give up. An xrun or
+    /// suspend of a channel that `restartsWithPartner` is only counted, reported and left in
+    /// `pendingRestart` for the loop, which restarts both directions together.
     func handle(_ error: Errno, function: StaticString) {
         guard let pcm, error != .resourceTemporarilyUnavailable, error != .interrupted else { return }
         if faultStartNanoseconds == 0 { faultStartNanoseconds = MonotonicClock.nanoseconds }
@@ -189,6 +243,10 @@ final class PCMChannel<Calls: ALSACalls> {
         case .brokenPipe:  // xrun
             let total = counters.xruns.wrappingAdd(1, ordering: .relaxed).newValue
             post(.xrun(direction, count: total))
+            if restartsWithPartner {
+                pendingRestart = error
+                return
+            }
             var status = calls.recover(pcm, error: -error.rawValue)
             var attempts = 1
             while status < 0 && attempts < policy.recoveryAttempts {
@@ -204,21 +262,13 @@ final class PCMChannel<Calls: ALSACalls> {
         case .streamPipe:  // suspended
             counters.suspends.wrappingAdd(1, ordering: .relaxed)
             post(.suspended(direction))
-            var status = calls.resume(pcm)
-            var attempts = 1
-            while status < 0 && Errno(negatedReturnValue: status) == .resourceTemporarilyUnavailable
-                    && attempts < policy.resumeAttempts {
-                calls.sleep(microseconds: policy.resumeRetryMicroseconds)
-                status = calls.resume(pcm)
-                attempts += 1
+            if restartsWithPartner {
+                pendingRestart = error
+                return
             }
+            var status = resumeAfterSuspend()
             if status < 0 {
-                status = calls.prepare(pcm)
-                attempts = 1
-                while status < 0 && attempts < policy.recoveryAttempts {
-                    status = calls.prepare(pcm)
-                    attempts += 1
-                }
+                status = prepareWithRetries()
                 if status >= 0 { status = startPCM() }
             }
             guard status >= 0 else {
@@ -231,8 +281,15 @@ final class PCMChannel<Calls: ALSACalls> {
         }
     }
 
+    /// Counts a restart of both directions in this one's statistics; the direction whose
+    /// fault caused it also counts a recovery.
+    func countRestart(causedHere: Bool) {
+        counters.restarts.wrappingAdd(1, ordering: .relaxed)
+        if causedHere { counters.recoveries.wrappingAdd(1, ordering: .relaxed) }
+    }
+
     /// Closes the PCM and opens it again (bounded); declares the device lost if that fails.
-    private func reopen(after error: ALSAError) {
+    func reopen(after error: ALSAError) {
         close()
         descriptorsChanged = true
         for _ in 0..<max(policy.reopenAttempts, 0) {

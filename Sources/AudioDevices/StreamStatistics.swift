@@ -12,6 +12,9 @@ public struct StreamStatistics: Sendable, Equatable {
     public var recoveries: Int = 0
     /// Times the PCM was closed and reopened.
     public var reopens: Int = 0
+    /// Times a duplex stream restarted both directions together after an xrun or suspend of
+    /// either (the same count in both directions' statistics; see `ALSAStream.restartCount`).
+    public var restarts: Int = 0
     /// Time from the last fault to the first transfer after it, in nanoseconds (0 if none).
     public var lastRecoveryNanoseconds: Int64 = 0
     /// `snd_pcm_delay` after the last transfer, in frames: for playback, frames queued before
@@ -37,6 +40,7 @@ final class StreamCounters: Sendable {
     let suspends = Atomic<Int>(0)
     let recoveries = Atomic<Int>(0)
     let reopens = Atomic<Int>(0)
+    let restarts = Atomic<Int>(0)
     let lastRecoveryNanoseconds = Atomic<Int64>(0)
     let delayFrames = Atomic<Int>(0)
     let timestampNanoseconds = Atomic<Int64>(0)
@@ -49,7 +53,7 @@ final class StreamCounters: Sendable {
         StreamStatistics(
             frames: frames.load(ordering: .relaxed), xruns: xruns.load(ordering: .relaxed),
             suspends: suspends.load(ordering: .relaxed), recoveries: recoveries.load(ordering: .relaxed),
-            reopens: reopens.load(ordering: .relaxed),
+            reopens: reopens.load(ordering: .relaxed), restarts: restarts.load(ordering: .relaxed),
             lastRecoveryNanoseconds: lastRecoveryNanoseconds.load(ordering: .relaxed),
             delayFrames: delayFrames.load(ordering: .relaxed),
             timestampNanoseconds: timestampNanoseconds.load(ordering: .relaxed),

@@ -6,12 +6,13 @@ import SystemErrors
 /// An ALSA layer for tests that plays back scripted faults (as swift-system mocks syscalls).
 ///
 /// Every PCM is always ready: `poll` returns at once (after `pollIntervalMicroseconds`, to pace
-/// a threaded stream), capture delivers one period of a ramp per wake-up, playback accepts one
-/// period per wake-up. Scripted results are consumed in order: `failIO(.capture, .brokenPipe)`
+/// a threaded stream; a stream's stop waker ends that wait early), capture delivers one period
+/// of a ramp per wake-up, playback accepts one period per wake-up. Scripted results are consumed in order: `failIO(.capture, .brokenPipe)`
 /// makes the next capture read return `-EPIPE`, `scriptResume([.resourceTemporarilyUnavailable,
 /// .resourceTemporarilyUnavailable, nil])` answers the next three `snd_pcm_resume` calls
 /// (`-EAGAIN` twice, then success). Control calls (open, configure, prepare, start, recover,
-/// resume, drop, close) are logged in `log`; per-period calls are not, and allocate nothing.
+/// resume, drop, close) are logged in `log`; per-period calls are not (writes are, as
+/// `"write playback"`, when `logsWrites`), and allocate nothing.
 public final class ScriptedALSA: ALSACalls, Sendable {
     private struct PCM {
         var direction: AudioDirection
@@ -36,17 +37,22 @@ public final class ScriptedALSA: ALSACalls, Sendable {
         var devices: [AudioDeviceInfo] = []
         var recorded: [Int16] = []
         var recordPlayback = false
+        var logsWrites = false
+        var stopWaker: Int32?
+        var pollTimeouts = 0
     }
 
     private let state = Mutex(State())
     /// Real time `poll` waits, in microseconds (0: no wait).
     public let pollIntervalMicroseconds: UInt32
 
-    /// A fault-free device; `recordPlayback` keeps what is played in `recordedPlayback`.
-    public init(pollIntervalMicroseconds: UInt32 = 0, recordPlayback: Bool = false) {
+    /// A fault-free device; `recordPlayback` keeps what is played in `recordedPlayback`;
+    /// `logsWrites` adds every `snd_pcm_writei` to `log` (the prefill's among them).
+    public init(pollIntervalMicroseconds: UInt32 = 0, recordPlayback: Bool = false, logsWrites: Bool = false) {
         self.pollIntervalMicroseconds = pollIntervalMicroseconds
         state.withLock {
             $0.recordPlayback = recordPlayback
+            $0.logsWrites = logsWrites
             $0.recorded.reserveCapacity(recordPlayback ? 1 << 20 : 0)
         }
     }
@@ -71,6 +77,8 @@ public final class ScriptedALSA: ALSACalls, Sendable {
     public func scriptRecover(_ results: [Errno?]) { state.withLock { $0.recoverResults.append(contentsOf: Self.returnValues(results)) } }
     /// Results of the next `snd_pcm_resume` calls (nil succeeds).
     public func scriptResume(_ results: [Errno?]) { state.withLock { $0.resumeResults.append(contentsOf: Self.returnValues(results)) } }
+    /// The next `count` polls time out (return 0, nothing ready).
+    public func scriptPollTimeouts(_ count: Int) { state.withLock { $0.pollTimeouts += max(count, 0) } }
     /// The cards `cards()` reports from now on (inject hot-plug).
     public func setCards(_ cards: [AudioCard]) { state.withLock { $0.cards = cards } }
     /// The devices `devices()` reports from now on.
@@ -90,6 +98,8 @@ public final class ScriptedALSA: ALSACalls, Sendable {
     public var openCount: Int { state.withLock { $0.pcms.filter(\.isOpen).count } }
     /// What was played, when recording.
     public var recordedPlayback: [Int16] { state.withLock { $0.recorded } }
+    /// The stop waker of the last `poll` (its last descriptor), nil before the first.
+    public var stopWakerDescriptor: Int32? { state.withLock { $0.stopWaker } }
 
     /// What ALSA returns for each result: 0 for success, the negated errno for a failure.
     private static func returnValues(_ results: [Errno?]) -> [Int32] { results.map { -($0?.rawValue ?? 0) } }
@@ -172,6 +182,7 @@ public final class ScriptedALSA: ALSACalls, Sendable {
         state.withLock { state in
             let index = Self.index(pcm)
             let direction = AudioDirection.playback.rawValue
+            if state.logsWrites { state.log.append("write playback") }
             if !state.io[direction].isEmpty { return state.io[direction].removeFirst() }
             if state.recordPlayback {
                 state.recorded.append(contentsOf: UnsafeBufferPointer(start: buffer, count: frames * state.pcms[index].parameters.channelCount))
@@ -216,12 +227,23 @@ public final class ScriptedALSA: ALSACalls, Sendable {
         return (0, events)
     }
 
+    /// Every open PCM is ready, after `pollIntervalMicroseconds` (ignoring `timeoutMs`) or as
+    /// soon as the stop waker, the last descriptor, is readable; a scripted timeout returns 0.
     public func poll(_ descriptors: UnsafeMutablePointer<PollDescriptor>, count: Int, timeoutMs: Int32) -> Int32 {
-        if pollIntervalMicroseconds > 0 { usleep(pollIntervalMicroseconds) }
-        state.withLock { state in
-            for index in state.pcms.indices { state.pcms[index].ready = state.pcms[index].isOpen }
+        let waker = count > 0 ? descriptors[count - 1].fileDescriptor : -1
+        state.withLock { $0.stopWaker = waker }
+        if pollIntervalMicroseconds > 0 {
+            let deadline = MonotonicClock.nanoseconds + Int64(pollIntervalMicroseconds) * 1_000
+            _ = StopWakerWait.sleep(untilNanoseconds: deadline, waker: waker)
         }
-        return Int32(count)
+        return state.withLock { state in
+            if state.pollTimeouts > 0 {
+                state.pollTimeouts -= 1
+                return 0
+            }
+            for index in state.pcms.indices { state.pcms[index].ready = state.pcms[index].isOpen }
+            return Int32(count)
+        }
     }
 
     public func sleep(microseconds: UInt32) {

@@ -5,23 +5,39 @@ import SystemErrors
 
 /// A device without ALSA, driven through the same `ALSACalls` layer so an `ALSAStream` runs on
 /// it unchanged: the null device (capture gives silence, playback is discarded) or a WAV file
-/// device (capture plays the file, playback is recorded), paced in real time or as fast as
-/// possible.
+/// device (capture plays the file, playback is recorded), paced in real time, on a virtual
+/// clock, or as fast as possible.
 ///
 /// ```swift
 /// let device = VirtualAudioDevice.wavFile(try WAVAudio(contentsOf: url), pacing: .realtime)
 /// let stream = try ALSAStream(device: "wav", calls: device)
 /// ```
 ///
-/// Recording playback appends to an array on the I/O thread (it grows, so it allocates); use
-/// the null device where the no-allocation rule matters.
+/// Each direction runs on its own crystal: `captureClockErrorPpm` and `playbackClockErrorPpm`
+/// stretch that direction's periods by 1 + ppm·10⁻⁶ (+100 ppm: its periods last 100 ppm
+/// longer, it runs slow), so an hour of drift between capture and playback takes seconds on
+/// `.virtualClock`. The device keeps the playback prefill as its lead, like a sound card:
+/// playback's `delay` is what was written minus what its clock has played.
+///
+/// Recording playback appends to an array on the I/O thread; it grows (and allocates) unless
+/// `recordingCapacitySamples` reserved it up front, in which case what does not fit is dropped
+/// and counted (`recordingDroppedSamples`) and the I/O thread never allocates.
 public final class VirtualAudioDevice: ALSACalls, Sendable {
+    /// The largest clock error a direction takes, in ppm (1 %); larger ones are clamped to it.
+    public static let maximumClockErrorPpm = 10_000.0
+    /// The largest recording reserved up front, in samples (2^28: 512 MiB, 93 minutes of 48 kHz
+    /// mono); larger requests are clamped to it.
+    public static let maximumRecordingCapacitySamples = 1 << 28
+
     private struct PCM {
         var direction: AudioDirection
+        var clockErrorPpm: Double
         var parameters = StreamParameters()
         var startNanoseconds: Int64 = 0
-        var framesBeforeStart = 0
-        var frames = 0
+        /// Playback frames written before the start (the prefill): the device's lead.
+        var queuedAtStart = 0
+        /// Frames read or written since the last prepare.
+        var transferred = 0
         var started = false
         var ready = false
         var isOpen = true
@@ -33,47 +49,143 @@ public final class VirtualAudioDevice: ALSACalls, Sendable {
         var sourcePosition = 0
         var loopsSource = false
         var recordsPlayback = false
+        var recordingCapacity: Int? = nil
         var recorded: [Int16] = []
+        var recordingDropped = 0
+        /// The virtual clock, in nanoseconds (`.virtualClock` only).
+        var clock: Int64 = 0
     }
 
     /// How the device keeps time.
     public let pacing: DevicePacing
+    /// The capture crystal's error, in ppm, as applied (clamped to ±`maximumClockErrorPpm`).
+    public let captureClockErrorPpm: Double
+    /// The playback crystal's error, in ppm, as applied (clamped to ±`maximumClockErrorPpm`).
+    public let playbackClockErrorPpm: Double
     private let state: Mutex<State>
 
-    private init(pacing: DevicePacing, state: State) {
+    private init(pacing: DevicePacing, captureClockErrorPpm: Double, playbackClockErrorPpm: Double, state: State) {
         self.pacing = pacing
+        self.captureClockErrorPpm = Self.clampedClockError(captureClockErrorPpm)
+        self.playbackClockErrorPpm = Self.clampedClockError(playbackClockErrorPpm)
         self.state = Mutex(state)
     }
 
+    /// A clock error inside ±`maximumClockErrorPpm`; NaN is no error.
+    private static func clampedClockError(_ ppm: Double) -> Double {
+        ppm.isNaN ? 0 : min(max(ppm, -maximumClockErrorPpm), maximumClockErrorPpm)
+    }
+
     /// The null device: silence in, nothing out.
-    public static func null(pacing: DevicePacing = .realtime) -> VirtualAudioDevice {
-        VirtualAudioDevice(pacing: pacing, state: State())
+    ///
+    /// - Parameters:
+    ///   - captureClockErrorPpm: the capture crystal's error (clamped to ±10,000 ppm, NaN is 0).
+    ///   - playbackClockErrorPpm: the playback crystal's error (clamped likewise).
+    public static func null(pacing: DevicePacing = .realtime, captureClockErrorPpm: Double = 0,
+                            playbackClockErrorPpm: Double = 0) -> VirtualAudioDevice {
+        VirtualAudioDevice(pacing: pacing, captureClockErrorPpm: captureClockErrorPpm,
+                           playbackClockErrorPpm: playbackClockErrorPpm, state: State())
     }
 
     /// A WAV file device: capture delivers `source`'s samples (then silence, or from the start
     /// again when `loops`), playback is kept in `recording` when `recordsPlayback`.
     /// Open streams on it with `source`'s rate and channel count.
+    ///
+    /// - Parameters:
+    ///   - captureClockErrorPpm: the capture crystal's error (clamped to ±10,000 ppm, NaN is 0).
+    ///   - playbackClockErrorPpm: the playback crystal's error (clamped likewise).
+    ///   - recordingCapacitySamples: reserves the recording up front (clamped to
+    ///     0…`maximumRecordingCapacitySamples`): samples beyond it are dropped and counted in
+    ///     `recordingDroppedSamples`, and recording never allocates. Nil: the recording grows.
     public static func wavFile(_ source: WAVAudio, loops: Bool = false, recordsPlayback: Bool = true,
-                               pacing: DevicePacing = .realtime) -> VirtualAudioDevice {
-        VirtualAudioDevice(pacing: pacing, state: State(source: source.samples, loopsSource: loops, recordsPlayback: recordsPlayback))
+                               pacing: DevicePacing = .realtime, captureClockErrorPpm: Double = 0,
+                               playbackClockErrorPpm: Double = 0,
+                               recordingCapacitySamples: Int? = nil) -> VirtualAudioDevice {
+        var state = State(source: source.samples, loopsSource: loops, recordsPlayback: recordsPlayback)
+        if recordsPlayback, let requested = recordingCapacitySamples {
+            let capacity = min(max(requested, 0), maximumRecordingCapacitySamples)
+            state.recordingCapacity = capacity
+            state.recorded.reserveCapacity(capacity)
+        }
+        return VirtualAudioDevice(pacing: pacing, captureClockErrorPpm: captureClockErrorPpm,
+                                  playbackClockErrorPpm: playbackClockErrorPpm, state: state)
     }
 
     /// Whether capture has delivered the whole source file.
     public var sourceFinished: Bool { state.withLock { $0.sourcePosition >= $0.source.count } }
 
+    /// The virtual clock, in nanoseconds from the device's creation (0 unless `.virtualClock`).
+    public var virtualNanoseconds: Int64 { state.withLock { $0.clock } }
+
+    /// Played samples dropped because the reserved recording was full.
+    public var recordingDroppedSamples: Int { state.withLock { $0.recordingDropped } }
+
     /// Everything played so far (with the prefill silence), at the stream's rate and channels.
+    /// A copy: the recording the I/O thread appends to is never shared (sharing would make its
+    /// next append copy, and allocate, on that thread).
     public func recording() -> WAVAudio {
         state.withLock { state in
             let parameters = state.pcms.last { $0.direction == .playback }?.parameters ?? StreamParameters()
-            return WAVAudio(sampleRate: parameters.sampleRate, channelCount: parameters.channelCount, samples: state.recorded)
+            let samples = state.recorded.withUnsafeBufferPointer { Array($0) }
+            return WAVAudio(sampleRate: parameters.sampleRate, channelCount: parameters.channelCount, samples: samples)
         }
     }
 
+    // MARK: Time
+
     private static func index(_ pcm: PCMHandle) -> Int { Int(pcm.rawValue) - 1 }
 
+    /// Now on the device's clock: the virtual clock, or CLOCK_MONOTONIC.
+    private func now(virtualClock: Int64) -> Int64 {
+        pacing == .virtualClock ? virtualClock : MonotonicClock.nanoseconds
+    }
+
+    /// How long `frames` last on `pcm`'s crystal, in nanoseconds: nominal, stretched by its
+    /// error. Whole seconds apart, so no count of frames overflows.
+    private static func nanoseconds(_ frames: Int, _ pcm: PCM) -> Int64 {
+        let rate = Int64(pcm.parameters.sampleRate), count = Int64(max(frames, 0))
+        let nominal = count / rate * 1_000_000_000 + count % rate * 1_000_000_000 / rate
+        guard pcm.clockErrorPpm != 0 else { return nominal }
+        return nominal + Int64((Double(nominal) * pcm.clockErrorPpm * 1e-6).rounded())
+    }
+
+    /// Frames `pcm`'s crystal has clocked since its start, at `time`: the most whose duration
+    /// has passed (the exact inverse of `nanoseconds`).
+    private static func framesElapsed(_ pcm: PCM, at time: Int64) -> Int {
+        guard pcm.started, time > pcm.startNanoseconds else { return 0 }
+        let elapsed = time - pcm.startNanoseconds
+        let scale = 1e9 * (1 + pcm.clockErrorPpm * 1e-6)
+        var frames = Int(Double(elapsed) * Double(pcm.parameters.sampleRate) / scale)
+        while frames > 0 && nanoseconds(frames, pcm) > elapsed { frames -= 1 }
+        while nanoseconds(frames + 1, pcm) <= elapsed { frames += 1 }
+        return frames
+    }
+
+    /// When the next period of `pcm` is due: capture once its crystal clocked one more period
+    /// than was read, playback once it played a period of its lead.
+    private static func deadline(_ pcm: PCM) -> Int64 {
+        let consumed = pcm.direction == .playback ? pcm.transferred - pcm.queuedAtStart : pcm.transferred
+        return pcm.startNanoseconds + nanoseconds(consumed + pcm.parameters.periodFrames, pcm)
+    }
+
+    /// Marks ready every started PCM due at `time`; returns how many.
+    private static func markDue(_ state: inout State, at time: Int64) -> Int32 {
+        var ready: Int32 = 0
+        for index in state.pcms.indices where state.pcms[index].isOpen && state.pcms[index].started {
+            if deadline(state.pcms[index]) <= time {
+                state.pcms[index].ready = true
+                ready += 1
+            }
+        }
+        return ready
+    }
+
+    // MARK: ALSACalls
+
     public func open(device: String, direction: AudioDirection) -> (pcm: PCMHandle?, code: Int32) {
-        state.withLock { state in
-            state.pcms.append(PCM(direction: direction))
+        let ppm = direction == .capture ? captureClockErrorPpm : playbackClockErrorPpm
+        return state.withLock { state in
+            state.pcms.append(PCM(direction: direction, clockErrorPpm: ppm))
             return (PCMHandle(rawValue: UInt(state.pcms.count)), 0)
         }
     }
@@ -94,24 +206,35 @@ public final class VirtualAudioDevice: ALSACalls, Sendable {
         state.withLock { state in
             let index = Self.index(pcm)
             state.pcms[index].started = false
-            state.pcms[index].framesBeforeStart = state.pcms[index].frames
+            state.pcms[index].ready = false
+            state.pcms[index].transferred = 0
+            state.pcms[index].queuedAtStart = 0
         }
         return 0
     }
 
     public func start(_ pcm: PCMHandle) -> Int32 {
-        let now = MonotonicClock.nanoseconds
         state.withLock { state in
             let index = Self.index(pcm)
             state.pcms[index].started = true
-            state.pcms[index].startNanoseconds = now
-            state.pcms[index].framesBeforeStart = state.pcms[index].direction == .playback ? state.pcms[index].frames : 0
-            state.pcms[index].frames = state.pcms[index].direction == .playback ? state.pcms[index].frames : 0
+            state.pcms[index].startNanoseconds = now(virtualClock: state.clock)
+            if state.pcms[index].direction == .playback {
+                state.pcms[index].queuedAtStart = state.pcms[index].transferred
+            } else {
+                state.pcms[index].transferred = 0
+            }
         }
         return 0
     }
 
-    public func drop(_ pcm: PCMHandle) -> Int32 { state.withLock { $0.pcms[Self.index(pcm)].started = false }; return 0 }
+    public func drop(_ pcm: PCMHandle) -> Int32 {
+        state.withLock { state in
+            state.pcms[Self.index(pcm)].started = false
+            state.pcms[Self.index(pcm)].ready = false
+        }
+        return 0
+    }
+
     public func recover(_ pcm: PCMHandle, error: Int32) -> Int32 { prepare(pcm) }
     public func resume(_ pcm: PCMHandle) -> Int32 { 0 }
 
@@ -131,7 +254,7 @@ public final class VirtualAudioDevice: ALSACalls, Sendable {
                     buffer[sample] = 0
                 }
             }
-            state.pcms[index].frames += count
+            state.pcms[index].transferred += count
             return count
         }
     }
@@ -140,9 +263,15 @@ public final class VirtualAudioDevice: ALSACalls, Sendable {
         state.withLock { state in
             let index = Self.index(pcm)
             if state.recordsPlayback {
-                state.recorded.append(contentsOf: UnsafeBufferPointer(start: buffer, count: frames * state.pcms[index].parameters.channelCount))
+                let samples = frames * state.pcms[index].parameters.channelCount
+                var kept = samples
+                if let capacity = state.recordingCapacity {
+                    kept = min(samples, max(capacity - state.recorded.count, 0))
+                    state.recordingDropped += samples - kept
+                }
+                state.recorded.append(contentsOf: UnsafeBufferPointer(start: buffer, count: kept))
             }
-            state.pcms[index].frames += frames
+            state.pcms[index].transferred += frames
             return frames
         }
     }
@@ -156,14 +285,25 @@ public final class VirtualAudioDevice: ALSACalls, Sendable {
         }
     }
 
+    /// Capture: frames its crystal clocked that were not read yet. Playback: frames written and
+    /// not yet played by its crystal (the prefill's lead, in steady state). As fast as possible
+    /// there is no clock: capture 0, playback the lead.
     public func delay(_ pcm: PCMHandle) -> (code: Int32, frames: Int) {
         state.withLock { state in
             let pcm = state.pcms[Self.index(pcm)]
-            return (0, pcm.direction == .playback ? pcm.framesBeforeStart : 0)
+            guard pcm.started else { return (0, pcm.direction == .playback ? pcm.transferred : 0) }
+            if pacing == .asFastAsPossible { return (0, pcm.direction == .playback ? pcm.queuedAtStart : 0) }
+            let clocked = Self.framesElapsed(pcm, at: now(virtualClock: state.clock))
+            let queued = pcm.direction == .playback ? pcm.transferred - clocked : clocked - pcm.transferred
+            return (0, max(queued, 0))
         }
     }
 
-    public func timestamp(_ pcm: PCMHandle) -> (code: Int32, nanoseconds: Int64) { (0, MonotonicClock.nanoseconds) }
+    /// The device's clock: the virtual clock on `.virtualClock`, CLOCK_MONOTONIC otherwise.
+    public func timestamp(_ pcm: PCMHandle) -> (code: Int32, nanoseconds: Int64) {
+        (0, state.withLock { now(virtualClock: $0.clock) })
+    }
+
     public func pollDescriptorCount(_ pcm: PCMHandle) -> Int { 1 }
 
     public func pollDescriptors(_ pcm: PCMHandle, into descriptors: UnsafeMutablePointer<PollDescriptor>, count: Int) -> Int {
@@ -179,39 +319,49 @@ public final class VirtualAudioDevice: ALSACalls, Sendable {
         }
     }
 
-    /// When the next period of `pcm` is due (playback runs `framesBeforeStart` ahead).
-    private static func deadline(_ pcm: PCM) -> Int64 {
-        let consumed = pcm.direction == .playback ? pcm.frames - pcm.framesBeforeStart : pcm.frames
-        let due = consumed + pcm.parameters.periodFrames
-        return pcm.startNanoseconds + Int64(due) * 1_000_000_000 / Int64(pcm.parameters.sampleRate)
-    }
-
+    /// Real time: sleeps until the earliest deadline (or `timeoutMs`, or the stop waker, the last
+    /// descriptor). Virtual clock: moves the clock to the earliest deadline, never sleeping or
+    /// timing out (nothing started: nothing moves, 0). As fast as possible: everything started
+    /// is ready. Returns how many PCMs are ready.
     public func poll(_ descriptors: UnsafeMutablePointer<PollDescriptor>, count: Int, timeoutMs: Int32) -> Int32 {
-        let now = MonotonicClock.nanoseconds
-        var wakeAt = now + Int64(max(timeoutMs, 0)) * 1_000_000
-        if pacing == .realtime {
+        switch pacing {
+        case .asFastAsPossible:
+            return state.withLock { Self.markDue(&$0, at: .max) }
+        case .virtualClock:
+            return state.withLock { state in
+                var earliest = Int64.max
+                for index in state.pcms.indices where state.pcms[index].isOpen && state.pcms[index].started {
+                    earliest = min(earliest, Self.deadline(state.pcms[index]))
+                }
+                guard earliest != .max else { return 0 }
+                state.clock = max(state.clock, earliest)
+                return Self.markDue(&state, at: state.clock)
+            }
+        case .realtime:
+            let now = MonotonicClock.nanoseconds
+            var wakeAt = now + Int64(max(timeoutMs, 0)) * 1_000_000
             state.withLock { state in
-                for pcm in state.pcms where pcm.isOpen && pcm.started { wakeAt = min(wakeAt, Self.deadline(pcm)) }
-            }
-            if wakeAt > now {
-                var pause = timespec(tv_sec: Int(wakeAt / 1_000_000_000), tv_nsec: Int(wakeAt % 1_000_000_000))
-                clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &pause, nil)
-            }
-        }
-        let woke = pacing == .realtime ? MonotonicClock.nanoseconds : Int64.max
-        return state.withLock { state in
-            var ready: Int32 = 0
-            for index in state.pcms.indices where state.pcms[index].isOpen && state.pcms[index].started {
-                if Self.deadline(state.pcms[index]) <= woke {
-                    state.pcms[index].ready = true
-                    ready += 1
+                for index in state.pcms.indices where state.pcms[index].isOpen && state.pcms[index].started {
+                    wakeAt = min(wakeAt, Self.deadline(state.pcms[index]))
                 }
             }
-            return ready
+            if wakeAt > now {
+                _ = StopWakerWait.sleep(untilNanoseconds: wakeAt, waker: count > 0 ? descriptors[count - 1].fileDescriptor : -1)
+            }
+            let woke = MonotonicClock.nanoseconds
+            return state.withLock { Self.markDue(&$0, at: woke) }
         }
     }
 
-    public func sleep(microseconds: UInt32) { usleep(microseconds) }
+    /// Sleeps (real time), or moves the virtual clock on by as much (`.virtualClock`).
+    public func sleep(microseconds: UInt32) {
+        if pacing == .virtualClock {
+            state.withLock { $0.clock += Int64(microseconds) * 1_000 }
+        } else {
+            usleep(microseconds)
+        }
+    }
+
     public func cards() -> [AudioCard] { [] }
 
     public func devices() -> [AudioDeviceInfo] {

@@ -1,8 +1,19 @@
 import AudioDevices
 import AudioDevicesTesting
 import Foundation
+import Synchronization
 import Testing
 import TestSupport
+
+/// One period of samples that a cycle callback reads into and plays from (allocated up front).
+final class PeriodBuffer: @unchecked Sendable {
+    let samples: UnsafeMutableBufferPointer<Int16>
+    init(samples count: Int) {
+        samples = .allocate(capacity: count)
+        samples.initialize(repeating: 0)
+    }
+    deinit { samples.deallocate() }
+}
 
 /// The I/O thread's per-period work: rings, the allocation rule, and devices without ALSA.
 @Suite struct RealtimePathTests {
@@ -57,27 +68,51 @@ import TestSupport
         #expect(outOfOrder == 0)
     }
 
+    /// The I/O loop with a cycle callback that does what an engine on the I/O thread does:
+    /// reads the captured period and writes a period to play, in the same wake-up.
     @Test func steadyStatePeriodsAllocateNothing() throws {
         let alsa = ScriptedALSA()
         let stream = try ALSAStream(device: "mock", parameters: StreamParameters(periodMs: 10), calls: alsa)
-        try stream.start(thread: .none)
-        let input = UnsafeMutableBufferPointer<Int16>.allocate(capacity: 480)
-        let output = UnsafeMutableBufferPointer<Int16>.allocate(capacity: 480)
-        defer { input.deallocate(); output.deallocate() }
-        input.initialize(repeating: 7)
-        output.initialize(repeating: 0)
-        func period() {
-            stream.write(UnsafeBufferPointer(input))
-            _ = stream.runOnce()
-            stream.read(into: output)
+        let period = PeriodBuffer(samples: 480)
+        let shortfalls = Atomic<Int>(0)
+        try stream.start(thread: .none) {
+            let read = stream.read(into: period.samples)
+            let written = stream.write(UnsafeBufferPointer(period.samples))
+            if read != 480 || written != 480 { shortfalls.wrappingAdd(1, ordering: .relaxed) }
         }
-        for _ in 0..<50 { period() }  // warm-up: lazy one-time setup
+        defer { stream.stop() }
+        for _ in 0..<50 { stream.runOnce() }  // warm-up: lazy one-time setup
         let (_, allocations) = AllocationCounter.measure {
-            for _ in 0..<500 { period() }
+            for _ in 0..<500 { stream.runOnce() }
         }
         #expect(allocations == 0, "\(allocations) allocations in 500 periods")
+        #expect(shortfalls.load(ordering: .relaxed) == 0, "every callback read and wrote a whole period")
         #expect(stream.statistics(.capture).frames == 550 * 480)
         #expect(stream.statistics(.playback).ringUnderflowSamples == 0)
+    }
+
+    /// The same on a WAV file device on the virtual clock, recording into a reserved buffer
+    /// (a growing recording allocates: 3 times in these 160 wake-ups).
+    @Test func virtualClockDeviceWithReservedRecordingAllocatesNothing() throws {
+        let source = (0..<48_000).map { Int16(truncatingIfNeeded: $0 &* 3) }
+        let device = VirtualAudioDevice.wavFile(WAVAudio(sampleRate: 48_000, channelCount: 1, samples: source),
+                                                pacing: .virtualClock, recordingCapacitySamples: 48_000 * 2)
+        let stream = try ALSAStream(device: "wav", parameters: StreamParameters(periodMs: 10), calls: device)
+        let period = PeriodBuffer(samples: 480)
+        try stream.start(thread: .none) {
+            stream.read(into: period.samples)
+            stream.write(UnsafeBufferPointer(period.samples))
+        }
+        defer { stream.stop() }
+        for _ in 0..<20 { stream.runOnce() }
+        let (_, allocations) = AllocationCounter.measure {
+            for _ in 0..<160 { stream.runOnce() }
+        }
+        #expect(allocations == 0, "\(allocations) allocations in 160 wake-ups")
+        #expect(device.virtualNanoseconds == 1_800_000_000, "180 periods of 10 ms")
+        #expect(device.recordingDroppedSamples == 0)
+        #expect(Array(device.recording().samples.dropFirst(960).prefix(1_000)) == Array(source.prefix(1_000)),
+                "what was captured was played, after the prefill")
     }
 
     @Test func nullDeviceIsPacedInRealTime() throws {
