@@ -1,6 +1,6 @@
 /// What the local microphone gave and what voice processing did to it, named as the W3C
 /// WebRTC statistics name them (`RTCAudioSourceStats`) where a name exists there.
-public struct MediaSourceStatistics: Sendable, Equatable {
+public struct MediaSourceStatistics: Sendable, Equatable, BitwiseCopyable {
     /// Level of the processed microphone, 0…1 (1 = full scale), the peak of the last 100 ms.
     public var audioLevel = 0.0
     /// Energy of the processed microphone: Σ (sample / full scale)² × sample duration.

@@ -1,0 +1,191 @@
+import AudioDevices
+import Synchronization
+
+/// A change to the mixer's calls, queued by the control side for the audio thread.
+struct AudioCommand: BitwiseCopyable {
+    enum Kind: UInt8 { case add, remove }
+    var kind: Kind
+    /// Unretained: the engine's registry holds the call until the audio side has let it go
+    /// (nil only in the queue's unused slots).
+    var call: Unmanaged<CallMedia>?
+}
+
+/// The engine's audio thread, one device period at a time: the body of the device stream's
+/// cycle callback. Each cycle applies queued call changes, hands every captured period to the
+/// mixer (voice processing, each call's uplink), renders the mix until the playback ring
+/// holds one period (the device takes it in the same wake-up), and notices xruns and joint
+/// restarts from the stream's counters to tell the mixer (the echo canceller). It allocates
+/// nothing, takes no lock (counters are published with `withLockIfAvailable`) and makes no
+/// system call; a call is never released here (the registry outlives the mixer's reference).
+///
+/// Owned by the audio thread while device I/O runs, by the engine's control lock otherwise.
+final class AudioCycle: @unchecked Sendable {
+    private(set) var mixer: CallMixer
+    private let commands: SPSCConsumer<AudioCommand>
+    private let removals: SPSCProducer<AudioCommand>
+    private let clock: EngineClock
+    private var stream: (any EngineAudioStream)?
+    private let buffer: UnsafeMutableBufferPointer<Int16>
+    private var periodSamples = 480
+    private var channelCount = 1
+    private var seenXruns = (capture: 0, playback: 0)
+    private var seenRestarts = 0
+    private var deviceDelaySeeded = false
+    /// CLOCK_MONOTONIC time of the last cycle that sent a frame (the network thread's cue).
+    let lastUplinkFrameNanoseconds = Atomic<Int64>(0)
+    /// When device I/O started, and when the first captured and played periods passed.
+    let startNanoseconds = Atomic<Int64>(0)
+    let firstCaptureNanoseconds = Atomic<Int64>(0)
+    let firstPlaybackNanoseconds = Atomic<Int64>(0)
+    /// Cycles run since the engine was created.
+    let cycles = Atomic<Int>(0)
+    /// The mixer's microphone statistics, published every cycle.
+    let sourceStatistics = PublishedValue(MediaSourceStatistics())
+    /// Called at the end of every cycle on the audio thread (tests count allocations with it).
+    var cycleObserver: (@Sendable () -> Void)?
+
+    init(mixer: CallMixer, commands: consuming SPSCConsumer<AudioCommand>, removals: consuming SPSCProducer<AudioCommand>,
+         clock: EngineClock, maximumPeriodSamples: Int) {
+        self.mixer = mixer
+        self.commands = commands
+        self.removals = removals
+        self.clock = clock
+        buffer = .allocate(capacity: maximumPeriodSamples)
+        buffer.initialize(repeating: 0)
+    }
+
+    deinit { buffer.deallocate() }
+
+    /// Binds the cycle to a freshly opened stream (control side, before the stream starts).
+    func attach(_ stream: any EngineAudioStream, mixer replacement: CallMixer?) {
+        self.stream = stream
+        if let replacement {
+            for call in mixer.calls { try? replacement.add(call) }
+            mixer = replacement
+        }
+        let parameters = stream.parameters(for: .playback) ?? stream.parameters(for: .capture) ?? StreamParameters()
+        channelCount = max(1, parameters.channelCount)
+        periodSamples = min(parameters.periodSamples, buffer.count)
+        seenXruns = (stream.statistics(.capture).xruns, stream.statistics(.playback).xruns)
+        seenRestarts = stream.restartCount
+        deviceDelaySeeded = false
+        startNanoseconds.store(MonotonicClock.nanoseconds, ordering: .relaxed)
+        firstCaptureNanoseconds.store(0, ordering: .relaxed)
+        firstPlaybackNanoseconds.store(0, ordering: .relaxed)
+    }
+
+    /// Lets go of the stream (control side, after it stopped).
+    func detach() {
+        stream = nil
+        lastUplinkFrameNanoseconds.store(0, ordering: .relaxed)
+    }
+
+    /// Applies every queued call change; each removed call is queued back for release.
+    func applyCommands() {
+        while let command = commands.pop() {
+            guard let call = command.call?.takeUnretainedValue() else { continue }
+            switch command.kind {
+            case .add:
+                // Validated by the engine before queueing: cannot fail here.
+                try? mixer.add(call)
+            case .remove:
+                mixer.remove(call)
+                _ = removals.push(command)
+            }
+        }
+    }
+
+    /// One wake-up of the device.
+    func cycle() {
+        defer { cycleObserver?() }
+        applyCommands()
+        guard let stream else { return }
+        cycles.add(1, ordering: .relaxed)
+        noticeFaults(stream)
+        let framesBefore = mixer.capturedFrames
+        let capture = UnsafeMutableBufferPointer(rebasing: buffer[0..<periodSamples])
+        while true {
+            let count = stream.read(into: capture)
+            if count == 0 { break }
+            if firstCaptureNanoseconds.load(ordering: .relaxed) == 0 {
+                firstCaptureNanoseconds.store(MonotonicClock.nanoseconds, ordering: .relaxed)
+            }
+            mixer.capture(UnsafeBufferPointer(rebasing: capture[0..<downmix(capture, count: count)]))
+            if count < capture.count { break }
+        }
+        if mixer.capturedFrames != framesBefore {
+            lastUplinkFrameNanoseconds.store(MonotonicClock.nanoseconds, ordering: .releasing)
+        }
+        // Keep one period queued: the device takes it right after this callback.
+        let monoPeriod = periodSamples / channelCount
+        while stream.playbackQueuedSamples < periodSamples, stream.playbackSpaceAvailable >= periodSamples {
+            let mono = UnsafeMutableBufferPointer(rebasing: buffer[0..<monoPeriod])
+            mixer.render(into: mono, nowMs: clock.milliseconds)
+            upmix(count: monoPeriod)
+            stream.write(UnsafeBufferPointer(rebasing: buffer[0..<periodSamples]))
+            if firstPlaybackNanoseconds.load(ordering: .relaxed) == 0 {
+                firstPlaybackNanoseconds.store(MonotonicClock.nanoseconds, ordering: .relaxed)
+            }
+        }
+        if !deviceDelaySeeded { seedDeviceDelay(stream) }
+        sourceStatistics.publishIfAvailable(mixer.mediaSourceStatistics)
+    }
+
+    /// Averages interleaved channels into the first `count / channelCount` samples.
+    private func downmix(_ samples: UnsafeMutableBufferPointer<Int16>, count: Int) -> Int {
+        guard channelCount > 1 else { return count }
+        let frames = count / channelCount
+        for frame in 0..<frames {
+            var sum = 0
+            for channel in 0..<channelCount { sum += Int(samples[frame * channelCount + channel]) }
+            samples[frame] = Int16(sum / channelCount)
+        }
+        return frames
+    }
+
+    /// Spreads the first `count` mono samples over every channel, in place from the end.
+    private func upmix(count: Int) {
+        guard channelCount > 1 else { return }
+        var frame = count - 1
+        while frame >= 0 {
+            let sample = buffer[frame]
+            for channel in 0..<channelCount { buffer[frame * channelCount + channel] = sample }
+            frame -= 1
+        }
+    }
+
+    /// Tells the mixer of xruns and of capture and playback restarted together.
+    private func noticeFaults(_ stream: any EngineAudioStream) {
+        let restarts = stream.restartCount
+        if restarts != seenRestarts {
+            seenRestarts = restarts
+            mixer.deviceRestarted(deviceDelayMs: deviceDelayMs(stream))
+        }
+        let captureXruns = stream.statistics(.capture).xruns
+        if captureXruns != seenXruns.capture {
+            seenXruns.capture = captureXruns
+            mixer.reportXrun(.capture)
+        }
+        let playbackXruns = stream.statistics(.playback).xruns
+        if playbackXruns != seenXruns.playback {
+            seenXruns.playback = playbackXruns
+            mixer.reportXrun(.playback)
+        }
+    }
+
+    /// The device's delay from playback to capture as ALSA reports it (both buffers plus the
+    /// period queued in the ring), in ms; nil before playback reports any.
+    private func deviceDelayMs(_ stream: any EngineAudioStream) -> Int? {
+        let playback = stream.delayFrames(.playback)
+        guard playback > 0 else { return nil }
+        let capture = max(0, stream.delayFrames(.capture))
+        let frames = playback + capture + periodSamples / channelCount
+        return frames * 1_000 / max(1, mixer.configuration.deviceSampleRate)
+    }
+
+    private func seedDeviceDelay(_ stream: any EngineAudioStream) {
+        guard let delay = deviceDelayMs(stream) else { return }
+        mixer.setDeviceDelay(ms: delay)
+        deviceDelaySeeded = true
+    }
+}

@@ -1,0 +1,28 @@
+import Transport
+
+/// The sockets of one call in a `VoiceEngine`: RTP, and RTCP on its own port unless the call
+/// multiplexes it with RTP (RFC 5761 rtcp-mux). Set each socket's remote to the address the
+/// peer's SDP gave; the engine may move it to where authenticated packets come from
+/// (symmetric RTP, `SymmetricRTPPolicy`).
+public struct CallTransport: Sendable {
+    /// The RTP socket (and RTCP's, with rtcp-mux).
+    public var rtp: UDPSocket
+    /// The RTCP socket, or nil with rtcp-mux.
+    public var rtcp: UDPSocket?
+
+    /// A call's sockets: `rtp`, and `rtcp` unless RTCP is multiplexed.
+    public init(rtp: UDPSocket, rtcp: UDPSocket? = nil) {
+        self.rtp = rtp
+        self.rtcp = rtcp
+    }
+}
+
+/// Whether the engine moves a call's remote address to where the peer's packets come from
+/// (symmetric RTP, RFC 4961; the "latching" NAT traversal of SIP softphones and SBCs).
+public enum SymmetricRTPPolicy: Sendable, Hashable {
+    /// Never: packets always go to the address the application set.
+    case off
+    /// Only to the source of a packet that passed SRTP or SRTCP authentication — so nobody
+    /// without the keys can redirect the media; a call without SRTP never latches.
+    case authenticated
+}

@@ -1,0 +1,183 @@
+import AudioDevices
+import Synchronization
+import Transport
+
+/// The engine's network thread: one `poll` over every call's sockets (and a waker), each
+/// datagram stamped on the engine clock and handed to its call's network side (SRTP, RTCP,
+/// reception accounting), then every call's queued packets protected and sent, RTCP when due,
+/// and every call's events forwarded to the application. Symmetric RTP latches a call's
+/// remote address from authenticated packets only. SRTP lives here because libsrtp2 with NSS
+/// allocates per packet: this thread may allocate, lock and wait; the audio thread may not.
+///
+/// It wakes for datagrams, for the control side (`wake`), and just after the audio thread is
+/// due to have queued the next frame (`AudioCycle.lastUplinkFrameNanoseconds` plus one frame),
+/// so a packet waits for its send about a millisecond without the audio thread making a
+/// system call to say it is there.
+final class NetworkLoop: @unchecked Sendable {
+    /// A call as the network thread holds it.
+    private struct Entry {
+        let id: EngineCallID
+        let media: CallMedia
+        let transport: CallTransport
+        var tokens: [SocketPoller.Token]
+    }
+
+    /// A change for the network thread.
+    enum Command {
+        case add(EngineCallID, CallMedia, CallTransport)
+        /// Removes the call, after a BYE when `bye`.
+        case remove(EngineCallID, bye: Bool)
+    }
+
+    private let poller: SocketPoller
+    private let clock: EngineClock
+    private let policy: SymmetricRTPPolicy
+    private let frameNanoseconds: Int64
+    private let pending = Mutex<[Command]>([])
+    private var entries: [Entry] = []
+    private let datagram: UnsafeMutableRawBufferPointer
+    private let post: @Sendable (VoiceEngineEvent) -> Void
+    /// Cleared to stop the thread.
+    let running = Atomic<Bool>(true)
+    /// Whether device I/O runs (the loop then wakes for every frame).
+    let audioRunning = Atomic<Bool>(false)
+    /// Set from the audio thread when the device is lost; the engine acts on it here.
+    let deviceLost = Atomic<Bool>(false)
+    /// Whatever else the loop should do each round on this thread (release removed calls,
+    /// handle a lost device), given by the engine.
+    var housekeeping: (@Sendable () -> Void)?
+    private let audioCycle: AudioCycle
+
+    init(poller: SocketPoller, clock: EngineClock, policy: SymmetricRTPPolicy, frameDurationMs: Int, audioCycle: AudioCycle,
+         post: @escaping @Sendable (VoiceEngineEvent) -> Void) {
+        self.poller = poller
+        self.clock = clock
+        self.policy = policy
+        self.audioCycle = audioCycle
+        frameNanoseconds = Int64(frameDurationMs) * 1_000_000
+        self.post = post
+        // The largest UDP payload: no datagram is ever cut; CallMedia judges the size.
+        datagram = .allocate(byteCount: 65_536, alignment: 16)
+    }
+
+    deinit { datagram.deallocate() }
+
+    /// Queues a change for the thread and wakes it (any thread).
+    func enqueue(_ command: Command) {
+        pending.withLock { $0.append(command) }
+        poller.wake()
+    }
+
+    /// Wakes the thread (any thread).
+    func wake() { poller.wake() }
+
+    /// The thread's body: runs until `running` is cleared.
+    func run() {
+        while running.load(ordering: .acquiring) {
+            do {
+                try poller.wait(timeoutMs: nextTimeoutMs()) { socket in receive(from: socket) }
+            } catch {
+                // poll itself failed (EBADF, ENOMEM): nothing a call did; try again after a pause.
+                MonotonicClock.sleep(untilNanoseconds: MonotonicClock.nanoseconds + 10_000_000)
+            }
+            applyCommands()
+            let nowMs = clock.milliseconds
+            for entry in entries { send(entry, nowMs: nowMs) }
+            for entry in entries {
+                let id = entry.id
+                entry.media.drainEvents { post(.call(id, $0)) }
+            }
+            housekeeping?()
+        }
+        applyCommands()
+        entries.removeAll()
+    }
+
+    /// How long to wait: until just after the next frame is due while audio runs, else 20 ms
+    /// (RTCP's timing needs no finer).
+    private func nextTimeoutMs() -> Int {
+        guard audioRunning.load(ordering: .relaxed), !entries.isEmpty else { return 20 }
+        let last = audioCycle.lastUplinkFrameNanoseconds.load(ordering: .acquiring)
+        guard last > 0 else { return 2 }
+        let now = MonotonicClock.nanoseconds
+        let due = last + frameNanoseconds
+        if now < due { return Int((due - now + 999_999) / 1_000_000) }
+        // Overdue by more than a few frames: the audio side stalled; don't spin.
+        return now - due > 3 * frameNanoseconds ? 20 : 1
+    }
+
+    private func applyCommands() {
+        let commands = pending.withLock { queued -> [Command] in
+            defer { queued.removeAll(keepingCapacity: true) }
+            return queued
+        }
+        for command in commands {
+            switch command {
+            case let .add(id, media, transport):
+                var tokens: [SocketPoller.Token] = []
+                for socket in [transport.rtp, transport.rtcp].compactMap({ $0 }) {
+                    do {
+                        tokens.append(try poller.add(socket))
+                    } catch {
+                        post(.socketFailed(id, error))
+                    }
+                }
+                entries.append(Entry(id: id, media: media, transport: transport, tokens: tokens))
+            case let .remove(id, bye):
+                guard let index = entries.firstIndex(where: { $0.id == id }) else { continue }
+                if bye { sendBye(entries[index]) }
+                for token in entries[index].tokens { _ = poller.remove(token) }
+                entries.remove(at: index)
+            }
+        }
+    }
+
+    /// Every datagram waiting on `socket`, to its call.
+    private func receive(from socket: UDPSocket) {
+        guard let index = entries.firstIndex(where: { $0.transport.rtp === socket || $0.transport.rtcp === socket }) else { return }
+        let entry = entries[index]
+        var received = 0
+        while received < 256 {
+            let datagram: ReceivedDatagram?
+            do {
+                datagram = try socket.receive(into: self.datagram)
+            } catch {
+                post(.socketFailed(entry.id, error))
+                return
+            }
+            guard let datagram else { return }
+            received += 1
+            let bytes = UnsafeMutableRawBufferPointer(rebasing: self.datagram[0..<min(datagram.length, self.datagram.count)])
+            let disposition = entry.media.receiveDatagram(bytes, arrivalTimeMs: clock.milliseconds)
+            latch(entry, socket: socket, source: datagram.source, disposition: disposition)
+        }
+    }
+
+    /// Symmetric RTP: an authenticated datagram from elsewhere moves the socket's remote there.
+    private func latch(_ entry: Entry, socket: UDPSocket, source: PeerAddress, disposition: ReceivedDatagramDisposition) {
+        guard policy == .authenticated, disposition.isAuthenticated, socket.remote != source else { return }
+        socket.setRemote(source)
+        post(.remoteAddressLatched(entry.id, source.endpoint, rtcp: socket === entry.transport.rtcp))
+    }
+
+    /// Protects and sends what `entry`'s call queued, and its RTCP when due.
+    private func send(_ entry: Entry, nowMs: Double) {
+        var failure: SocketError?
+        entry.media.sendDatagrams(nowMs: nowMs) { datagram in
+            let socket = entry.transport.rtcp.flatMap { CallMedia.isRTCP(datagram) ? $0 : nil } ?? entry.transport.rtp
+            do throws(SocketError) {
+                try socket.send(datagram)
+            } catch {
+                failure = error
+            }
+        }
+        if let failure { post(.socketFailed(entry.id, failure)) }
+    }
+
+    private func sendBye(_ entry: Entry) {
+        entry.media.sendBye { datagram in
+            let socket = entry.transport.rtcp ?? entry.transport.rtp
+            _ = try? socket.send(datagram)
+        }
+    }
+}

@@ -1,0 +1,34 @@
+import AudioDevices
+import SystemErrors
+import Transport
+
+/// Identifies a call inside one `VoiceEngine` (given by `addCall`).
+public struct EngineCallID: Sendable, Hashable, CustomStringConvertible {
+    /// A number unique within the engine.
+    public let rawValue: UInt64
+
+    public var description: String { "call \(rawValue)" }
+}
+
+/// Something that happened in a running `VoiceEngine`, in the order the engine saw it.
+public enum VoiceEngineEvent: Sendable, Equatable {
+    /// An event of one call's media (SSRC change, SRTP failures, remote silence, key press,
+    /// BYE, xrun).
+    case call(EngineCallID, CallMediaEvent)
+    /// Symmetric RTP moved a call's remote address (RTP, or its RTCP socket when `rtcp`) to
+    /// where its authenticated packets come from.
+    case remoteAddressLatched(EngineCallID, UDPEndpoint, rtcp: Bool)
+    /// A call's socket failed; the call stays, its network side idle on that socket.
+    case socketFailed(EngineCallID, SocketError)
+    /// The device reported a fault or a recovery.
+    case device(AudioDeviceEvent)
+    /// The audio thread runs at normal priority: SCHED_FIFO was refused (`.notPermitted`
+    /// without CAP_SYS_NICE or an rtprio limit).
+    case realtimeRefused(Errno)
+    /// Device I/O started on `device`.
+    case audioStarted(device: String)
+    /// Device I/O stopped: asked to (`lost` false), or because the device was lost.
+    case audioStopped(device: String, lost: Bool)
+    /// The device was lost and I/O moved to `to` (`DeviceLossPolicy.switchTo`).
+    case deviceSwitched(from: String, to: String)
+}

@@ -1,0 +1,93 @@
+import AudioDevices
+import AudioDevicesTesting
+import MediaEngine
+import SRTP
+import Synchronization
+import Transport
+
+/// One side of a call between two `VoiceEngine`s in one process: a UDP socket on loopback,
+/// a call keyed for SRTP, an engine on a device (a virtual WAV device by default: capture
+/// plays `speech`, playback is recorded).
+final class EngineParty: Sendable {
+    let socket: UDPSocket
+    let call: CallMedia
+    let engine: VoiceEngine
+    let device: VirtualAudioDevice?
+    let sendingKey: SRTPKeyingMaterial
+
+    /// A party speaking `speech` on a virtual device (or on `opener` when given).
+    init(speech: [Int16], sendingKey: SRTPKeyingMaterial = .random(profile: .aesCM128HmacSha1_80),
+         receivingKey: SRTPKeyingMaterial? = nil, pacing: DevicePacing = .realtime, recordingSeconds: Int = 30,
+         opener: AudioDeviceOpener? = nil, configure: (inout VoiceEngineConfiguration) -> Void = { _ in }) throws {
+        socket = try UDPSocket(bindingTo: UDPEndpoint(host: "127.0.0.1", port: 0))
+        self.sendingKey = sendingKey
+        call = try CallMedia(configuration: MediaConfiguration(), sendingKey: sendingKey, receivingKey: receivingKey ?? sendingKey,
+                             ssrc: .random(in: 1 ... .max), rtcpSeed: 7)
+        var configuration = VoiceEngineConfiguration()
+        if let opener {
+            device = nil
+            configuration.device = opener
+        } else {
+            let device = VirtualAudioDevice.wavFile(WAVAudio(sampleRate: 48_000, channelCount: 1, samples: speech), pacing: pacing,
+                                                    recordingCapacitySamples: 48_000 * recordingSeconds)
+            self.device = device
+            configuration.device = AudioDeviceOpener(name: "virtual", calls: device)
+        }
+        // Tests run unprivileged: ask for normal scheduling rather than a refusal per start.
+        configuration.realtimePriority = nil
+        configure(&configuration)
+        engine = try VoiceEngine(configuration: configuration)
+    }
+
+    /// Two parties keyed for each other, each socket's remote the other's.
+    static func pair(alice: [Int16], bob: [Int16], pacing: DevicePacing = .realtime,
+                     configure: (inout VoiceEngineConfiguration) -> Void = { _ in }) throws -> (EngineParty, EngineParty) {
+        let aliceKey = SRTPKeyingMaterial.random(profile: .aesCM128HmacSha1_80)
+        let bobKey = SRTPKeyingMaterial.random(profile: .aesCM128HmacSha1_80)
+        let a = try EngineParty(speech: alice, sendingKey: aliceKey, receivingKey: bobKey, pacing: pacing, configure: configure)
+        let b = try EngineParty(speech: bob, sendingKey: bobKey, receivingKey: aliceKey, pacing: pacing, configure: configure)
+        try a.socket.setRemote(b.socket.localEndpoint)
+        try b.socket.setRemote(a.socket.localEndpoint)
+        return (a, b)
+    }
+
+    /// Adds the call to the engine.
+    @discardableResult
+    func addCall() throws -> EngineCallID {
+        try engine.addCall(call, transport: CallTransport(rtp: socket))
+    }
+
+    /// What this party's loudspeaker played.
+    var heard: [Int16] { device?.recording().samples ?? [] }
+}
+
+/// Events of an engine, collected on a task.
+final class EngineEventLog: Sendable {
+    private final class Storage: Sendable {
+        let events = Mutex<[VoiceEngineEvent]>([])
+    }
+
+    private let storage = Storage()
+    private let task: Task<Void, Never>
+
+    init(_ engine: VoiceEngine) {
+        let storage = self.storage
+        task = Task {
+            for await event in engine.events { storage.events.withLock { $0.append(event) } }
+        }
+    }
+
+    deinit { task.cancel() }
+
+    var all: [VoiceEngineEvent] { storage.events.withLock { $0 } }
+
+    /// Waits up to `seconds` for an event matching `predicate`.
+    func wait(seconds: Double, for predicate: (VoiceEngineEvent) -> Bool) -> VoiceEngineEvent? {
+        let deadline = MonotonicClock.nanoseconds + Int64(seconds * 1e9)
+        while MonotonicClock.nanoseconds < deadline {
+            if let found = all.first(where: predicate) { return found }
+            MonotonicClock.sleep(untilNanoseconds: MonotonicClock.nanoseconds + 5_000_000)
+        }
+        return all.first(where: predicate)
+    }
+}

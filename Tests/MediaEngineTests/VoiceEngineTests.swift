@@ -1,0 +1,61 @@
+import AudioDevices
+import AudioDevicesTesting
+import Foundation
+@testable import MediaEngine
+import Synchronization
+import Testing
+import TestSupport
+import Transport
+
+/// Two engines on real threads, real UDP on loopback and virtual devices paced in real time:
+/// speech goes through, the audio thread allocates nothing, calls come and go while audio
+/// runs, symmetric RTP follows only authenticated packets.
+@Suite(.timeLimit(.minutes(2))) struct VoiceEngineTests {
+    static let alice = CallOverNetworkTests.alice
+    static let bob = CallOverNetworkTests.bob
+
+    /// Sleeps `seconds` of wall-clock time.
+    static func sleep(seconds: Double) {
+        MonotonicClock.sleep(untilNanoseconds: MonotonicClock.nanoseconds + Int64(seconds * 1e9))
+    }
+
+    @Test func twoEnginesTalkAndTheAudioThreadAllocatesNothing() throws {
+        let (alice, bob) = try EngineParty.pair(alice: Self.alice, bob: Self.bob)
+        try alice.addCall()
+        try bob.addCall()
+        // The allocations of each audio cycle, on the audio thread itself, after a second.
+        let worst = Atomic<Int>(0), measured = Atomic<Int>(0)
+        let last = Atomic<Int>(-1)
+        let startedAt = MonotonicClock.nanoseconds
+        bob.engine.setCycleObserver {
+            let now = AllocationCounter.current
+            let previous = last.exchange(now, ordering: .relaxed)
+            guard previous >= 0, MonotonicClock.nanoseconds - startedAt > 1_500_000_000 else { return }
+            measured.add(1, ordering: .relaxed)
+            let cycle = now - previous
+            if cycle > worst.load(ordering: .relaxed) { worst.store(cycle, ordering: .relaxed) }
+        }
+        try alice.engine.start()
+        try bob.engine.start()
+        Self.sleep(seconds: 5)
+        alice.engine.stop()
+        bob.engine.stop()
+        bob.engine.setCycleObserver(nil)
+
+        let bobStatistics = try #require(bob.engine.statistics(of: bob.engine.callIDs[0]))
+        let aliceStatistics = try #require(alice.engine.statistics(of: alice.engine.callIDs[0]))
+        #expect(bobStatistics.inbound.packetsReceived > 200, "\(bobStatistics.inbound)")
+        #expect(aliceStatistics.inbound.packetsReceived > 200, "\(aliceStatistics.inbound)")
+        #expect(bobStatistics.transport.srtp.authFailures == 0)
+        #expect(bobStatistics.inbound.packetsLost == 0)
+        let heard = bob.heard
+        let correlation = CallOverNetworkTests.quality(Array(Self.alice.prefix(4 * 48_000)), heard)
+        #expect(correlation > 0.6, "Bob heard Alice with correlation \(correlation)")
+        if AllocationCounter.isCounting {
+            #expect(measured.load(ordering: .relaxed) > 100)
+            #expect(worst.load(ordering: .relaxed) == 0, "an audio cycle allocated \(worst.load(ordering: .relaxed)) times")
+        }
+        let firstAudio = bob.engine.timeToFirstAudio
+        #expect((firstAudio.playback ?? .infinity) <= 100, "first audio after \(String(describing: firstAudio.playback)) ms")
+    }
+}
