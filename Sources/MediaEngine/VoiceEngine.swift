@@ -1,4 +1,5 @@
 import AudioDevices
+import Dispatch
 import Synchronization
 import SystemErrors
 import Transport
@@ -51,7 +52,7 @@ public final class VoiceEngine: Sendable {
     private let cycle: AudioCycle
     private let network: NetworkLoop
     private let networkThread: Mutex<NetworkThreadHandle?>
-    private let continuation: AsyncStream<VoiceEngineEvent>.Continuation
+    private let sink: EngineEventSink
 
     /// An engine with `configuration`; its network thread starts now, device I/O on `start()`.
     /// - Throws: `VoiceEngineError` naming what was refused.
@@ -60,7 +61,8 @@ public final class VoiceEngine: Sendable {
         self.configuration = configuration
         let (events, continuation) = AsyncStream.makeStream(of: VoiceEngineEvent.self, bufferingPolicy: .bufferingNewest(1_024))
         self.events = events
-        self.continuation = continuation
+        let sink = EngineEventSink(continuation: continuation)
+        self.sink = sink
         let mixer: CallMixer
         do {
             mixer = try CallMixer(configuration: configuration.mixer)
@@ -84,7 +86,7 @@ public final class VoiceEngine: Sendable {
         }
         network = NetworkLoop(poller: poller, clock: clock, policy: configuration.symmetricRTP,
                               frameDurationMs: configuration.mixer.frameDurationMs, audioCycle: cycle,
-                              post: { continuation.yield($0) })
+                              post: { sink.post($0) })
         networkThread = Mutex(nil)
         network.housekeeping = { [weak self] in self?.housekeeping() }
         let loop = network
@@ -198,13 +200,13 @@ public final class VoiceEngine: Sendable {
     public var deviceName: String { control.withLock { $0.device.name } }
 
     private func startDevice(_ control: inout Control, device: AudioDeviceOpener) throws(VoiceEngineError) {
-        let continuation = self.continuation
+        let sink = self.sink
         let network = self.network
         network.deviceLost.store(false, ordering: .relaxed)
         let stream: any EngineAudioStream
         do {
             stream = try device.open(configuration.streamParameters, configuration.recovery) { event in
-                continuation.yield(.device(event))
+                sink.post(.device(event))
                 if case .deviceLost = event {
                     network.deviceLost.store(true, ordering: .releasing)
                     network.wake()
@@ -233,14 +235,14 @@ public final class VoiceEngine: Sendable {
         control.stream = stream
         control.device = device
         network.audioRunning.store(true, ordering: .relaxed)
-        continuation.yield(.audioStarted(device: device.name))
+        sink.post(.audioStarted(device: device.name))
         if configuration.realtimePriority != nil {
             // The thread asks for SCHED_FIFO as it starts; wait briefly for its answer.
             let deadline = MonotonicClock.nanoseconds + 200_000_000
             while !stream.isRealtime && stream.realtimeRefusal == nil && MonotonicClock.nanoseconds < deadline {
                 MonotonicClock.sleep(untilNanoseconds: MonotonicClock.nanoseconds + 1_000_000)
             }
-            if let refusal = stream.realtimeRefusal { continuation.yield(.realtimeRefused(refusal)) }
+            if let refusal = stream.realtimeRefusal { sink.post(.realtimeRefused(refusal)) }
         }
     }
 
@@ -253,7 +255,7 @@ public final class VoiceEngine: Sendable {
         // The audio thread is gone: this thread applies what it left queued.
         cycle.applyCommands()
         releaseRemovedCalls(&control)
-        continuation.yield(.audioStopped(device: control.device.name, lost: lost))
+        sink.post(.audioStopped(device: control.device.name, lost: lost))
     }
 
     /// On the network thread each round: release calls the audio side let go of, and act on
@@ -268,9 +270,9 @@ public final class VoiceEngine: Sendable {
             guard case let .switchTo(fallback) = configuration.onDeviceLoss else { return }
             do {
                 try startDevice(&control, device: fallback)
-                continuation.yield(.deviceSwitched(from: from, to: fallback.name))
+                sink.post(.deviceSwitched(from: from, to: fallback.name))
             } catch {
-                continuation.yield(.audioStopped(device: fallback.name, lost: true))
+                sink.post(.audioStopped(device: fallback.name, lost: true))
             }
         }
     }
@@ -322,7 +324,13 @@ public final class VoiceEngine: Sendable {
             releaseRemovedCalls(&control)
             control.calls.removeAll()
         }
-        continuation.finish()
+        sink.finish()
+    }
+
+    /// Delivers every event also to `handler`, on `queue` (nil clears it): the delegate form of
+    /// `events`, for code that is not async.
+    public func setEventHandler(queue: DispatchQueue, _ handler: (@Sendable (VoiceEngineEvent) -> Void)?) {
+        sink.setHandler(queue: queue, handler)
     }
 
     /// Runs `observer` on the audio thread after every cycle (tests count its allocations).

@@ -1,5 +1,6 @@
 import AudioDevices
 import AudioDevicesTesting
+import Dispatch
 import MediaEngine
 import SRTP
 import Synchronization
@@ -61,23 +62,21 @@ final class EngineParty: Sendable {
     var heard: [Int16] { device?.recording().samples ?? [] }
 }
 
-/// Events of an engine, collected on a task.
+/// Events of an engine, collected through its handler on a private queue (not on the
+/// cooperative pool, which synchronous tests keep busy).
 final class EngineEventLog: Sendable {
     private final class Storage: Sendable {
         let events = Mutex<[VoiceEngineEvent]>([])
     }
 
     private let storage = Storage()
-    private let task: Task<Void, Never>
 
     init(_ engine: VoiceEngine) {
         let storage = self.storage
-        task = Task {
-            for await event in engine.events { storage.events.withLock { $0.append(event) } }
+        engine.setEventHandler(queue: DispatchQueue(label: "EngineEventLog")) { event in
+            storage.events.withLock { $0.append(event) }
         }
     }
-
-    deinit { task.cancel() }
 
     var all: [VoiceEngineEvent] { storage.events.withLock { $0 } }
 

@@ -1,0 +1,35 @@
+import Dispatch
+import Synchronization
+
+/// Where an engine's events go: its `AsyncStream`, and the handler the application set, on
+/// the queue it gave (as `CXProvider.setDelegate(_:queue:)` delivers). Posting allocates and
+/// may take a lock: the network thread posts, and the audio thread only on fault paths.
+final class EngineEventSink: Sendable {
+    private struct Handler {
+        let queue: DispatchQueue
+        let body: @Sendable (VoiceEngineEvent) -> Void
+    }
+
+    private let continuation: AsyncStream<VoiceEngineEvent>.Continuation
+    private let handler = Mutex<Handler?>(nil)
+
+    init(continuation: AsyncStream<VoiceEngineEvent>.Continuation) {
+        self.continuation = continuation
+    }
+
+    /// Delivers `event` to the stream and to the handler.
+    func post(_ event: VoiceEngineEvent) {
+        continuation.yield(event)
+        if let handler = handler.withLock({ $0 }) {
+            handler.queue.async { handler.body(event) }
+        }
+    }
+
+    /// Sets (or with nil clears) the handler and its queue.
+    func setHandler(queue: DispatchQueue, _ body: (@Sendable (VoiceEngineEvent) -> Void)?) {
+        handler.withLock { $0 = body.map { Handler(queue: queue, body: $0) } }
+    }
+
+    /// Ends the stream.
+    func finish() { continuation.finish() }
+}

@@ -1,0 +1,210 @@
+import AudioDevices
+import AudioDevicesTesting
+import Foundation
+import Glibc
+@testable import MediaEngine
+import SRTP
+import Synchronization
+import Testing
+import TestSupport
+import Transport
+
+/// An engine's life: started and stopped many times with calls added and removed from other
+/// threads (nothing leaks), a lost device handled as configured, symmetric RTP.
+@Suite(.timeLimit(.minutes(2))) struct VoiceEngineLifecycleTests {
+    static func openDescriptors() -> Int {
+        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1
+    }
+
+    static func threads() -> Int {
+        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count) ?? -1
+    }
+
+    static func call() throws -> CallMedia {
+        try CallMedia(configuration: MediaConfiguration(), sendingKey: nil, receivingKey: nil, ssrc: 1, rtcpSeed: 1)
+    }
+
+    @Test func startAndStopAThousandTimesWhileCallsComeAndGoLeaksNothing() throws {
+        var configuration = VoiceEngineConfiguration()
+        configuration.device = AudioDeviceOpener(name: "null", calls: VirtualAudioDevice.null(pacing: .virtualClock))
+        configuration.realtimePriority = nil
+        configuration.mixer.processing = .init(mode: .measurement)
+        configuration.trafficClass = nil
+        // Warm up once so lazily created runtime state is not counted as a leak.
+        do {
+            let engine = try VoiceEngine(configuration: configuration)
+            try engine.start()
+            engine.stop()
+            engine.shutdown()
+        }
+        let descriptorsBefore = Self.openDescriptors(), threadsBefore = Self.threads()
+        let engine = try VoiceEngine(configuration: configuration)
+        let sockets = try (0..<4).map { _ in try UDPSocket(bindingTo: UDPEndpoint(host: "127.0.0.1", port: 0)) }
+        let stopChurn = Atomic<Bool>(false)
+        let churned = Atomic<Int>(0)
+        let released = Atomic<Int>(0)
+        // Another thread adds and removes calls all the while; every removed call must be let go.
+        let churn = Thread {
+            var index = 0
+            while !stopChurn.load(ordering: .relaxed) {
+                do {
+                    weak var gone: CallMedia?
+                    do {
+                        let call = try Self.call()
+                        gone = call
+                        let id = try engine.addCall(call, transport: CallTransport(rtp: sockets[index % sockets.count]))
+                        try engine.removeCall(id, sayingGoodbye: false)
+                        churned.add(1, ordering: .relaxed)
+                    } catch {
+                        Issue.record("churn: \(error)")
+                    }
+                    index += 1
+                    // Released on the network thread shortly after the audio side lets go.
+                    let deadline = MonotonicClock.nanoseconds + 2_000_000_000
+                    while gone != nil && MonotonicClock.nanoseconds < deadline { usleep(200) }
+                    if gone == nil { released.add(1, ordering: .relaxed) }
+                }
+            }
+        }
+        churn.start()
+        for _ in 0..<1_000 {
+            try engine.start()
+            engine.stop()
+        }
+        stopChurn.store(true, ordering: .relaxed)
+        while !churn.isFinished { usleep(1_000) }
+        #expect(churned.load(ordering: .relaxed) > 10)
+        #expect(released.load(ordering: .relaxed) == churned.load(ordering: .relaxed), "calls removed but never released")
+        engine.shutdown()
+        #expect(engine.callIDs.isEmpty)
+        // Other suites open sockets and threads meanwhile: a leak per cycle would show as
+        // hundreds, their noise as a few.
+        let descriptorsAfter = Self.openDescriptors() - sockets.count
+        #expect(descriptorsAfter - descriptorsBefore < 20, "descriptors \(descriptorsBefore) → \(descriptorsAfter)")
+        usleep(50_000)
+        #expect(Self.threads() - threadsBefore < 10, "threads \(threadsBefore) → \(Self.threads())")
+    }
+
+    @Test func aHundredEnginesComeAndGoWithoutLeakingThreads() throws {
+        var configuration = VoiceEngineConfiguration()
+        configuration.device = AudioDeviceOpener(name: "null", calls: VirtualAudioDevice.null(pacing: .virtualClock))
+        configuration.realtimePriority = nil
+        configuration.mixer.processing = .init(mode: .measurement)
+        let threadsBefore = Self.threads(), descriptorsBefore = Self.openDescriptors()
+        for _ in 0..<100 {
+            let engine = try VoiceEngine(configuration: configuration)
+            let socket = try UDPSocket(bindingTo: UDPEndpoint(host: "127.0.0.1", port: 0))
+            try socket.setRemote(socket.localEndpoint)
+            try engine.addCall(try Self.call(), transport: CallTransport(rtp: socket))
+            try engine.start()
+            usleep(1_000)
+            // No explicit shutdown: releasing the engine ends both threads.
+        }
+        usleep(50_000)
+        #expect(Self.threads() - threadsBefore < 10, "threads \(threadsBefore) → \(Self.threads())")
+        #expect(Self.openDescriptors() - descriptorsBefore < 20, "descriptors \(descriptorsBefore) → \(Self.openDescriptors())")
+    }
+
+    @Test func requestsAreRefusedWithTypedErrors() throws {
+        var configuration = VoiceEngineConfiguration()
+        configuration.periodMs = 0
+        #expect(throws: VoiceEngineError.configuration(.invalid(field: "periodMs", reason: "0 ms is outside 1–100 ms"))) {
+            try VoiceEngine(configuration: configuration)
+        }
+        configuration = VoiceEngineConfiguration()
+        configuration.device = AudioDeviceOpener(name: "null", calls: VirtualAudioDevice.null())
+        configuration.mixer.maximumCalls = 1
+        configuration.trafficClass = nil
+        let engine = try VoiceEngine(configuration: configuration)
+        let socket = try UDPSocket(bindingTo: UDPEndpoint(host: "127.0.0.1", port: 0))
+        let call = try Self.call()
+        let id = try engine.addCall(call, transport: CallTransport(rtp: socket))
+        #expect(throws: VoiceEngineError.callAlreadyAdded) { try engine.addCall(call, transport: CallTransport(rtp: socket)) }
+        #expect(throws: VoiceEngineError.tooManyCalls(maximum: 1)) { try engine.addCall(try Self.call(), transport: CallTransport(rtp: socket)) }
+        var tenMs = MediaConfiguration()
+        tenMs.frameDurationMs = 10
+        let other = try CallMedia(configuration: tenMs, sendingKey: nil, receivingKey: nil)
+        #expect(throws: VoiceEngineError.callFormatMismatch(callSampleRate: 48_000, callFrameDurationMs: 10,
+                                                            engineSampleRate: 48_000, engineFrameDurationMs: 20)) {
+            try engine.addCall(other, transport: CallTransport(rtp: socket))
+        }
+        try engine.removeCall(id)
+        #expect(throws: VoiceEngineError.unknownCall(id)) { try engine.removeCall(id) }
+        engine.shutdown()
+        #expect(throws: VoiceEngineError.shutDown) { try engine.start() }
+    }
+
+    /// The device lost mid-call (its PCMs fail with ENODEV and cannot be reopened).
+    static func loseDevice(policy: DeviceLossPolicy) throws -> (VoiceEngine, EngineEventLog) {
+        let alsa = ScriptedALSA(pollIntervalMicroseconds: 5_000)
+        var configuration = VoiceEngineConfiguration()
+        configuration.device = AudioDeviceOpener(name: "scripted", calls: alsa)
+        configuration.realtimePriority = nil
+        configuration.onDeviceLoss = policy
+        let engine = try VoiceEngine(configuration: configuration)
+        let log = EngineEventLog(engine)
+        try engine.start()
+        usleep(50_000)
+        alsa.scriptOpen([.noSuchDevice, .noSuchDevice, .noSuchDevice, .noSuchDevice])
+        alsa.failIO(.capture, .noSuchDevice)
+        alsa.failIO(.playback, .noSuchDevice)
+        return (engine, log)
+    }
+
+    @Test func aLostDeviceStopsAudioAndSaysSo() throws {
+        let (engine, log) = try Self.loseDevice(policy: .stopAudio)
+        let stopped = log.wait(seconds: 5) { $0 == .audioStopped(device: "scripted", lost: true) }
+        #expect(stopped != nil, "events: \(log.all)")
+        #expect(!engine.isRunning)
+        engine.shutdown()
+    }
+
+    @Test func aLostDeviceMovesTheCallsToTheFallback() throws {
+        let fallback = AudioDeviceOpener(name: "fallback", calls: VirtualAudioDevice.null())
+        let (engine, log) = try Self.loseDevice(policy: .switchTo(fallback))
+        let switched = log.wait(seconds: 5) { $0 == .deviceSwitched(from: "scripted", to: "fallback") }
+        #expect(switched != nil, "events: \(log.all)")
+        #expect(engine.isRunning)
+        #expect(engine.deviceName == "fallback")
+        engine.shutdown()
+    }
+
+    @Test func symmetricRTPFollowsAuthenticatedPacketsOnly() throws {
+        let (alice, bob) = try EngineParty.pair(alice: CallOverNetworkTests.alice, bob: CallOverNetworkTests.bob)
+        // Alice was told a wrong address for Bob (a NAT rewrote his port).
+        let decoy = try UDPSocket(bindingTo: UDPEndpoint(host: "127.0.0.1", port: 0))
+        try alice.socket.setRemote(decoy.localEndpoint)
+        let log = EngineEventLog(alice.engine)
+        let aliceCall = try alice.addCall()
+        try bob.addCall()
+        // Mallory, without the keys, sends RTP-looking datagrams to Alice first.
+        let mallory = try UDPSocket(bindingTo: UDPEndpoint(host: "127.0.0.1", port: 0))
+        try mallory.setRemote(alice.socket.localEndpoint)
+        var forged = [UInt8](repeating: 0, count: 60)
+        forged[0] = 0x80
+        forged[1] = 111
+        for sequence in 0..<20 {
+            forged[3] = UInt8(sequence)
+            _ = try forged.withUnsafeBytes { try mallory.send($0) }
+        }
+        try alice.engine.start()
+        try bob.engine.start()
+        let latched = log.wait(seconds: 5) {
+            if case .remoteAddressLatched(aliceCall, _, rtcp: false) = $0 { true } else { false }
+        }
+        for sequence in 20..<40 {
+            forged[3] = UInt8(sequence)
+            _ = try forged.withUnsafeBytes { try mallory.send($0) }
+        }
+        MonotonicClock.sleep(untilNanoseconds: MonotonicClock.nanoseconds + 1_000_000_000)
+        alice.engine.stop()
+        bob.engine.stop()
+        #expect(latched == .remoteAddressLatched(aliceCall, bob.socket.localEndpoint, rtcp: false), "events: \(log.all)")
+        #expect(alice.socket.remote == (try PeerAddress(bob.socket.localEndpoint)), "Mallory moved the media")
+        let bobReceived = try #require(bob.engine.statistics(of: bob.engine.callIDs[0])).inbound.packetsReceived
+        #expect(bobReceived > 20, "Bob gets Alice's media once she latched onto him")
+        let aliceTransport = try #require(alice.engine.statistics(of: aliceCall)).transport
+        #expect(aliceTransport.srtp.authFailures >= 40 || aliceTransport.srtp.malformed + aliceTransport.srtp.authFailures >= 40,
+                "Mallory's datagrams counted: \(aliceTransport.srtp)")
+    }
+}
