@@ -62,6 +62,7 @@ import TestSupport
 
     @Test func excludesThreadsSharingALock() {
         let lock = CrossProcessLock(path: Self.temporaryPath("shared"))
+        defer { unlink(lock.path) }
         secondHolderWaits(lock, lock)
     }
 
@@ -69,11 +70,13 @@ import TestSupport
     /// through `flock` alone: each hold opens its own file description.
     @Test func excludesThreadsWithTheirOwnLockOnTheSameFile() {
         let path = Self.temporaryPath("separate")
+        defer { unlink(path) }
         secondHolderWaits(CrossProcessLock(path: path), CrossProcessLock(path: path))
     }
 
     @Test func excludesOtherProcessesWhileHeld() throws {
         let path = Self.temporaryPath("process")
+        defer { unlink(path) }
         let lock = CrossProcessLock(path: path)
         let whileHeld = try lock.withLock { try Self.anotherProcessGetsTheLock(path) }
         #expect(!whileHeld, "flock(1) got the lock while this process held it")
