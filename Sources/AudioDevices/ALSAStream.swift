@@ -104,10 +104,12 @@ public final class ALSAStream<Calls: ALSACalls>: @unchecked Sendable {
     ///   it captured are in the ring: `capturedSamplesAvailable`, `read(into:)`) and before the
     ///   playback PCM is served (what it queues with `write(_:)` goes to the device in the same
     ///   wake-up, adding no period of latency). A capture-only stream calls it after capture, a
-    ///   playback-only one before playback. A joint restart after an xrun (`restartCount`) has
-    ///   happened before it is called. It runs under the real-time rules: no allocation, lock,
-    ///   syscall or Swift concurrency. The stream keeps it until `stop()`, which releases it
-    ///   (so a callback that captures the stream does not keep it alive after `stop()`).
+    ///   playback-only one before playback. A joint restart (`restartCount`) caused by capture
+    ///   is done before the callback of its wake-up; one caused by playback after it, so the
+    ///   next callback sees it. It runs under the real-time rules: no allocation, lock,
+    ///   syscall or Swift concurrency, and it never calls `stop()`. The stream keeps it until
+    ///   `stop()`, which releases it (so a callback that captures the stream does not keep it
+    ///   alive after `stop()`; without `stop()` that cycle is never released).
     public func start(thread: IOThreadMode = .realtime(priority: 10),
                       onCycle: (@Sendable () -> Void)? = nil) throws(ALSAError) {
         let alreadyStarted = state.withLock { state -> Bool in

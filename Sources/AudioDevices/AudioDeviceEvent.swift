@@ -9,10 +9,11 @@ public enum AudioDeviceEvent: Sendable, Equatable, CustomStringConvertible {
     /// successful transfer.
     case recovered(AudioDirection, nanoseconds: Int64)
     /// A duplex stream restarted capture and playback together (dropped, prepared, playback
-    /// prefilled, both started back to back) after an xrun or suspend of `cause`, so the two
-    /// directions keep one phase. Follows `.xrun` or `.suspended`; the captured audio already in
-    /// the ring stays there. The capture-to-playback alignment is new: an echo canceller
-    /// re-aligns here (on the I/O thread, compare `ALSAStream.restartCount` instead).
+    /// prefilled, both started back to back, as at start) after an xrun or suspend of `cause`,
+    /// so the two directions stay in phase rather than one restarting a period or more apart
+    /// from the other. Follows `.xrun` or `.suspended`; the captured audio already in the ring
+    /// stays there. Audio was lost in both directions: an echo canceller re-aligns here (on the
+    /// I/O thread, by comparing `ALSAStream.restartCount` instead of reading events).
     case restarted(cause: AudioDirection)
     /// Recovery failed repeatedly, so the PCM was closed and opened again.
     case reopened(AudioDirection)
