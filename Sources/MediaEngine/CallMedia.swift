@@ -50,6 +50,11 @@ public final class CallMedia {
     private let plannedLoss: Atomic<Int>
     private var appliedLoss: Int
     private var lossAdaptation: LossAdaptation
+    /// The bitrate the encoder should target: set by the network side (RTCP), applied by the
+    /// audio side before its next frame, as `plannedLoss` is.
+    private let targetBitrate: Atomic<Int>
+    private var appliedBitrate: Int
+    private var bitrateAdaptation: BitrateAdaptation
     private let held = Atomic<Bool>(false)
     private let gainBits = Atomic<UInt32>(Float(1).bitPattern)
     private let keyPressRequests: SPSCRing<KeyPressRequest>
@@ -100,6 +105,9 @@ public final class CallMedia {
         plannedLoss = Atomic(configuration.expectedPacketLossPercent)
         appliedLoss = configuration.expectedPacketLossPercent
         lossAdaptation = LossAdaptation(initialPercent: configuration.expectedPacketLossPercent)
+        targetBitrate = Atomic(configuration.bitrate)
+        appliedBitrate = configuration.bitrate
+        bitrateAdaptation = BitrateAdaptation(maximumBitrate: configuration.bitrate, minimumBitrate: configuration.minimumBitrate)
         do {
             uplink = try UplinkPipeline(configuration: configuration, ssrc: ssrc)
         } catch {
@@ -251,6 +259,11 @@ public final class CallMedia {
                                      packetIntervalMs: Double(configuration.frameDurationMs)) {
                 plannedLoss.store(lossAdaptation.plannedLossPercent, ordering: .relaxed)
             }
+            if configuration.adaptsBitrate, rtcp.remoteInbound.reportsReceived > reportsBefore,
+               bitrateAdaptation.report(fractionLost: rtcp.remoteInbound.fractionLost, jitterMs: rtcp.remoteInbound.jitter * 1_000,
+                                        roundTripTimeMs: rtcp.remoteInbound.roundTripTime.map { $0 * 1_000 }) {
+                targetBitrate.store(bitrateAdaptation.targetBitrate, ordering: .relaxed)
+            }
         } catch {
             transport.rtcpMalformed += 1
         }
@@ -326,6 +339,10 @@ public final class CallMedia {
                (try? uplink.setInbandFEC(configuration.inbandFEC && planned > 0)) != nil {
                 appliedLoss = planned
             }
+        }
+        let bitrate = targetBitrate.load(ordering: .relaxed)
+        if bitrate != appliedBitrate, (try? uplink.setBitrate(bitrate)) != nil {
+            appliedBitrate = bitrate
         }
         guard !isHeld else {
             uplink.skipFrame()
@@ -426,6 +443,17 @@ public final class CallMedia {
             throw .configuration(.invalid(field: "expectedPacketLossPercent", reason: "\(percent) is outside 0–100"))
         }
         plannedLoss.store(percent, ordering: .relaxed)
+    }
+
+    /// Sets the encoder's target bitrate from the next frame on, in bits per second (with
+    /// `adaptsBitrate`, the far end's next reports move it again, within
+    /// `minimumBitrate`…`bitrate`).
+    /// - Throws: `MediaPipelineError.configuration` outside Opus's 6–510 kb/s.
+    public func setBitrate(_ bitsPerSecond: Int) throws(MediaPipelineError) {
+        guard (6_000...510_000).contains(bitsPerSecond) else {
+            throw .configuration(.invalid(field: "bitrate", reason: "\(bitsPerSecond) b/s is outside Opus's 6–510 kb/s"))
+        }
+        targetBitrate.store(bitsPerSecond, ordering: .relaxed)
     }
 
     // MARK: Observation
