@@ -56,6 +56,11 @@ public final class CallMedia: @unchecked Sendable {
     private let plannedLoss: Atomic<Int>
     private var appliedLoss: Int
     private var lossAdaptation: LossAdaptation
+    /// The bitrate the encoder should target: set by the network side (RTCP), applied by the
+    /// audio side before its next frame, as `plannedLoss` is.
+    private let targetBitrate: Atomic<Int>
+    private var appliedBitrate: Int
+    private var bitrateAdaptation: BitrateAdaptation
     private let held = Atomic<Bool>(false)
     private let gainBits = Atomic<UInt32>(Float(1).bitPattern)
     /// Key presses queued by the control side (any thread, one at a time).
@@ -112,6 +117,9 @@ public final class CallMedia: @unchecked Sendable {
         plannedLoss = Atomic(configuration.expectedPacketLossPercent)
         appliedLoss = configuration.expectedPacketLossPercent
         lossAdaptation = LossAdaptation(initialPercent: configuration.expectedPacketLossPercent)
+        targetBitrate = Atomic(configuration.bitrate)
+        appliedBitrate = configuration.bitrate
+        bitrateAdaptation = BitrateAdaptation(maximumBitrate: configuration.bitrate, minimumBitrate: configuration.minimumBitrate)
         do {
             uplink = try UplinkPipeline(configuration: configuration, ssrc: ssrc)
         } catch {
@@ -274,6 +282,11 @@ public final class CallMedia: @unchecked Sendable {
                                      packetIntervalMs: Double(configuration.frameDurationMs)) {
                 plannedLoss.store(lossAdaptation.plannedLossPercent, ordering: .relaxed)
             }
+            if configuration.adaptsBitrate, rtcp.remoteInbound.reportsReceived > reportsBefore,
+               bitrateAdaptation.report(fractionLost: rtcp.remoteInbound.fractionLost, jitterMs: rtcp.remoteInbound.jitter * 1_000,
+                                        roundTripTimeMs: rtcp.remoteInbound.roundTripTime.map { $0 * 1_000 }) {
+                targetBitrate.store(bitrateAdaptation.targetBitrate, ordering: .relaxed)
+            }
         } catch {
             transport.rtcpMalformed += 1
             return .dropped
@@ -344,6 +357,10 @@ public final class CallMedia: @unchecked Sendable {
                (try? uplink.setInbandFEC(configuration.inbandFEC && planned > 0)) != nil {
                 appliedLoss = planned
             }
+        }
+        let bitrate = targetBitrate.load(ordering: .relaxed)
+        if bitrate != appliedBitrate, (try? uplink.setBitrate(bitrate)) != nil {
+            appliedBitrate = bitrate
         }
         guard !isHeld else {
             uplink.skipFrame()
@@ -443,6 +460,17 @@ public final class CallMedia: @unchecked Sendable {
             throw .configuration(.invalid(field: "expectedPacketLossPercent", reason: "\(percent) is outside 0–100"))
         }
         plannedLoss.store(percent, ordering: .relaxed)
+    }
+
+    /// Sets the encoder's target bitrate from the next frame on, in bits per second (with
+    /// `adaptsBitrate`, the far end's next reports move it again, within
+    /// `minimumBitrate`…`bitrate`).
+    /// - Throws: `MediaPipelineError.configuration` outside Opus's 6–510 kb/s.
+    public func setBitrate(_ bitsPerSecond: Int) throws(MediaPipelineError) {
+        guard (6_000...510_000).contains(bitsPerSecond) else {
+            throw .configuration(.invalid(field: "bitrate", reason: "\(bitsPerSecond) b/s is outside Opus's 6–510 kb/s"))
+        }
+        targetBitrate.store(bitsPerSecond, ordering: .relaxed)
     }
 
     // MARK: Observation

@@ -11,8 +11,25 @@ public struct MediaConfiguration: Sendable, Equatable {
     public var frameDurationMs: Int = 20
     /// Dynamic RTP payload type negotiated for Opus.
     public var payloadType: UInt8 = 111
-    /// Target Opus bitrate in bits per second.
+    /// Target Opus bitrate in bits per second: where a call starts and, with `adaptsBitrate`,
+    /// the most it returns to (a peer's `maxaveragebitrate` caps it, `applying(peer:ptime:)`).
     public var bitrate: Int = 24_000
+    /// The least the bitrate adaptation lowers the bitrate to under congestion, in bits per
+    /// second (`bitrate` when that is lower). 18 kb/s: the lowest rate at which libopus 1.3.1
+    /// (complexity 10, 20 ms) still codes in-band FEC for 6–30 % planned loss — below it FEC
+    /// disappears altogether at 6–15 % — measured on the speech fixture; lower floors trade
+    /// away the FEC the loss calls for.
+    public var minimumBitrate: Int = 18_000
+    /// Whether the far end's RTCP reports of congestion (loss while its delay or jitter rises)
+    /// lower the bitrate towards `minimumBitrate`, and clean reports raise it back to
+    /// `bitrate` (`BitrateAdaptation`). On a clean network the bitrate stays at `bitrate`.
+    public var adaptsBitrate = true
+    /// How Opus spends the bitrate: constrained VBR (libopus's default), VBR, or CBR (a
+    /// peer's `cbr=1`).
+    public var bitrateMode: OpusBitrateMode = .constrainedVBR
+    /// The widest audio bandwidth the encoder may code (a peer's `maxplaybackrate` narrows
+    /// it); fullband by default. Not `.auto`.
+    public var maximumBandwidth: OpusBandwidth = .fullband
     /// Opus encoder complexity, 0–10. 10 by default: it costs about 300 µs per 20 ms frame
     /// here (1.5 % of one core, `benchmarks opus`), and complexity 5 loses half a PESQ point.
     public var complexity: Int = 10
@@ -81,6 +98,12 @@ public struct MediaConfiguration: Sendable, Equatable {
         }
         guard (6_000...510_000).contains(bitrate) else {
             throw .invalid(field: "bitrate", reason: "\(bitrate) b/s is outside Opus's 6–510 kb/s")
+        }
+        guard (6_000...510_000).contains(minimumBitrate) else {
+            throw .invalid(field: "minimumBitrate", reason: "\(minimumBitrate) b/s is outside Opus's 6–510 kb/s")
+        }
+        guard maximumBandwidth != .auto else {
+            throw .invalid(field: "maximumBandwidth", reason: "a cap must be a bandwidth, not auto")
         }
         guard (0...10).contains(complexity) else { throw .invalid(field: "complexity", reason: "\(complexity) is outside 0–10") }
         guard (0...100).contains(expectedPacketLossPercent) else {

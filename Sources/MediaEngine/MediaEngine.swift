@@ -11,6 +11,8 @@
 ///   microphone (and a local conference's other calls) to every unheld call, rate adaptation
 ///   between the device and the calls.
 /// - `UplinkPipeline` — PCM frame → Opus → RTP, the encoder half a call uses.
+/// - `OpusFormatParameters` — a peer's `a=fmtp` (RFC 7587); `MediaConfiguration.applying(peer:ptime:)`
+///   fits what we send to it, `formatParameters` is what we ask for.
 ///
 /// Statistics use the W3C WebRTC names (`InboundRTPStatistics`, `OutboundRTPStatistics`,
 /// `MediaSourceStatistics`); events (`CallMediaEvent`) travel through preallocated rings.

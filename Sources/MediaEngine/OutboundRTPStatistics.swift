@@ -22,6 +22,9 @@ public struct OutboundRTPStatistics: Sendable, Equatable, BitwiseCopyable {
     public var framesReplacedByTelephoneEvents = 0
     /// Ours: RFC 4733 key presses sent.
     public var telephoneEventsSent = 0
+    /// The encoder's current target bitrate, in bits per second (W3C `targetBitrate`): the
+    /// configured bitrate, or where the bitrate adaptation has moved it.
+    public var targetBitrate = 0
     /// Ours: the loss the encoder currently plans in-band FEC for, in percent (0: no FEC).
     public var plannedLossPercent = 0
     /// Ours: frames the encoder refused (not sent).

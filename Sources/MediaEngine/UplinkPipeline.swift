@@ -52,11 +52,14 @@ public final class UplinkPipeline {
             try encoder.setInbandFEC(configuration.inbandFEC && configuration.expectedPacketLossPercent > 0)
             try encoder.setExpectedPacketLoss(percent: configuration.expectedPacketLossPercent)
             try encoder.setDTX(configuration.discontinuousTransmission)
+            try encoder.setBitrateMode(configuration.bitrateMode)
+            try encoder.setMaxBandwidth(configuration.maximumBandwidth)
         } catch {
             throw .codec(error)
         }
         packet = .allocate(byteCount: Self.packetCapacity, alignment: 8)
         statistics.ssrc = ssrc
+        statistics.targetBitrate = configuration.bitrate
     }
 
     deinit {
@@ -166,6 +169,21 @@ public final class UplinkPipeline {
         } catch {
             throw .codec(error)
         }
+    }
+
+    /// Sets the encoder's target bitrate in bits per second (`OPUS_SET_BITRATE`), reported
+    /// as `statistics.targetBitrate`. An Opus ctl: no allocation, no system call.
+    /// - Throws: `.configuration` outside Opus's 6–510 kb/s.
+    public func setBitrate(_ bitsPerSecond: Int) throws(MediaPipelineError) {
+        guard (6_000...510_000).contains(bitsPerSecond) else {
+            throw .configuration(.invalid(field: "bitrate", reason: "\(bitsPerSecond) b/s is outside Opus's 6–510 kb/s"))
+        }
+        do {
+            try encoder.setBitrate(.bitsPerSecond(bitsPerSecond))
+        } catch {
+            throw .codec(error)
+        }
+        statistics.targetBitrate = bitsPerSecond
     }
 
     /// Tells the encoder how much loss to plan in-band FEC for (from RTCP fraction lost).

@@ -28,6 +28,33 @@ public enum OpusBandwidth: Sendable, Hashable, CaseIterable {
         }
     }
 
+    /// The audio passband this bandwidth codes, in Hz (RFC 6716 §2: 4, 6, 8, 12 and 20 kHz;
+    /// 20 kHz for ``auto``).
+    public var passbandHz: Int {
+        switch self {
+        case .narrowband: 4000
+        case .mediumband: 6000
+        case .wideband: 8000
+        case .superwideband: 12000
+        case .fullband, .auto: 20000
+        }
+    }
+
+    /// The widest bandwidth a renderer running at `sampleRate` Hz reproduces: the widest
+    /// whose passband fits under its Nyquist frequency (8 kHz → narrowband, 12 kHz →
+    /// mediumband, 16 kHz → wideband, 24 and 32 kHz → superwideband, 40 kHz and above →
+    /// fullband; narrowband below 8 kHz, the narrowest there is). For an SDP
+    /// `maxplaybackrate` (RFC 7587 §6.1): coding audio the far end cannot play wastes bits.
+    public init(fittingSampleRate sampleRate: Int) {
+        self = switch sampleRate / 2 {
+        case OpusBandwidth.fullband.passbandHz...: .fullband
+        case OpusBandwidth.superwideband.passbandHz...: .superwideband
+        case OpusBandwidth.wideband.passbandHz...: .wideband
+        case OpusBandwidth.mediumband.passbandHz...: .mediumband
+        default: .narrowband
+        }
+    }
+
     var cValue: Int32 {
         switch self {
         case .narrowband: OPUS_BANDWIDTH_NARROWBAND

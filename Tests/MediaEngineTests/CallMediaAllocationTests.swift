@@ -73,8 +73,18 @@ import TestSupport
         }
         for tick in 0..<200 { _ = oneFrame(tick) }  // warm-up: first packets, codec and canceller state
         var allocations = 0
-        for tick in 200..<10_200 { allocations += oneFrame(tick) }
+        for tick in 200..<10_200 {
+            // A new target bitrate now and then (as the far end's reports of congestion set
+            // it): the audio side applies it to the encoder inside the measured frame.
+            if tick % 500 == 0 {
+                try alice.setBitrate(tick % 1_000 == 0 ? 18_000 : 24_000)
+                try bob.setBitrate(tick % 1_000 == 0 ? 16_000 : 24_000)
+            }
+            allocations += oneFrame(tick)
+        }
         #expect(allocations == 0)
+        #expect(alice.statistics.outbound.targetBitrate == 18_000, "the last bitrate set was applied")
+        #expect(bob.statistics.outbound.targetBitrate == 16_000)
         #expect(alice.statistics.transport.rtcpPacketsSent > 30, "RTCP ran alongside")
         let inbound = bob.statistics.inbound
         #expect(inbound.fecPacketsRecovered > 500, "the lossy wire exercised FEC: \(inbound.fecPacketsRecovered)")

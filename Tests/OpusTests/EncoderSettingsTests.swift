@@ -100,6 +100,23 @@ import Opus
         }
     }
 
+    /// A renderer's sample rate bounds the bandwidth worth coding: the widest passband under
+    /// its Nyquist frequency (RFC 7587's `maxplaybackrate`).
+    @Test func bandwidthFittingASampleRate() {
+        let expected: [(Int, OpusBandwidth)] = [
+            (0, .narrowband), (7_999, .narrowband), (8_000, .narrowband), (11_999, .narrowband), (12_000, .mediumband),
+            (15_999, .mediumband), (16_000, .wideband), (22_050, .wideband), (24_000, .superwideband),
+            (32_000, .superwideband), (39_999, .superwideband), (40_000, .fullband), (44_100, .fullband), (48_000, .fullband),
+            (-1, .narrowband), (.max, .fullband), (.min, .narrowband),
+        ]
+        for (rate, bandwidth) in expected {
+            #expect(OpusBandwidth(fittingSampleRate: rate) == bandwidth, "\(rate) Hz")
+        }
+        for bandwidth in OpusBandwidth.allCases where bandwidth != .auto {
+            #expect(OpusBandwidth(fittingSampleRate: bandwidth.sampleRate) == bandwidth, "each bandwidth's own rate fits it")
+        }
+    }
+
     @Test func decoderGainReadsBack() throws {
         let decoder = try OpusDecoder(sampleRate: 48000, channels: 2)
         #expect(try decoder.gainQ8Decibels == 0)
