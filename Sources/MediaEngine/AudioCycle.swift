@@ -30,7 +30,12 @@ final class AudioCycle: @unchecked Sendable {
     private var channelCount = 1
     private var seenXruns = (capture: 0, playback: 0)
     private var seenRestarts = 0
-    private var deviceDelaySeeded = false
+    /// The device's delay from rendering to capture, smoothed, in device frames (0: unknown).
+    private var deviceDelayFrames = 0.0
+    /// The echo reference's lowest level (right after a capture) in the current window, and
+    /// the cycles in that window.
+    private var lowestReferenceLag = Int.max
+    private var lagWindowCycles = 0
     /// CLOCK_MONOTONIC time of the last cycle that sent a frame (the network thread's cue).
     let lastUplinkFrameNanoseconds = Atomic<Int64>(0)
     /// When device I/O started, and when the first captured and played periods passed.
@@ -68,7 +73,9 @@ final class AudioCycle: @unchecked Sendable {
         periodSamples = min(parameters.periodSamples, buffer.count)
         seenXruns = (stream.statistics(.capture).xruns, stream.statistics(.playback).xruns)
         seenRestarts = stream.restartCount
-        deviceDelaySeeded = false
+        deviceDelayFrames = 0
+        lowestReferenceLag = .max
+        lagWindowCycles = 0
         startNanoseconds.store(MonotonicClock.nanoseconds, ordering: .relaxed)
         firstCaptureNanoseconds.store(0, ordering: .relaxed)
         firstPlaybackNanoseconds.store(0, ordering: .relaxed)
@@ -116,6 +123,8 @@ final class AudioCycle: @unchecked Sendable {
         if mixer.capturedFrames != framesBefore {
             lastUplinkFrameNanoseconds.store(MonotonicClock.nanoseconds, ordering: .releasing)
         }
+        // Between capture and render the reference queue is at its lowest.
+        lowestReferenceLag = min(lowestReferenceLag, mixer.echoReferenceLagSamples)
         // Keep one period queued: the device takes it right after this callback.
         let monoPeriod = periodSamples / channelCount
         while stream.playbackQueuedSamples < periodSamples, stream.playbackSpaceAvailable >= periodSamples {
@@ -127,7 +136,7 @@ final class AudioCycle: @unchecked Sendable {
                 firstPlaybackNanoseconds.store(MonotonicClock.nanoseconds, ordering: .relaxed)
             }
         }
-        if !deviceDelaySeeded { seedDeviceDelay(stream) }
+        keepEchoReferenceCausal(stream)
         sourceStatistics.publishIfAvailable(mixer.mediaSourceStatistics)
     }
 
@@ -159,7 +168,10 @@ final class AudioCycle: @unchecked Sendable {
         let restarts = stream.restartCount
         if restarts != seenRestarts {
             seenRestarts = restarts
-            mixer.deviceRestarted(deviceDelayMs: deviceDelayMs(stream))
+            mixer.deviceRestarted(deviceDelayMs: nil)
+            deviceDelayFrames = 0
+            lowestReferenceLag = .max
+            lagWindowCycles = 0
         }
         let captureXruns = stream.statistics(.capture).xruns
         if captureXruns != seenXruns.capture {
@@ -173,19 +185,37 @@ final class AudioCycle: @unchecked Sendable {
         }
     }
 
-    /// The device's delay from playback to capture as ALSA reports it (both buffers plus the
-    /// period queued in the ring), in ms; nil before playback reports any.
-    private func deviceDelayMs(_ stream: any EngineAudioStream) -> Int? {
+    /// Keeps the echo reference from leading the echo: the delay from a rendered sample to its
+    /// echo being read is the playback ring plus the playback buffer (`snd_pcm_delay`) plus
+    /// the capture buffer. When the mixer holds more rendered audio than half that (rendering
+    /// ran ahead while a device such as PulseAudio's started capture late, or after a
+    /// restart), the excess is dropped, and the canceller's own delay estimate finds the rest.
+    ///
+    /// Half, because ALSA's figure is not the acoustic truth: PulseAudio's plugin reported
+    /// 49 ms on a loopback whose round trip is 40 ms, and a reference held to 49 ms left the
+    /// echo 9 ms ahead of it — beyond any causal filter (19 dB of suppression after 8 s instead
+    /// of 30). A reference that trails by more costs nothing: the canceller delays it itself.
+    private func keepEchoReferenceCausal(_ stream: any EngineAudioStream) {
+        guard firstCaptureNanoseconds.load(ordering: .relaxed) != 0 else { return }
         let playback = stream.delayFrames(.playback)
-        guard playback > 0 else { return nil }
-        let capture = max(0, stream.delayFrames(.capture))
-        let frames = playback + capture + periodSamples / channelCount
-        return frames * 1_000 / max(1, mixer.configuration.deviceSampleRate)
+        guard playback > 0 else { return }
+        let frames = Double(playback + max(0, stream.delayFrames(.capture)) + stream.playbackQueuedSamples / channelCount)
+        // ALSA's figure moves by a period from one wake-up to the next: follow it over ~0.5 s.
+        deviceDelayFrames = deviceDelayFrames == 0 ? frames : deviceDelayFrames + 0.02 * (frames - deviceDelayFrames)
+        // Judge the queue by its lowest level over half a second of cycles: its level swings
+        // by a frame between renders, and every cut costs the canceller its alignment.
+        lagWindowCycles += 1
+        guard lagWindowCycles >= Self.lagWindowCycles else { return }
+        let lowest = lowestReferenceLag
+        lagWindowCycles = 0
+        lowestReferenceLag = .max
+        let configuration = mixer.configuration
+        let limit = Int(deviceDelayFrames / 2) * configuration.sampleRate / max(1, configuration.deviceSampleRate)
+        guard lowest > limit + configuration.samplesPerFrame else { return }
+        mixer.limitEchoReferenceLag(toSamples: mixer.echoReferenceLagSamples - (lowest - limit))
+        mixer.setDeviceDelay(ms: 0)
     }
 
-    private func seedDeviceDelay(_ stream: any EngineAudioStream) {
-        guard let delay = deviceDelayMs(stream) else { return }
-        mixer.setDeviceDelay(ms: delay)
-        deviceDelaySeeded = true
-    }
+    /// Cycles over which the reference queue's lowest level is judged.
+    static let lagWindowCycles = 50
 }

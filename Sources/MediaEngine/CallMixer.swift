@@ -43,6 +43,7 @@ public final class CallMixer {
     private let processed: UnsafeMutableBufferPointer<Int16>
     private let bridge: UnsafeMutableBufferPointer<Int16>
     private var sourceLevel: AudioLevelMeter
+    private var microphoneLevel: AudioLevelMeter
     private var echo: EchoMeter
     private var source = MediaSourceStatistics()
     private var drift: DeviceDriftCompensator
@@ -103,6 +104,7 @@ public final class CallMixer {
         processed = buffer(frameCount, 0)
         bridge = buffer(frameCount, 0)
         sourceLevel = AudioLevelMeter(sampleRate: configuration.sampleRate)
+        microphoneLevel = AudioLevelMeter(sampleRate: configuration.sampleRate)
         echo = EchoMeter(frameDurationMs: configuration.frameDurationMs, maximumDelayMs: processor.echoCanceller.configuration.maximumDelayMs + 100)
         calls.reserveCapacity(configuration.maximumCalls)
     }
@@ -170,6 +172,24 @@ public final class CallMixer {
         source.deviceRestarts += 1
     }
 
+    /// Keeps the echo reference causal: a captured frame is matched with the oldest rendered
+    /// frame not yet matched, so when rendering ran ahead of capture at start (a device that
+    /// delivers its first capture late), the reference would lead the echo and no canceller
+    /// could align it (it can only delay the reference). Drops the oldest reference samples
+    /// beyond `samples` (at the calls' rate) — the device's own delay from rendering to
+    /// capture, as the engine measures it — and returns how many it dropped.
+    @discardableResult
+    public func limitEchoReferenceLag(toSamples samples: Int) -> Int {
+        // (Also counted in `echoReferenceDiscardedSamples`.)
+        let excess = reference.count - max(samples, 0)
+        guard excess > 0 else { return 0 }
+        reference.discard(excess)
+        return excess
+    }
+
+    /// Rendered samples (at the calls' rate) waiting to be matched with captured ones.
+    public var echoReferenceLagSamples: Int { reference.count }
+
     /// Reports a device fault: counted in `mediaSourceStatistics` and raised as an event on
     /// every call.
     public func reportXrun(_ direction: AudioDirection) {
@@ -232,6 +252,7 @@ public final class CallMixer {
                                   output: UnsafeMutableBufferPointer(rebasing: processed[start..<(start + step)]))
             }
             sourceLevel.measure(UnsafeBufferPointer(processed))
+            microphoneLevel.measure(UnsafeBufferPointer(microphone))
             echo.measure(played: UnsafeBufferPointer(farEnd), microphone: UnsafeBufferPointer(microphone),
                          processed: UnsafeBufferPointer(processed), echoDelayMs: processor.echoCanceller.alignmentDelayMs)
             sendFrame()
@@ -244,6 +265,7 @@ public final class CallMixer {
         result.audioLevel = sourceLevel.audioLevel
         result.totalAudioEnergy = sourceLevel.totalAudioEnergy
         result.totalSamplesDuration = sourceLevel.totalSamplesDuration
+        result.totalMicrophoneEnergy = microphoneLevel.totalAudioEnergy
         result.echoReturnLoss = processor.configuration.echoCancellation ? echo.echoReturnLoss : nil
         result.echoReturnLossEnhancement = processor.configuration.echoCancellation ? echo.echoReturnLossEnhancement : nil
         result.echoDelayMs = processor.echoCanceller.alignmentDelayMs

@@ -18,6 +18,7 @@ protocol EngineAudioStream: AnyObject, Sendable {
     var realtimeRefusal: Errno? { get }
     var restartCount: Int { get }
     var isLost: Bool { get }
+    @discardableResult func stall(milliseconds: Int) -> Int
 }
 
 extension ALSAStream: EngineAudioStream {}

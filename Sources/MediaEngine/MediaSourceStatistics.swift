@@ -7,6 +7,9 @@ public struct MediaSourceStatistics: Sendable, Equatable, BitwiseCopyable {
     public var totalAudioEnergy = 0.0
     /// Seconds of microphone audio processed.
     public var totalSamplesDuration = 0.0
+    /// Ours: energy of the microphone as captured, before voice processing (the same measure
+    /// as `totalAudioEnergy`): the two say what processing took out.
+    public var totalMicrophoneEnergy = 0.0
     /// Echo return loss in dB: how much quieter the echo reaching the microphone is than
     /// the audio played, measured while the far end talks (nil before it has).
     public var echoReturnLoss: Double?

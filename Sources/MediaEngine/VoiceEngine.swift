@@ -333,6 +333,12 @@ public final class VoiceEngine: Sendable {
         sink.setHandler(queue: queue, handler)
     }
 
+    /// Makes the audio thread sleep `milliseconds` before its next wait, forcing an xrun (a
+    /// diagnostic for tests: `ALSAStream.stall(milliseconds:)`).
+    func stallAudioThread(milliseconds: Int) {
+        control.withLock { $0.stream }?.stall(milliseconds: milliseconds)
+    }
+
     /// Runs `observer` on the audio thread after every cycle (tests count its allocations).
     func setCycleObserver(_ observer: (@Sendable () -> Void)?) {
         control.withLock { _ in cycle.cycleObserver = observer }

@@ -137,6 +137,8 @@ struct DemoCall {
                 mixing.sampleRate = configuration.sampleRate
                 mixing.frameDurationMs = min(configuration.frameDurationMs, 20)
                 mixing.deviceSampleRate = configuration.sampleRate
+                // No device: the input and the recording share the call's clock.
+                mixing.compensatesDeviceDrift = false
                 mixer = try CallMixer(configuration: mixing)
                 try mixer.add(call)
             } catch {

@@ -6,8 +6,8 @@ import TestSupport
 /// Whether the real-device tests run: the PulseAudio loopback's `pulse` PCM must open, and
 /// with `VOICEENGINE_REQUIRE_ALSA=1` (CI) they run, and fail, even when it does not.
 enum RealALSA {
-    static let device = "pulse"
-    static let required = ProcessInfo.processInfo.environment["VOICEENGINE_REQUIRE_ALSA"] == "1"
+    static let device = PulseAudioLoopback.device
+    static let required = PulseAudioLoopback.required
     /// Under the real-device lock: another suite may be stopping the daemon this instant.
     static let opens: Bool = RealDeviceLock.withLock { (try? ALSAStream(device: device, directions: .playback)) != nil }
     static let enabled = required || opens
@@ -18,18 +18,7 @@ enum RealALSA {
 
     /// The repository's scripts/pulseaudio-loopback with `command`; true when it exits 0.
     @discardableResult
-    static func loopbackScript(_ command: String) -> Bool {
-        let script = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("scripts/pulseaudio-loopback")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
-        process.arguments = ["20", script.path, command]
-        process.standardOutput = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return false }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
-    }
+    static func loopbackScript(_ command: String) -> Bool { PulseAudioLoopback.run(command) }
 
     static let parameters = StreamParameters(sampleRate: 48_000, channelCount: 1, periodMs: 10, periods: 4)
 }

@@ -341,6 +341,7 @@ import TestSupport
         var mixing = MixerConfiguration()
         mixing.processing = ProcessingConfiguration()
         mixing.maximumDevicePeriodMs = 20
+        mixing.compensatesDeviceDrift = false  // count whole frames: no resampler delay
         let mixer = try CallMixer(configuration: mixing)
         let call = try CallMedia(configuration: MediaConfiguration(), sendingKey: nil, receivingKey: nil)
         try mixer.add(call)

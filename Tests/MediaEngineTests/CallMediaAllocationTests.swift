@@ -89,7 +89,9 @@ import TestSupport
         let inbound = bob.statistics.inbound
         #expect(inbound.fecPacketsRecovered > 500, "the lossy wire exercised FEC: \(inbound.fecPacketsRecovered)")
         #expect(inbound.totalSamplesReceived == 10_200 * 960)
-        #expect(alice.statistics.outbound.packetsSent == 10_200)
+        // The drift compensator's resampler (on, so its path is counted too) holds back its
+        // filter delay: the last frame is still in it.
+        #expect(abs(alice.statistics.outbound.packetsSent - 10_200) <= 1)
         // Plain RTP in this test, so the wire's deliveries include RTCP reports too.
     }
 }

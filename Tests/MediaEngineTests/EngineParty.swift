@@ -19,7 +19,7 @@ final class EngineParty: Sendable {
     /// A party speaking `speech` on a virtual device (or on `opener` when given).
     init(speech: [Int16], sendingKey: SRTPKeyingMaterial = .random(profile: .aesCM128HmacSha1_80),
          receivingKey: SRTPKeyingMaterial? = nil, pacing: DevicePacing = .realtime, recordingSeconds: Int = 30,
-         opener: AudioDeviceOpener? = nil, configure: (inout VoiceEngineConfiguration) -> Void = { _ in }) throws {
+         opener: AudioDeviceOpener? = nil, loops: Bool = false, configure: (inout VoiceEngineConfiguration) -> Void = { _ in }) throws {
         socket = try UDPSocket(bindingTo: UDPEndpoint(host: "127.0.0.1", port: 0))
         self.sendingKey = sendingKey
         call = try CallMedia(configuration: MediaConfiguration(), sendingKey: sendingKey, receivingKey: receivingKey ?? sendingKey,
@@ -29,7 +29,7 @@ final class EngineParty: Sendable {
             device = nil
             configuration.device = opener
         } else {
-            let device = VirtualAudioDevice.wavFile(WAVAudio(sampleRate: 48_000, channelCount: 1, samples: speech), pacing: pacing,
+            let device = VirtualAudioDevice.wavFile(WAVAudio(sampleRate: 48_000, channelCount: 1, samples: speech), loops: loops, pacing: pacing,
                                                     recordingCapacitySamples: 48_000 * recordingSeconds)
             self.device = device
             configuration.device = AudioDeviceOpener(name: "virtual", calls: device)
