@@ -157,7 +157,10 @@ struct QualityBenchmarks {
                 let concealedPercent = Self.percent(concealed, of: played)
                 let stretchedPercent = Self.percent(stretched, of: played)
                 let delay = Self.mean(windows.map(\.meanJitterBufferDelayMs))
-                let plans = Set(windows.map { "\($0.plannedLossPercentAtStart)→\($0.plannedLossPercentAtEnd)" }).sorted()
+                // The distinct plans, the most frequent first; three at most, so the table stays aligned.
+                let planCounts = Dictionary(windows.map { ("\($0.plannedLossPercentAtStart)→\($0.plannedLossPercentAtEnd)", 1) }, uniquingKeysWith: +)
+                let ranked = planCounts.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map(\.key)
+                let plans = ranked.count > 3 ? Array(ranked.prefix(3)) + ["…"] : ranked
                 let mos = cell.engineMOS.isEmpty ? nil : Self.mean(cell.engineMOS)
                 print(Self.row(network.name, plan.label,
                                String(format: "%.2f (%.2f–%.2f)", Self.mean(steady), steady.min() ?? .nan, steady.max() ?? .nan),
