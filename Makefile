@@ -1,5 +1,5 @@
 # The two entry points of the README. Both install what they need first.
-.PHONY: demo test deps test-deps benchmarks fixtures fuzz test-asan test-tsan
+.PHONY: demo test deps test-deps benchmarks quality fixtures fuzz test-asan test-tsan
 
 deps:
 	scripts/install-deps
@@ -24,6 +24,15 @@ test: test-deps
 ## Benchmarks, release build: make benchmarks ARGS="opus srtp --json out/bench.json"
 benchmarks: deps
 	swift run -c release benchmarks $(ARGS)
+
+## Call quality, release build: PESQ-WB of the speech fixtures through two calls over a clean link
+## and the G.1050 classes, per FEC plan, against libopus alone. Installs what PyPI's pesq needs to
+## build, then pesq itself into .build/pesq-venv (scripts/pesq-venv, first run only).
+## make quality ARGS="--seeds 8 --json out/quality.json"
+quality:
+	scripts/install-deps --quality
+	scripts/pesq-venv >/dev/null
+	swift run -c release benchmarks quality $(ARGS)
 
 ## Regenerates the speech fixtures in vectors/ (needs espeak-ng and sox).
 fixtures:

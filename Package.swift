@@ -70,6 +70,7 @@ let package = Package(
             dependencies: [
                 "Opus", "RTP", "SRTP", "AudioDevices", "AudioProcessing", "JitterBuffer", "NetworkSimulation", "MediaEngine",
                 "COpus", "CSpeexDSP", "CVoiceShims", "CBaseline", "TestSupport", "JitterBufferEvaluation", "EchoEvaluation",
+                "MediaEngineTesting",
             ],
             path: "Benchmarks"
         ),
@@ -79,8 +80,10 @@ let package = Package(
         // without ALSA). NetworkSimulation: G.1050 profiles, NetworkSimulator, NetworkTrace.
         .target(name: "AudioDevicesTesting", dependencies: ["AudioDevices", "SystemErrors"]),
         .target(name: "NetworkSimulation"),
-        // MediaEngineTesting: a stand-in translation engine (ToneTranslationEngine).
-        .target(name: "MediaEngineTesting", dependencies: ["MediaEngine"]),
+        // MediaEngineTesting: a stand-in translation engine (ToneTranslationEngine), two calls
+        // joined by simulated links on a virtual clock (CallLoop, SimulatedLink) and a speech
+        // fixture played through them for scoring (SpeechCallRun), for the tests and benchmarks.
+        .target(name: "MediaEngineTesting", dependencies: ["MediaEngine", "SRTP", "AudioProcessing", "NetworkSimulation", "TestSupport"]),
         // EchoEvaluation: ERLE and convergence over whole recordings and the canceller run over
         // a recording (offline, pure Swift), for the tests, the benchmarks and voicecall aec.
         .target(name: "EchoEvaluation", dependencies: ["AudioProcessing"]),

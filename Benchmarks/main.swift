@@ -1,7 +1,11 @@
 // `swift run -c release benchmarks [group…] [--rounds N] [--only ROW]… [--json PATH]`
 //   jitter options: [--trace FILE]… [--plot DIR] [--write-traces DIR] [--seed-offset N]
-// Groups: opus, srtp, jitter, aec, call (all when none is named). Every row is ours against its baseline,
-// measured in the same run in interleaved rounds; the median is reported.
+//   quality options: [--seeds N] [--seed-offset N] [--python PATH]
+// Groups: opus, srtp, jitter, aec, call (all of these when none is named), and quality, which
+// runs only when named (`make quality`): it scores speech with PESQ from PyPI, so it needs Python
+// and, on first use, pip to install `pesq` (scripts/pesq-venv does, into .build/pesq-venv).
+// Every row is ours against its baseline, measured in the same run (in interleaved rounds for
+// the timed groups; the median is reported).
 import Foundation
 import JitterBufferEvaluation
 
@@ -11,7 +15,9 @@ func fail(_ message: String, status: Int32 = 2) -> Never {
     exit(status)
 }
 
-let availableGroups = ["opus", "srtp", "jitter", "aec", "call"]
+let availableGroups = ["opus", "srtp", "jitter", "aec", "call", "quality"]
+/// The groups run when none is named: every group that needs nothing beyond this package.
+let defaultGroups = availableGroups.filter { $0 != "quality" }
 var groups: [String] = []
 var jsonPath: String? = nil
 var rounds = 15
@@ -20,6 +26,8 @@ var traceFiles: [String] = []
 var plotDirectory: String? = nil
 var writeTracesDirectory: String? = nil
 var seedOffset: UInt64 = 0
+var qualitySeeds = 4
+var python: String? = nil
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
@@ -44,13 +52,19 @@ while let argument = arguments.popFirst() {
     case "--seed-offset":
         guard let text = arguments.popFirst(), let value = UInt64(text) else { fail("--seed-offset needs a non-negative number") }
         seedOffset = value
+    case "--seeds":
+        guard let text = arguments.popFirst(), let value = Int(text), (1...100).contains(value) else { fail("--seeds needs a number 1–100") }
+        qualitySeeds = value
+    case "--python":
+        guard let path = arguments.popFirst() else { fail("--python needs the path of a Python with pesq and numpy") }
+        python = path
     case _ where availableGroups.contains(argument):
         groups.append(argument)
     default:
         fail("unknown argument \(argument); groups: \(availableGroups.joined(separator: ", "))")
     }
 }
-if groups.isEmpty { groups = availableGroups }
+if groups.isEmpty { groups = defaultGroups }
 
 #if DEBUG
 print("warning: a debug build; run `swift run -c release benchmarks` for figures worth quoting")
@@ -68,6 +82,8 @@ do {
         case "srtp": try SRTPBenchmarks(comparison: comparison, report: report).run()
         case "aec": try AECBenchmarks(comparison: comparison, report: report).run()
         case "call": try CallBenchmarks(comparison: comparison, report: report).run()
+        case "quality":
+            try QualityBenchmarks(report: report, seeds: qualitySeeds, seedOffset: seedOffset, python: python).run()
         case "jitter":
             try JitterBenchmarks(report: report, traceFiles: traceFiles, plotDirectory: plotDirectory, seedOffset: seedOffset).run()
         default: break

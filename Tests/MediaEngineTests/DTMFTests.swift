@@ -1,4 +1,5 @@
 import MediaEngine
+import MediaEngineTesting
 import RTP
 import Testing
 import TestSupport

@@ -1,6 +1,7 @@
 import AudioProcessing
 import Foundation
 import MediaEngine
+import MediaEngineTesting
 import Testing
 import TestSupport
 

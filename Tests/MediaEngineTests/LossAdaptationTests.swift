@@ -1,4 +1,5 @@
 @testable import MediaEngine
+import MediaEngineTesting
 import NetworkSimulation
 import Opus
 import RTP

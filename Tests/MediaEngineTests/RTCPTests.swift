@@ -1,4 +1,5 @@
 import MediaEngine
+import MediaEngineTesting
 import NetworkSimulation
 import RTP
 import Testing

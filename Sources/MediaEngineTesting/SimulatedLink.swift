@@ -7,7 +7,7 @@ import NetworkSimulation
 /// trace's arrival time), and a seeded share is delivered twice (1 ms apart), which the
 /// simulator itself never does. Counts what it injected into the RTP stream (RTCP datagrams
 /// travel the same way but are not counted), for checking the receiver's statistics.
-final class SimulatedLink {
+public final class SimulatedLink {
     private let trace: NetworkTrace
     private let duplicateProbability: Double
     private var generator: SeededGenerator
@@ -15,32 +15,32 @@ final class SimulatedLink {
     /// RTCP datagrams in flight carry order 0: they take part in no count.
     private var order = 0
     /// Datagrams sent into the link.
-    private(set) var sent = 0
+    public private(set) var sent = 0
     /// Datagrams the trace lost.
-    private(set) var lost = 0
+    public private(set) var lost = 0
     /// Extra copies delivered.
-    private(set) var duplicated = 0
+    public private(set) var duplicated = 0
     /// Datagrams delivered after a datagram sent later than them (copies excluded).
-    private(set) var reordered = 0
+    public private(set) var reordered = 0
     /// Datagrams delivered (copies excluded).
-    private(set) var delivered = 0
+    public private(set) var delivered = 0
     private var latestDeliveredSend = -1
 
     /// A link following `trace` frame by frame (`frameIndex` of `send` indexes it); a clean
     /// link when `trace` is nil.
-    init(trace: NetworkTrace?, duplicateProbability: Double = 0, seed: UInt64 = 1) {
+    public init(trace: NetworkTrace?, duplicateProbability: Double = 0, seed: UInt64 = 1) {
         self.trace = trace ?? NetworkTrace(packets: [])
         self.duplicateProbability = duplicateProbability
         generator = SeededGenerator(seed: seed)
     }
 
     /// Sees every datagram sent, with its send time (before the network's fate).
-    var observer: ((UnsafeRawBufferPointer, Double) -> Void)?
+    public var observer: ((UnsafeRawBufferPointer, Double) -> Void)?
     /// A constant one-way delay added to every datagram, in ms (on top of the trace's).
-    var fixedDelayMs = 0.0
+    public var fixedDelayMs = 0.0
 
     /// Sends `datagram` in frame `frameIndex` at `sendMs`.
-    func send(_ datagram: UnsafeRawBufferPointer, frameIndex: Int, sendMs: Double) {
+    public func send(_ datagram: UnsafeRawBufferPointer, frameIndex: Int, sendMs: Double) {
         observer?(datagram, sendMs)
         let isRTCP = CallMedia.isRTCP(datagram)
         if !isRTCP { sent += 1 }
@@ -66,7 +66,7 @@ final class SimulatedLink {
     }
 
     /// Delivers every datagram due by `nowMs` to `call`, in arrival order.
-    func deliver(upTo nowMs: Double, to call: CallMedia) {
+    public func deliver(upTo nowMs: Double, to call: CallMedia) {
         inFlight.sort { $0.arrivalMs < $1.arrivalMs }
         var delivered = 0
         for datagram in inFlight {

@@ -1,22 +1,21 @@
 import AudioProcessing
 import MediaEngine
-import RTP
 import SRTP
-import TestSupport
-import NetworkSimulation
 
 /// Two softphones, Alice and Bob, each a `CallMixer` with one `CallMedia`, joined by two
 /// `SimulatedLink`s and run frame by frame on a virtual clock. What each microphone hears is
 /// up to the test (speech, silence, and the echo of what that side played).
-final class CallLoop {
+public final class CallLoop {
     /// One side: its mixer and call, and everything its loudspeaker played.
-    final class Side {
-        let mixer: CallMixer
-        let call: CallMedia
+    public final class Side {
+        /// This side's mixer (its loudspeaker and microphone).
+        public let mixer: CallMixer
+        /// This side's one call.
+        public let call: CallMedia
         /// What the loudspeaker played, from the first frame on.
-        var played: [Int16] = []
+        public var played: [Int16] = []
         /// What the microphone heard, from the first frame on.
-        var captured: [Int16] = []
+        public var captured: [Int16] = []
 
         init(mixer: CallMixer, call: CallMedia) {
             self.mixer = mixer
@@ -24,20 +23,24 @@ final class CallLoop {
         }
     }
 
-    let alice: Side
-    let bob: Side
+    /// The side that calls.
+    public let alice: Side
+    /// The side that answers.
+    public let bob: Side
     /// Alice → Bob.
-    let aliceToBob: SimulatedLink
+    public let aliceToBob: SimulatedLink
     /// Bob → Alice.
-    let bobToAlice: SimulatedLink
-    let frameCount: Int
-    let frameMs: Double
+    public let bobToAlice: SimulatedLink
+    /// Samples in one frame.
+    public let frameCount: Int
+    /// One frame's duration in ms.
+    public let frameMs: Double
     /// Frames run so far.
-    private(set) var tick = 0
+    public private(set) var tick = 0
 
     /// Calls with `configuration` (fresh SRTP keys each way unless `srtp` is false) and
     /// mixers running `processing`.
-    init(configuration: MediaConfiguration = MediaConfiguration(), processing: ProcessingConfiguration = ProcessingConfiguration(),
+    public init(configuration: MediaConfiguration = MediaConfiguration(), processing: ProcessingConfiguration = ProcessingConfiguration(),
          aliceToBob: SimulatedLink = SimulatedLink(trace: nil), bobToAlice: SimulatedLink = SimulatedLink(trace: nil),
          srtp: Bool = true) throws {
         let aliceKey = srtp ? SRTPKeyingMaterial.random(profile: configuration.srtpProfile) : nil
@@ -66,7 +69,7 @@ final class CallLoop {
 
     /// Runs `frames` frames. `aliceMicrophone` / `bobMicrophone` give what each microphone
     /// hears in a frame, from the frame index and that side (its played history included).
-    func run(frames: Int, aliceMicrophone: (Int, Side) -> [Int16], bobMicrophone: (Int, Side) -> [Int16]) {
+    public func run(frames: Int, aliceMicrophone: (Int, Side) -> [Int16], bobMicrophone: (Int, Side) -> [Int16]) {
         var frame = [Int16](repeating: 0, count: frameCount)
         for _ in 0..<frames {
             let now = Double(tick) * frameMs
@@ -86,7 +89,7 @@ final class CallLoop {
     }
 
     /// Frame `index` of `samples` (silence past its end).
-    static func frame(_ index: Int, of samples: [Int16], length: Int) -> [Int16] {
+    public static func frame(_ index: Int, of samples: [Int16], length: Int) -> [Int16] {
         let start = index * length
         return (start..<(start + length)).map { $0 < samples.count ? samples[$0] : 0 }
     }
