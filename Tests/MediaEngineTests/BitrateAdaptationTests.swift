@@ -1,4 +1,5 @@
 @testable import MediaEngine
+import MediaEngineTesting
 import NetworkSimulation
 import RTP
 import Testing

@@ -1,4 +1,5 @@
 import MediaEngine
+import MediaEngineTesting
 import Opus
 import RTP
 import Testing
