@@ -39,6 +39,8 @@ public final class VirtualAudioDevice: ALSACalls, Sendable {
         /// Frames read or written since the last prepare.
         var transferred = 0
         var started = false
+        /// Whether it ever started (its start time stays meaningful after a stop).
+        var hasStarted = false
         var ready = false
         var isOpen = true
     }
@@ -135,6 +137,19 @@ public final class VirtualAudioDevice: ALSACalls, Sendable {
 
     private static func index(_ pcm: PCMHandle) -> Int { Int(pcm.rawValue) - 1 }
 
+    /// When frame `frame` of the last stream started in `direction` passes the device — is
+    /// heard by the microphone, or leaves the loudspeaker (playback counts the prefill written
+    /// before the start as its first frames, as `recording()` holds them) — on the device's
+    /// clock (CLOCK_MONOTONIC, or the virtual clock); nil before that direction started. Valid
+    /// after the stream stopped too.
+    /// Mouth-to-ear latency is measured with it.
+    public func time(ofFrame frame: Int, direction: AudioDirection) -> Int64? {
+        state.withLock { state in
+            guard let pcm = state.pcms.last(where: { $0.direction == direction && $0.hasStarted }) else { return nil }
+            return pcm.startNanoseconds + Self.nanoseconds(frame, pcm)
+        }
+    }
+
     /// Now on the device's clock: the virtual clock, or CLOCK_MONOTONIC.
     private func now(virtualClock: Int64) -> Int64 {
         pacing == .virtualClock ? virtualClock : MonotonicClock.nanoseconds
@@ -217,6 +232,7 @@ public final class VirtualAudioDevice: ALSACalls, Sendable {
         state.withLock { state in
             let index = Self.index(pcm)
             state.pcms[index].started = true
+            state.pcms[index].hasStarted = true
             state.pcms[index].startNanoseconds = now(virtualClock: state.clock)
             if state.pcms[index].direction == .playback {
                 state.pcms[index].queuedAtStart = state.pcms[index].transferred

@@ -10,6 +10,7 @@ struct VoiceCall {
           devices   lists ALSA devices and sound cards
           loopback  plays a chirp or WAV and captures it back: round-trip latency and xruns
           aec       removes the echo of a far-end recording from a microphone recording
+          latency   mouth-to-ear latency and time to first audio of a call on real threads
           help      this text
         """
 
@@ -27,6 +28,9 @@ struct VoiceCall {
             case "loopback":
                 if arguments.flag("--help") { print(LoopbackCommand.usage); return }
                 try LoopbackCommand.run(&arguments)
+            case "latency":
+                if arguments.flag("--help") { print(LatencyCommand.usage); return }
+                try LatencyCommand.run(&arguments)
             case "aec":
                 if arguments.flag("--help") { print(EchoCancelCommand.usage); return }
                 try EchoCancelCommand.run(&arguments)

@@ -112,7 +112,9 @@ struct VoiceEngineRealDeviceTests {
         try RealDeviceLock.withLock { () throws -> Void in
             let aliceKey = SRTPKeying.key(), bobKey = SRTPKeying.key()
             let alice = try EngineParty(speech: VoiceEngineTests.alice, sendingKey: aliceKey, receivingKey: bobKey)
-            let bob = try EngineParty(speech: [], sendingKey: bobKey, receivingKey: aliceKey, opener: .alsa(PulseAudioLoopback.device))
+            // The plain pulse PCM reports no underruns; this one does.
+            let underrunning = AudioDeviceOpener(name: "loop", calls: SystemALSA(configuration: "pcm.loop { type pulse handle_underrun true }"))
+            let bob = try EngineParty(speech: [], sendingKey: bobKey, receivingKey: aliceKey, opener: underrunning)
             try alice.socket.setRemote(bob.socket.localEndpoint)
             try bob.socket.setRemote(alice.socket.localEndpoint)
             let log = EngineEventLog(bob.engine)
@@ -121,8 +123,12 @@ struct VoiceEngineRealDeviceTests {
             try bob.engine.start()
             try alice.engine.start()
             Self.sleep(seconds: 1)
-            bob.engine.stallAudioThread(milliseconds: 600)
-            let restarted = log.wait(seconds: 5) { if case .device(.restarted) = $0 { true } else { false } }
+            // PulseAudio's server-side buffer can hide a first stall: grow it until one shows.
+            var restarted: VoiceEngineEvent?
+            for stallMs in [300, 600, 1_000] where restarted == nil {
+                bob.engine.stallAudioThread(milliseconds: stallMs)
+                restarted = log.wait(seconds: Double(stallMs) / 1_000 + 1.5) { if case .device(.restarted) = $0 { true } else { false } }
+            }
             Self.sleep(seconds: 1)
             let sentBefore = try #require(bob.engine.statistics(of: bobCall)).outbound.packetsSent
             Self.sleep(seconds: 1)

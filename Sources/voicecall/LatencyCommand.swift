@@ -1,0 +1,43 @@
+import Foundation
+
+/// `voicecall latency`: mouth-to-ear latency of a call and the time to first audio.
+enum LatencyCommand {
+    static let usage = """
+        usage: voicecall latency [--period-ms MS] [--ptime MS] [--seconds N] [--no-processing]
+          Two engines in this process call each other over UDP on 127.0.0.1 with SRTP, on
+          virtual devices paced in real time (a clean network). Tone bursts go into Alice's
+          microphone once a second; the devices' clocks say when each left Bob's loudspeaker.
+          --period-ms       device period (default 10)
+          --ptime           Opus frame, 10 or 20 ms (default 20)
+          --seconds         call length (default 8: six bursts)
+          --no-processing   voice processing off (measurement mode) on both sides
+        """
+
+    static func run(_ arguments: inout CommandArguments) throws {
+        var measurement = LatencyMeasurement()
+        measurement.periodMs = try arguments.integer("--period-ms", in: 1...100) ?? 10
+        measurement.frameMs = try arguments.integer("--ptime", oneOf: [10, 20]) ?? 20
+        measurement.seconds = try arguments.integer("--seconds", in: 3...3_600) ?? 8
+        if arguments.flag("--no-processing") { measurement.processing = .off }
+        try arguments.finish()
+        let result = try measurement.run()
+        print(report(result, periodMs: measurement.periodMs, frameMs: measurement.frameMs))
+        guard result.mouthToEarMs.count == result.bursts else {
+            throw CommandError.failed("found \(result.mouthToEarMs.count) of \(result.bursts) bursts in Bob's playback")
+        }
+    }
+
+    static func report(_ result: LatencyMeasurement.Result, periodMs: Int, frameMs: Int) -> String {
+        func ms(_ value: Double) -> String { String(format: "%.1f ms", value) }
+        let sorted = result.mouthToEarMs.sorted()
+        return """
+            mouth-to-ear: \(ms(result.meanMs)) (\(sorted.count) bursts, \(ms(sorted.first ?? .nan))–\(ms(sorted.last ?? .nan)); \(periodMs) ms periods, \(frameMs) ms frames)
+            first audio: \(ms(max(result.firstCaptureMs, result.firstPlaybackMs))) (captured \(ms(result.firstCaptureMs)), played \(ms(result.firstPlaybackMs)) after start)
+              capture buffering          \(ms(result.captureBufferingMs))   the burst waits for the end of its device period
+              framing and processing     \(ms(result.framingAndProcessingMs))   a whole frame, voice processing, encode, SRTP, send, decode, render-ahead
+              network                    \(ms(result.networkMs))   half the RTCP round trip (loopback)
+              jitter buffer              \(ms(result.jitterBufferMs))   mean wait of played samples
+              playback buffering         \(ms(result.playbackBufferingMs))   the playback ring's period and the device buffer (snd_pcm_delay)
+            """
+    }
+}

@@ -1,0 +1,186 @@
+import AudioDevices
+import AudioDevicesTesting
+import Foundation
+import MediaEngine
+import SRTP
+import Transport
+
+/// Mouth-to-ear latency of a call between two `VoiceEngine`s in this process, on real
+/// threads, real UDP on loopback and SRTP, on a clean network: chirps put into Alice's
+/// microphone are found in what Bob's loudspeaker played (the lag of best correlation, so a
+/// gain that voice processing ramps up does not move the answer), and the two device clocks
+/// say when each passed (a virtual device's frame times:
+/// `VirtualAudioDevice.time(ofFrame:direction:)`). Bursts fall at every phase of the device
+/// period (one every 1,003 ms). Also the time from `start()` to the first captured and played
+/// periods.
+struct LatencyMeasurement {
+    /// Device period, ms.
+    var periodMs = 10
+    /// Opus frame (ptime), ms: 10 or 20.
+    var frameMs = 20
+    /// Call length, s (bursts from 1.5 s on, one a second).
+    var seconds = 8
+    /// Voice processing on both sides (voiceChat: what a call runs).
+    var processing = ProcessingMode.voiceChat
+
+    enum ProcessingMode { case voiceChat, off }
+
+    /// Where one burst's time went.
+    struct Result {
+        /// Mouth to ear of each burst found, ms.
+        var mouthToEarMs: [Double]
+        /// From `start()` to the first period captured (Alice) and played (Bob), ms.
+        var firstCaptureMs: Double
+        var firstPlaybackMs: Double
+        /// The parts of the mean that are measured on their own, ms.
+        var captureBufferingMs: Double
+        var jitterBufferMs: Double
+        var networkMs: Double
+        var playbackBufferingMs: Double
+        /// Bursts put in.
+        var bursts: Int
+
+        var meanMs: Double { mouthToEarMs.isEmpty ? .nan : mouthToEarMs.reduce(0, +) / Double(mouthToEarMs.count) }
+
+        /// What the measured parts do not account for: the wait for a whole 20 ms frame, voice
+        /// processing's own latency (the residual echo suppressor's frame), encoding, the
+        /// network thread's wake-up and the mixer rendering a frame ahead of the device.
+        var framingAndProcessingMs: Double {
+            meanMs - captureBufferingMs - jitterBufferMs - networkMs - playbackBufferingMs
+        }
+    }
+
+    static let rate = 48_000
+    static let burstMs = 60
+    static let firstBurstMs = 1_500
+    /// Bursts are this far apart: not a whole number of periods, so they sample every phase.
+    static let burstIntervalMs = 1_003
+    /// The longest latency searched for, ms.
+    static let maximumLatencyMs = 400
+
+    /// A chirp from 300 Hz to 3.4 kHz at −6 dBFS, with 5 ms fades: one sharp correlation peak.
+    static let burst: [Int16] = {
+        let count = burstMs * rate / 1_000, fade = rate / 200
+        return (0..<count).map { index in
+            let time = Double(index) / Double(rate), duration = Double(count) / Double(rate)
+            let phase = 2 * Double.pi * (300 * time + (3_400 - 300) * time * time / (2 * duration))
+            let envelope = min(1, Double(min(index, count - 1 - index)) / Double(fade))
+            return Int16(16_000 * envelope * sin(phase))
+        }
+    }()
+
+    /// The source: silence with a chirp every `burstIntervalMs`.
+    func source() -> (samples: [Int16], onsets: [Int]) {
+        var samples = [Int16](repeating: 0, count: seconds * Self.rate)
+        var onsets: [Int] = []
+        var onset = Self.firstBurstMs * Self.rate / 1_000
+        while onset + Self.rate / 2 < samples.count {
+            onsets.append(onset)
+            for (index, sample) in Self.burst.enumerated() { samples[onset + index] = sample }
+            onset += Self.burstIntervalMs * Self.rate / 1_000
+        }
+        return (samples, onsets)
+    }
+
+    func run() throws -> Result {
+        let (samples, onsets) = source()
+        let aliceDevice = VirtualAudioDevice.wavFile(WAVAudio(sampleRate: Self.rate, channelCount: 1, samples: samples),
+                                                     recordsPlayback: false)
+        let bobDevice = VirtualAudioDevice.wavFile(WAVAudio(sampleRate: Self.rate, channelCount: 1, samples: []),
+                                                   recordingCapacitySamples: (seconds + 2) * Self.rate)
+        let aliceKey = SRTPKeyingMaterial.random(profile: .aesCM128HmacSha1_80)
+        let bobKey = SRTPKeyingMaterial.random(profile: .aesCM128HmacSha1_80)
+        let alice = try Party(device: AudioDeviceOpener(name: "alice", calls: aliceDevice), sendingKey: aliceKey, receivingKey: bobKey,
+                              periodMs: periodMs, frameMs: frameMs, processing: processing)
+        let bob = try Party(device: AudioDeviceOpener(name: "bob", calls: bobDevice), sendingKey: bobKey, receivingKey: aliceKey,
+                            periodMs: periodMs, frameMs: frameMs, processing: processing)
+        try alice.socket.setRemote(bob.socket.localEndpoint)
+        try bob.socket.setRemote(alice.socket.localEndpoint)
+        let bobCall = try bob.engine.addCall(bob.call, transport: CallTransport(rtp: bob.socket))
+        try alice.engine.addCall(alice.call, transport: CallTransport(rtp: alice.socket))
+        try bob.engine.start()
+        try alice.engine.start()
+        // Sample Bob's playback buffering while the call runs.
+        var playbackDelays: [Double] = []
+        let end = MonotonicClock.nanoseconds + Int64(seconds) * 1_000_000_000
+        while MonotonicClock.nanoseconds < end {
+            MonotonicClock.sleep(untilNanoseconds: MonotonicClock.nanoseconds + 50_000_000)
+            if let playback = bob.engine.deviceStatistics(.playback) {
+                playbackDelays.append(Double(playback.delayFrames) * 1_000 / Double(Self.rate))
+            }
+        }
+        let firstCapture = alice.engine.timeToFirstAudio.capture ?? .nan
+        let firstPlayback = bob.engine.timeToFirstAudio.playback ?? .nan
+        let statistics = bob.engine.statistics(of: bobCall)
+        alice.engine.stop()
+        bob.engine.stop()
+
+        let heard = bobDevice.recording().samples
+        var latencies: [Double] = []
+        var captureBuffering: [Double] = []
+        let period = periodMs * Self.rate / 1_000
+        for onset in onsets {
+            // Where the burst lies in Bob's recording, about: Alice's capture and Bob's
+            // playback clocks started within a few ms of each other.
+            guard let spoken = aliceDevice.time(ofFrame: onset, direction: .capture),
+                  let playbackStart = bobDevice.time(ofFrame: 0, direction: .playback) else { continue }
+            let expected = Int(Double(spoken - playbackStart) / 1e9 * Double(Self.rate))
+            guard let index = Self.bestMatch(of: Self.burst, in: heard, from: expected, span: Self.maximumLatencyMs * Self.rate / 1_000),
+                  let played = bobDevice.time(ofFrame: index, direction: .playback) else { continue }
+            latencies.append(Double(played - spoken) / 1e6)
+            // The burst's first sample waits for the end of its capture period.
+            captureBuffering.append(Double(period - onset % period) * 1_000 / Double(Self.rate))
+        }
+        let inbound = statistics?.inbound
+        let jitterBuffer = inbound.map { $0.jitterBufferEmittedCount > 0 ? $0.jitterBufferDelay / Double($0.jitterBufferEmittedCount) * 1_000 : 0 } ?? .nan
+        let roundTrip = statistics?.remoteInbound.roundTripTime ?? 0
+        func mean(_ values: [Double]) -> Double { values.isEmpty ? .nan : values.reduce(0, +) / Double(values.count) }
+        // Bob's ring holds one period ahead of the device buffer.
+        let playbackBuffering = mean(playbackDelays) + Double(periodMs)
+        return Result(mouthToEarMs: latencies, firstCaptureMs: firstCapture, firstPlaybackMs: firstPlayback,
+                      captureBufferingMs: mean(captureBuffering), jitterBufferMs: jitterBuffer, networkMs: roundTrip * 1_000 / 2,
+                      playbackBufferingMs: playbackBuffering, bursts: onsets.count)
+    }
+
+    /// Where in `samples`, from `start` over `span` samples, `burst` correlates best
+    /// (normalised, above 0.5); nil when it is not there.
+    static func bestMatch(of burst: [Int16], in samples: [Int16], from start: Int, span: Int) -> Int? {
+        let from = max(0, start), to = min(samples.count - burst.count, start + span)
+        guard from < to else { return nil }
+        let burstEnergy = burst.reduce(0.0) { $0 + Double($1) * Double($1) }
+        var best: (index: Int, correlation: Double) = (from, 0)
+        for index in from..<to {
+            var product = 0.0, energy = 0.0
+            for offset in 0..<burst.count {
+                let sample = Double(samples[index + offset])
+                product += sample * Double(burst[offset])
+                energy += sample * sample
+            }
+            let correlation = energy > 0 ? product / (energy * burstEnergy).squareRoot() : 0
+            if correlation > best.correlation { best = (index, correlation) }
+        }
+        return best.correlation > 0.5 ? best.index : nil
+    }
+
+    /// One side: socket, call, engine.
+    private struct Party {
+        let socket: UDPSocket
+        let call: CallMedia
+        let engine: VoiceEngine
+
+        init(device: AudioDeviceOpener, sendingKey: SRTPKeyingMaterial, receivingKey: SRTPKeyingMaterial, periodMs: Int,
+             frameMs: Int, processing: ProcessingMode) throws {
+            socket = try UDPSocket(bindingTo: UDPEndpoint(host: "127.0.0.1", port: 0))
+            var media = MediaConfiguration()
+            media.frameDurationMs = frameMs
+            call = try CallMedia(configuration: media, sendingKey: sendingKey, receivingKey: receivingKey)
+            var configuration = VoiceEngineConfiguration()
+            configuration.mixer.frameDurationMs = frameMs
+            configuration.device = device
+            configuration.periodMs = periodMs
+            configuration.realtimePriority = nil
+            if processing == .off { configuration.mixer.processing = .init(mode: .measurement) }
+            engine = try VoiceEngine(configuration: configuration)
+        }
+    }
+}
