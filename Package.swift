@@ -70,7 +70,7 @@ let package = Package(
             dependencies: [
                 "Opus", "RTP", "SRTP", "AudioDevices", "AudioProcessing", "JitterBuffer", "NetworkSimulation", "MediaEngine",
                 "COpus", "CSpeexDSP", "CVoiceShims", "CBaseline", "TestSupport", "JitterBufferEvaluation", "EchoEvaluation",
-                "MediaEngineTesting",
+                "MediaEngineTesting", "AudioDevicesTesting", "Transport",
             ],
             path: "Benchmarks"
         ),

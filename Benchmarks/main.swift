@@ -1,7 +1,7 @@
 // `swift run -c release benchmarks [group…] [--rounds N] [--only ROW]… [--json PATH]`
 //   jitter options: [--trace FILE]… [--plot DIR] [--write-traces DIR] [--seed-offset N]
 //   quality options: [--seeds N] [--seed-offset N] [--python PATH]
-// Groups: opus, srtp, jitter, aec, call (all of these when none is named), and quality, which
+// Groups: opus, srtp, jitter, aec, call, engine (all of these when none is named), and quality, which
 // runs only when named (`make quality`): it scores speech with PESQ from PyPI, so it needs Python
 // and, on first use, pip to install `pesq` (scripts/pesq-venv does, into .build/pesq-venv).
 // Every row is ours against its baseline, measured in the same run (in interleaved rounds for
@@ -15,7 +15,7 @@ func fail(_ message: String, status: Int32 = 2) -> Never {
     exit(status)
 }
 
-let availableGroups = ["opus", "srtp", "jitter", "aec", "call", "quality"]
+let availableGroups = ["opus", "srtp", "jitter", "aec", "call", "engine", "quality"]
 /// The groups run when none is named: every group that needs nothing beyond this package.
 let defaultGroups = availableGroups.filter { $0 != "quality" }
 var groups: [String] = []
@@ -82,6 +82,7 @@ do {
         case "srtp": try SRTPBenchmarks(comparison: comparison, report: report).run()
         case "aec": try AECBenchmarks(comparison: comparison, report: report).run()
         case "call": try CallBenchmarks(comparison: comparison, report: report).run()
+        case "engine": try EngineBenchmarks(report: report).run()
         case "quality":
             try QualityBenchmarks(report: report, seeds: qualitySeeds, seedOffset: seedOffset, python: python).run()
         case "jitter":
