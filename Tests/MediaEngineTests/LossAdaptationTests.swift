@@ -38,6 +38,14 @@ import TestSupport
         #expect(jittery.plannedLossPercent == 0)
         _ = jittery.report(fractionLost: 0, jitterMs: 45)
         #expect(jittery.plannedLossPercent == LossAdaptation.reorderingPercent)
+        #expect(LossAdaptation.reorderingPercent >= LossAdaptation.minimumPercent, "a plan libopus codes FEC for")
+        // A plan is none or one libopus codes FEC for: a little loss is concealed, a few
+        // percent plans the smallest FEC.
+        var light = LossAdaptation()
+        _ = light.report(fractionLost: 0.015)
+        #expect(light.plannedLossPercent == 0, "1.5 % is concealed, not protected")
+        _ = light.report(fractionLost: 0.035)
+        #expect(light.plannedLossPercent == LossAdaptation.minimumPercent, "3.5 % plans the smallest FEC there is")
     }
 
     /// A call whose network loses 10 % from 20 s to 40 s and nothing before or after.
