@@ -132,6 +132,7 @@ public final class ALSAStream<Calls: ALSACalls>: @unchecked Sendable {
             while loop.running.load(ordering: .acquiring) {
                 if !loop.runOnce(timeoutMs: timeoutMs) { break }
             }
+            loop.finished.store(true, ordering: .releasing)
         }
         guard let spawned else {
             loop.running.store(false, ordering: .releasing)
@@ -159,6 +160,9 @@ public final class ALSAStream<Calls: ALSACalls>: @unchecked Sendable {
                     state.detached = true
                     return
                 }
+                // The thread's last writes happen before this (the join says so; the atomic
+                // says so in a way ThreadSanitizer understands).
+                _ = loop.finished.load(ordering: .acquiring)
             }
             guard !state.detached else { return }
             loop.onCycle = nil

@@ -23,6 +23,9 @@ final class PCMIOLoop<Calls: ALSACalls>: @unchecked Sendable {
     var onCycle: (@Sendable () -> Void)?
     /// Cleared to stop the thread.
     let running = Atomic<Bool>(false)
+    /// Set by the thread as it leaves (releasing): whoever joins it loads it (acquiring), an
+    /// edge ThreadSanitizer sees where it cannot see `pthread_clockjoin_np`'s.
+    let finished = Atomic<Bool>(false)
     /// Whether the thread got SCHED_FIFO; the errno of the refusal otherwise.
     let realtime = Atomic<Bool>(false)
     let realtimeRefusal = Atomic<Int32>(0)

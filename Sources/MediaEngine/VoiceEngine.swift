@@ -340,7 +340,11 @@ public final class VoiceEngine: Sendable {
     }
 
     /// Runs `observer` on the audio thread after every cycle (tests count its allocations).
+    /// Only while audio is stopped (the audio thread reads it without a lock); ignored otherwise.
     func setCycleObserver(_ observer: (@Sendable () -> Void)?) {
-        control.withLock { _ in cycle.cycleObserver = observer }
+        control.withLock { control in
+            guard control.stream == nil else { return }
+            cycle.cycleObserver = observer
+        }
     }
 }
