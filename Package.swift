@@ -50,7 +50,7 @@ let package = Package(
         .target(name: "JitterBuffer", dependencies: ["Opus", "RTP", "DSP"]),
 
         // I/O.
-        .target(name: "AudioDevices", dependencies: ["CALSA", "CVoiceShims", "SystemErrors"]),
+        .target(name: "AudioDevices", dependencies: ["CALSA", "CVoiceShims", "CEventFD", "SystemErrors"]),
         .target(name: "Transport", dependencies: ["CEventFD", "SystemErrors"]),
 
         // Engine.

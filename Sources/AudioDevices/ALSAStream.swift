@@ -1,4 +1,3 @@
-internal import CVoiceShims
 internal import Glibc
 import Synchronization
 public import SystemErrors
@@ -43,7 +42,10 @@ public final class ALSAStream<Calls: ALSACalls>: @unchecked Sendable {
     private let state = Mutex<(thread: pthread_t?, started: Bool, detached: Bool)>((nil, false, false))
 
     /// How long `stop()` waits for the I/O thread to end.
-    private static var stopTimeoutNanoseconds: Int64 { 2_000_000_000 }
+    private static var stopTimeoutMilliseconds: Int32 { 2_000 }
+    /// Raised by the I/O thread as it leaves: `stop()` waits on it with a deadline, then joins
+    /// (a plain `pthread_join`, which every tool understands, on a thread known to be ending).
+    private let exitSignal: StopWaker
 
     /// Opens `device` in `directions` with `parameters` through `calls`.
     ///
@@ -77,6 +79,7 @@ public final class ALSAStream<Calls: ALSACalls>: @unchecked Sendable {
             : nil
         loop = PCMIOLoop(calls: calls, capture: capture, playback: playback,
                          stopWaker: try StopWaker(device: device), post: post)
+        exitSignal = try StopWaker(device: device)
     }
 
     deinit {
@@ -120,7 +123,7 @@ public final class ALSAStream<Calls: ALSACalls>: @unchecked Sendable {
         loop.onCycle = onCycle
         try loop.startAll()
         guard thread != .none else { return }
-        let loop = self.loop
+        let loop = self.loop, exitSignal = self.exitSignal
         let timeoutMs = Int32(max(20, min(200, Int(parameters.periodMs * 4))))
         loop.running.store(true, ordering: .releasing)
         let spawned = IOThread.spawn {
@@ -133,6 +136,7 @@ public final class ALSAStream<Calls: ALSACalls>: @unchecked Sendable {
                 if !loop.runOnce(timeoutMs: timeoutMs) { break }
             }
             loop.finished.store(true, ordering: .releasing)
+            exitSignal.signal()
         }
         guard let spawned else {
             loop.running.store(false, ordering: .releasing)
@@ -155,13 +159,12 @@ public final class ALSAStream<Calls: ALSACalls>: @unchecked Sendable {
             loop.stopWaker.signal()
             if let thread = state.thread {
                 state.thread = nil
-                guard ve_thread_join_within(thread, Self.stopTimeoutNanoseconds) == 0 else {
+                guard exitSignal.wait(timeoutMilliseconds: Self.stopTimeoutMilliseconds) else {
                     pthread_detach(thread)  // stuck inside ALSA or the callback: leave it what it uses
                     state.detached = true
                     return
                 }
-                // The thread's last writes happen before this (the join says so; the atomic
-                // says so in a way ThreadSanitizer understands).
+                pthread_join(thread, nil)
                 _ = loop.finished.load(ordering: .acquiring)
             }
             guard !state.detached else { return }

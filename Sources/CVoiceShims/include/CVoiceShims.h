@@ -1,12 +1,9 @@
 #pragma once
-// Wrappers for C calls Swift cannot make: variadic *_ctl requests, function-like macros, and
-// the two Linux calls the Glibc module does not export (they need _GNU_SOURCE or a header it
-// leaves out). One function per request; nothing else belongs here.
+// Wrappers for C calls Swift cannot make: variadic *_ctl requests and function-like macros.
+// One function per request; nothing else belongs here.
 
 #include <opus.h>
 #include <alsa/asoundlib.h>
-#include <pthread.h>
-#include <stdint.h>
 
 // MARK: - Opus encoder requests (opus_encoder_ctl). Each returns the libopus status code.
 
@@ -57,12 +54,3 @@ typedef struct {
 /// *failedFunction to the call that failed.
 int ve_alsa_configure(snd_pcm_t *pcm, ve_alsa_parameters *parameters, const char **failedFunction);
 
-// MARK: - Linux calls outside the Glibc module. Each returns 0 (or a descriptor) or a negative errno.
-
-/// eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC): the descriptor, or a negative errno.
-int ve_eventfd_open(void);
-
-/// pthread_clockjoin_np on CLOCK_MONOTONIC (a wall-clock step cannot stretch or cut the wait):
-/// joins `thread` if it ends within `timeoutNanoseconds` (at most a day); 0 when joined, a
-/// negative errno otherwise (-ETIMEDOUT: still running).
-int ve_thread_join_within(pthread_t thread, int64_t timeoutNanoseconds);
