@@ -152,7 +152,7 @@ final class RTCPSession {
                 take(report.reportBlocks, arrival: arrival)
             case let .bye(bye):
                 if bye.sources.contains(where: { $0 != ssrc }) { result.bye = true }
-            case .sourceDescription, .opaque:
+            case .sourceDescription, .extendedReport, .opaque:
                 break
             }
         }
