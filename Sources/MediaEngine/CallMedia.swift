@@ -51,6 +51,7 @@ public final class CallMedia {
     private var appliedLoss: Int
     private var lossAdaptation: LossAdaptation
     private let held = Atomic<Bool>(false)
+    private let deviceDelay = Atomic<Int>(0)
     private let gainBits = Atomic<UInt32>(Float(1).bitPattern)
     private let keyPressRequests: SPSCRing<KeyPressRequest>
     /// The key press being sent (audio side), and the index of its next packet.
@@ -148,6 +149,13 @@ public final class CallMedia {
         set { gainBits.store(Float(min(max(newValue.isNaN ? 0 : newValue, 0), 8)).bitPattern, ordering: .relaxed) }
     }
 
+    /// The audio device's delay from playback to capture, in ms (0–2000; what the mixer's
+    /// `setDeviceDelay` is told): part of this end's delay in RTCP XR and the quality estimate.
+    public var deviceDelayMs: Int {
+        get { deviceDelay.load(ordering: .relaxed) }
+        set { deviceDelay.store(min(max(newValue, 0), 2_000), ordering: .relaxed) }
+    }
+
     // MARK: Network side
 
     /// Takes one datagram received from the peer at `arrivalTimeMs` (the playout clock):
@@ -205,7 +213,10 @@ public final class CallMedia {
         let outbound = uplink.statistics
         let sender = outbound.packetsSent > 0
             ? (packets: outbound.packetsSent, payloadBytes: outbound.bytesSent, rtpTimestamp: rtpTimestamp(atMs: nowMs)) : nil
-        if let report = rtcp.report(nowMs: nowMs, sender: sender, reception: &reception) {
+        let report = rtcp.report(nowMs: nowMs, sender: sender, reception: &reception) { reception in
+            self.voipMetricsInputs(self.inbound.statistics(adding: reception.statistics))
+        }
+        if let report {
             sendControl(report, send)
         }
     }
@@ -439,8 +450,19 @@ public final class CallMedia {
         outbound.encodeFailures = outboundCounters.encodeFailures
         outbound.telephoneEventsSent = outboundCounters.telephoneEventsSent
         outbound.plannedLossPercent = appliedLoss
-        return CallMediaStatistics(inbound: inboundStatistics, outbound: outbound, transport: transport,
-                                   remoteInbound: rtcp.remoteInbound, remoteOutbound: rtcp.remoteOutbound, eventsDropped: eventsDropped)
+        var result = CallMediaStatistics(inbound: inboundStatistics, outbound: outbound, transport: transport,
+                                         remoteInbound: rtcp.remoteInbound, remoteOutbound: rtcp.remoteOutbound, eventsDropped: eventsDropped)
+        if inboundStatistics.ssrc != nil {
+            result.quality = CallQualityEstimate(inputs: voipMetricsInputs(inboundStatistics), roundTripTimeSeconds: rtcp.remoteInbound.roundTripTime)
+        }
+        return result
+    }
+
+    /// What RTCP XR and the quality estimate are computed from: `inbound` (both sides' counters
+    /// joined), the audio side's burst tracking, this end's delays.
+    private func voipMetricsInputs(_ inbound: InboundRTPStatistics) -> VoIPMetricsInputs {
+        VoIPMetricsInputs(inbound: inbound, burstGap: self.inbound.burstGapStatistics, configuration: configuration,
+                          deviceDelayMs: Double(deviceDelayMs))
     }
 
     /// Hands every pending event to `body`, oldest first per side (the network side's and the

@@ -1,0 +1,54 @@
+/// The call's own estimate of how the stream it receives sounds: the wideband E-model (ITU-T
+/// G.107.1, ``WidebandEModel``) fed with what the call measured — mouth-to-ear delay (half the
+/// RTCP round trip, the far end's framing, our jitter buffer and device), the share of frames
+/// missed (lost or too late, less those rebuilt from FEC), how bursty that was (G.107's BurstR
+/// from RFC 3611 burst tracking), and Opus's impairment at the bitrate received
+/// (``CodecImpairment/opus(bitsPerSecond:fecPlannedLossPercent:)``).
+///
+/// MOS values are on G.107's 1–4.5 scale, reached from the wideband rating by R_WB / 1.29, and
+/// comparable with PESQ-WB (P.862.2) MOS-LQO, from which the Opus factors were derived: a clean
+/// call at 24 kb/s estimates about 3.8, as PESQ-WB scores libopus alone on the project's
+/// fixtures.
+public struct CallQualityEstimate: Sendable, Equatable {
+    /// The wideband transmission rating R_WB (up to 129).
+    public var widebandRating: Double
+    /// R on G.107's 0–100 scale (R_WB / 1.29): RTCP XR's R factor.
+    public var rating: Double
+    /// The conversational MOS (delay included; RTCP XR's MOS-CQ), 1–4.5.
+    public var meanOpinionScore: Double
+    /// The listening MOS (delay excluded; RTCP XR's MOS-LQ), 1–4.5.
+    public var listeningMeanOpinionScore: Double
+    /// The mouth-to-ear delay assumed, ms.
+    public var mouthToEarDelayMs: Double
+    /// The share of frames missed, percent (G.107's Ppl).
+    public var effectiveLossPercent: Double
+    /// G.107's burst ratio of the misses (1: random).
+    public var burstRatio: Double
+    /// The codec impairment used (Ie,WB, Bpl,WB).
+    public var codecImpairment: CodecImpairment
+
+    /// The estimate for `inputs` with the last RTCP round trip (nil: not measured yet, counted
+    /// as 0).
+    init(inputs: VoIPMetricsInputs, roundTripTimeSeconds: Double?) {
+        var model = WidebandEModel()
+        let delay = inputs.mouthToEarDelayMs(roundTripTimeSeconds: roundTripTimeSeconds)
+        // A 4-wire terminal with echo control (G.107's TELR default, 65 dB): its echo path is
+        // the mouth-to-ear delay, the listener-echo loop twice that.
+        model.absoluteDelayMs = delay
+        model.echoPathDelayMs = delay
+        model.roundTripDelayMs = 2 * delay
+        model.packetLossPercent = inputs.effectiveLossPercent
+        model.burstRatio = inputs.burstGap.burstRatio
+        let codec = inputs.codecImpairment
+        model.equipmentImpairment = codec.equipmentImpairment
+        model.packetLossRobustness = codec.packetLossRobustness
+        widebandRating = model.rating
+        rating = model.narrowbandScaleRating
+        meanOpinionScore = model.meanOpinionScore
+        listeningMeanOpinionScore = model.listeningMeanOpinionScore
+        mouthToEarDelayMs = delay
+        effectiveLossPercent = model.packetLossPercent
+        burstRatio = model.burstRatio
+        codecImpairment = codec
+    }
+}
