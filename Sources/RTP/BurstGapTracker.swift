@@ -69,9 +69,7 @@ public struct BurstGapTracker: Sendable, Hashable {
     /// Decides every undecided sequence number (missing ones lost) and forgets the sequence:
     /// the next packet starts a new one (a new SSRC, a sender restart).
     public mutating func startNewSequence() {
-        if let start = windowStart {
-            for _ in start...highest { decideOldest() }
-        }
+        while let start = windowStart, start <= highest { decideOldest() }
         windowStart = nil
         decidedInSequence = 0
         receivedBits = 0
