@@ -12,6 +12,11 @@
 ///   between the device and the calls.
 /// - `UplinkPipeline` — PCM frame → Opus → RTP, the encoder half a call uses.
 ///
+/// - RTCP: SR/RR, SDES, BYE and an RFC 3611 XR VoIP Metrics block about the stream received
+///   in every report; the far end's reports read into `RemoteInboundRTPStatistics`.
+/// - Call quality: `EModel` (ITU-T G.107) and `WidebandEModel` (G.107.1) with Opus's
+///   `CodecImpairment`, giving each call's `CallQualityEstimate` (R and MOS).
+///
 /// Statistics use the W3C WebRTC names (`InboundRTPStatistics`, `OutboundRTPStatistics`,
 /// `MediaSourceStatistics`); events (`CallMediaEvent`) travel through preallocated rings.
 /// Nothing on the per-frame audio path allocates.

@@ -180,8 +180,14 @@ final class RTCPSession {
     }
 
     /// The XR VoIP Metrics block about the far end's stream (RFC 3611 §4.7), nil before its
-    /// first packet. Levels and RERL are sent as unavailable: the receive side measures no
-    /// speech-only level, and echo is the near end's canceller's business.
+    /// first packet. The loss rate is the network's (RFC 3550 cumulative lost over expected,
+    /// the report block's own figure), before FEC: RFC 3611 asks for loss after error
+    /// correction, but the jitter buffer cannot tell a frame rebuilt for a lost packet from one
+    /// rebuilt for a late one; FEC's effect is in the R factor and MOS, whose loss counts rebuilt
+    /// frames as played. The R factor is the wideband rating on G.107's scale (R_WB / 1.29), MOS
+    /// on the scale `CallQualityEstimate` describes. Levels and RERL are sent as unavailable:
+    /// the receive side measures no speech-only level, and echo is the far end's canceller's
+    /// business.
     private func voipMetricsBlock(_ inputs: VoIPMetricsInputs) -> RTCPVoIPMetricsBlock? {
         guard let source = inputs.sourceSSRC else { return nil }
         let roundTrip = remoteInbound.roundTripTime
