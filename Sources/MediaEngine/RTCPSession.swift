@@ -205,9 +205,9 @@ final class RTCPSession {
             roundTripDelayMs: Self.milliseconds((roundTrip ?? 0) * 1_000),
             endSystemDelayMs: Self.milliseconds(inputs.endSystemDelayMs),
             gapThreshold: UInt8(burstGap.gapThreshold),
-            rFactor: UInt8(min(max(quality.rating.rounded(), 0), 100)),
-            mosLQ: UInt8(min(max((quality.listeningMeanOpinionScore * 10).rounded(), 10), 50)),
-            mosCQ: UInt8(min(max((quality.meanOpinionScore * 10).rounded(), 10), 50)),
+            rFactor: Self.field(quality.rating, 0...100),
+            mosLQ: Self.field(quality.listeningMeanOpinionScore * 10, 10...50),
+            mosCQ: Self.field(quality.meanOpinionScore * 10, 10...50),
             packetLossConcealment: .enhanced,
             jitterBufferAdaptivity: .adaptive,
             jitterBufferRate: Self.jitterBufferRate,
@@ -215,6 +215,11 @@ final class RTCPSession {
             jitterBufferMaximumMs: Self.milliseconds(jitterBufferMaximumMs),
             jitterBufferAbsoluteMaximumMs: Self.milliseconds(Double(inputs.jitterBufferAbsoluteMaximumMs))
         )
+    }
+
+    /// `value` rounded into `range`, or nil (unavailable) when it is not finite.
+    private static func field(_ value: Double, _ range: ClosedRange<Double>) -> UInt8? {
+        value.isFinite ? UInt8(min(max(value.rounded(), range.lowerBound), range.upperBound)) : nil
     }
 
     /// `ms` rounded into a 16-bit field (0 when not finite).

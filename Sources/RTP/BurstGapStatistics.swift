@@ -15,10 +15,11 @@
 ///
 /// This counts bursts and gaps exactly, where RFC 3611 Appendix A.2 estimates them from
 /// Markov-chain transition counts (accurate "to within 1"), so its figures are the exact
-/// values that algorithm approximates. A plain value: `record` never allocates.
-public struct BurstGapStatistics: Sendable, Hashable {
+/// values that algorithm approximates. A plain value (`BitwiseCopyable`, so it can cross
+/// threads through a lock-free ring): `record` never allocates.
+public struct BurstGapStatistics: Sendable, Hashable, BitwiseCopyable {
     /// The fate of one packet.
-    public enum Outcome: Sendable, Hashable {
+    public enum Outcome: Sendable, Hashable, BitwiseCopyable {
         /// Arrived in time to be played.
         case received
         /// Never arrived.

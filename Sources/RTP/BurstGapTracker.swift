@@ -11,7 +11,7 @@
 /// either way (RFC 3550 A.1's dropout limit; the jitter buffer restarts there too) starts a
 /// new sequence instead of counting thousands lost.
 /// A plain value: `record` never allocates.
-public struct BurstGapTracker: Sendable, Hashable {
+public struct BurstGapTracker: Sendable, Hashable, BitwiseCopyable {
     /// Sequence numbers held undecided.
     public static let windowLength = 64
     /// A jump larger than this starts a new sequence (RFC 3550 A.1 MAX_DROPOUT).
