@@ -1,8 +1,9 @@
 /// The call's own estimate of how the stream it receives sounds: the wideband E-model (ITU-T
 /// G.107.1, ``WidebandEModel``) fed with what the call measured — mouth-to-ear delay (half the
-/// RTCP round trip, the far end's framing, our jitter buffer and device), the share of frames
-/// missed (lost or too late, less those rebuilt from FEC), how bursty that was (G.107's BurstR
-/// from RFC 3611 burst tracking), and Opus's impairment at the bitrate received
+/// RTCP round trip, the far end's framing, our jitter buffer and device), the share of audio
+/// missed (the jitter buffer's concealment over speech, or the packets lost or too late less
+/// those rebuilt from FEC if more), how bursty the misses were (G.107's BurstR from RFC 3611
+/// burst tracking), and Opus's impairment at the bitrate received and its FEC plan
 /// (``CodecImpairment/opus(bitsPerSecond:fecPlannedLossPercent:)``).
 ///
 /// MOS values are on G.107's 1–4.5 scale, reached from the wideband rating by R_WB / 1.29, and
@@ -19,11 +20,12 @@ public struct CallQualityEstimate: Sendable, Equatable {
     public var rating: Double
     /// The conversational MOS (delay included; RTCP XR's MOS-CQ), 1–4.5.
     public var meanOpinionScore: Double
-    /// The listening MOS (delay excluded; RTCP XR's MOS-LQ), 1–4.5.
+    /// The listening MOS (delay excluded; RTCP XR's MOS-LQ), 1–4.5: the figure to set beside
+    /// a PESQ-WB score of the same audio (PESQ knows nothing of delay).
     public var listeningMeanOpinionScore: Double
     /// The mouth-to-ear delay assumed, ms.
     public var mouthToEarDelayMs: Double
-    /// The share of frames missed, percent (G.107's Ppl).
+    /// The share of audio missed, percent (G.107's Ppl).
     public var effectiveLossPercent: Double
     /// G.107's burst ratio of the misses (1: random).
     public var burstRatio: Double

@@ -20,6 +20,10 @@ struct VoIPMetricsInputs: Sendable, Equatable {
     var fecPacketsRecovered: Int
     /// Payload bytes received.
     var payloadBytesReceived: Int
+    /// Samples played (received or concealed), and those concealed over speech (loss, late
+    /// packets, waits for overtaken ones; DTX comfort noise excluded).
+    var samplesPlayed: Int
+    var samplesConcealed: Int
     /// Interarrival jitter, ms.
     var jitterMs: Double
     /// The stream's packets in sequence order (RFC 3611 §4.7.2).
@@ -49,6 +53,8 @@ struct VoIPMetricsInputs: Sendable, Equatable {
         fecPacketsReceived = inbound.fecPacketsReceived
         fecPacketsRecovered = inbound.fecPacketsRecovered
         payloadBytesReceived = inbound.bytesReceived
+        samplesPlayed = inbound.totalSamplesReceived
+        samplesConcealed = max(inbound.concealedSamples - inbound.silentConcealedSamples, 0)
         jitterMs = inbound.jitter * 1_000
         self.burstGap = burstGap
         frameDurationMs = Double(configuration.frameDurationMs)
@@ -65,12 +71,19 @@ struct VoIPMetricsInputs: Sendable, Equatable {
     /// Jitter-buffer discards over packets expected, 0…1.
     var discardFraction: Double { packetsExpected > 0 ? Double(packetsDiscarded) / Double(packetsExpected) : 0 }
 
-    /// The share of frames the listener missed, percent: lost or discarded, less those rebuilt
-    /// from FEC (a late packet that was rebuilt is both discarded and recovered: counted once).
+    /// The share of audio the listener missed, percent (G.107's Ppl): the jitter buffer's
+    /// concealment over speech as a share of what it played — lost and late packets, and the
+    /// ticks spent waiting for an overtaken packet, which a listener hears as a loss too — or,
+    /// if higher, the packets lost or discarded less those rebuilt from FEC (a late packet that
+    /// was rebuilt is both discarded and recovered: counted once).
     var effectiveLossPercent: Double {
-        guard packetsExpected > 0 else { return 0 }
-        let missed = max(packetsLost, 0) + packetsDiscarded - fecPacketsRecovered
-        return min(max(Double(missed) / Double(packetsExpected) * 100, 0), 100)
+        var percent = 0.0
+        if packetsExpected > 0 {
+            let missed = max(packetsLost, 0) + packetsDiscarded - fecPacketsRecovered
+            percent = Double(missed) / Double(packetsExpected) * 100
+        }
+        if samplesPlayed > 0 { percent = max(percent, Double(samplesConcealed) / Double(samplesPlayed) * 100) }
+        return min(max(percent, 0), 100)
     }
 
     /// The internal round trip of this end (RFC 3611's end system delay): framing and encoder
@@ -107,14 +120,16 @@ struct VoIPMetricsInputs: Sendable, Equatable {
     }
 
     /// The codec's impairment for the stream received: Opus at the bitrate received, its FEC
-    /// cost weighted by the share of packets carrying FEC.
+    /// plan's cost and robustness weighted by the share of packets carrying FEC.
     var codecImpairment: CodecImpairment {
         let bitrate = receivedBitsPerSecond ?? 24_000
         let plain = CodecImpairment.opus(bitsPerSecond: bitrate)
         guard packetsReceived > 0, fecPacketsReceived > 0 else { return plain }
         let share = min(Double(fecPacketsReceived) / Double(packetsReceived), 1)
         let withFEC = CodecImpairment.opus(bitsPerSecond: bitrate, fecPlannedLossPercent: farEndFECPlanPercent)
-        return CodecImpairment(equipmentImpairment: plain.equipmentImpairment + share * (withFEC.equipmentImpairment - plain.equipmentImpairment),
-                               packetLossRobustness: plain.packetLossRobustness)
+        func blend(_ value: KeyPath<CodecImpairment, Double>) -> Double {
+            plain[keyPath: value] + share * (withFEC[keyPath: value] - plain[keyPath: value])
+        }
+        return CodecImpairment(equipmentImpairment: blend(\.equipmentImpairment), packetLossRobustness: blend(\.packetLossRobustness))
     }
 }

@@ -139,6 +139,9 @@ import Testing
         #expect(CodecImpairment.opus(bitsPerSecond: .nan).equipmentImpairment == 32.9)
         #expect(CodecImpairment.opus(bitsPerSecond: 24_000, fecPlannedLossPercent: 10).equipmentImpairment == 32.9 + 20.8)
         #expect(CodecImpairment.opus(bitsPerSecond: 24_000, fecPlannedLossPercent: 7.5).equipmentImpairment > 32.9 + 3.9)
+        // An encoder planning for loss conceals what FEC misses better.
+        #expect(CodecImpairment.opus(bitsPerSecond: 24_000, fecPlannedLossPercent: 10).packetLossRobustness == 14.4)
+        #expect(CodecImpairment.opus(bitsPerSecond: 24_000, fecPlannedLossPercent: 50).packetLossRobustness == 21)
         // Clean Opus at 24 kb/s on the MOS scale: what PESQ-WB gave the fixtures (3.80).
         var model = WidebandEModel()
         model.equipmentImpairment = 32.9
@@ -182,6 +185,13 @@ import Testing
         let rebuilt = estimate(Self.inbound(lost: 300, discarded: 30, recovered: 250, fec: 2_700))
         #expect(abs(rebuilt.effectiveLossPercent - 80.0 / 30) < 1e-9)
         #expect(rebuilt.codecImpairment.equipmentImpairment > 32.9 + 20, "FEC for about 10 %: \(rebuilt.codecImpairment)")
+        #expect(rebuilt.codecImpairment.packetLossRobustness > 14)
+        // Concealment the packet counts do not show (waits for overtaken packets) counts too.
+        var waited = Self.inbound(lost: 0)
+        waited.totalSamplesReceived = 3_000 * 960
+        waited.concealedSamples = 150 * 960 + 100 * 960
+        waited.silentConcealedSamples = 100 * 960  // DTX comfort noise is no loss
+        #expect(abs(estimate(waited).effectiveLossPercent - 5) < 1e-9)
         #expect(rebuilt.meanOpinionScore > lossy.meanOpinionScore)
         // Bursty misses cost more than random ones at the same rate.
         var bursty = BurstGapStatistics()
