@@ -210,6 +210,7 @@ final class AudioCycle: @unchecked Sendable {
         lagWindowCycles = 0
         lowestReferenceLag = .max
         let configuration = mixer.configuration
+        mixer.reportDeviceLatency(ms: Int(deviceDelayFrames) * 1_000 / max(1, configuration.deviceSampleRate))
         let limit = Int(deviceDelayFrames / 2) * configuration.sampleRate / max(1, configuration.deviceSampleRate)
         guard lowest > limit + configuration.samplesPerFrame else { return }
         mixer.limitEchoReferenceLag(toSamples: mixer.echoReferenceLagSamples - (lowest - limit))

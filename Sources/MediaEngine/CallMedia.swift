@@ -62,6 +62,7 @@ public final class CallMedia: @unchecked Sendable {
     private var appliedBitrate: Int
     private var bitrateAdaptation: BitrateAdaptation
     private let held = Atomic<Bool>(false)
+    private let deviceDelay = Atomic<Int>(0)
     private let gainBits = Atomic<UInt32>(Float(1).bitPattern)
     /// Key presses queued by the control side (any thread, one at a time).
     private let keyPressRequests: Mutex<SPSCProducer<KeyPressRequest>>
@@ -172,6 +173,13 @@ public final class CallMedia: @unchecked Sendable {
         set { gainBits.store(Float(min(max(newValue.isNaN ? 0 : newValue, 0), 8)).bitPattern, ordering: .relaxed) }
     }
 
+    /// The audio device's delay from playback to capture, in ms (0–2000; what the mixer's
+    /// `setDeviceDelay` is told): part of this end's delay in RTCP XR and the quality estimate.
+    public var deviceDelayMs: Int {
+        get { deviceDelay.load(ordering: .relaxed) }
+        set { deviceDelay.store(min(max(newValue, 0), 2_000), ordering: .relaxed) }
+    }
+
     // MARK: Network side
 
     /// Takes one datagram received from the peer at `arrivalTimeMs` (the playout clock):
@@ -235,7 +243,12 @@ public final class CallMedia: @unchecked Sendable {
         let uplinkNow = uplinkCounters.read()
         let sender = uplinkNow.packetsSent > 0
             ? (packets: uplinkNow.packetsSent, payloadBytes: uplinkNow.payloadBytesSent, rtpTimestamp: uplinkNow.rtpTimestamp(atMs: nowMs)) : nil
-        if let report = rtcp.report(nowMs: nowMs, sender: sender, reception: &reception) {
+        let report = rtcp.report(nowMs: nowMs, sender: sender, reception: &reception) { reception in
+            // The audio side's playout counters as it last published them.
+            let playout = self.playoutCounters.read()
+            return self.voipMetricsInputs(playout.merged(into: reception.statistics), burstGap: playout.burstGap)
+        }
+        if let report {
             sendControl(report, send)
         }
     }
@@ -480,9 +493,16 @@ public final class CallMedia: @unchecked Sendable {
     public var statistics: CallMediaStatistics {
         let network = networkCounters.read()
         let uplinkNow = uplinkCounters.read()
-        return CallMediaStatistics(inbound: playoutCounters.read().merged(into: network.reception), outbound: uplinkNow.outbound,
-                                   transport: network.transport, remoteInbound: network.remoteInbound,
-                                   remoteOutbound: network.remoteOutbound, eventsDropped: network.eventsDropped + uplinkNow.eventsDropped)
+        let playout = playoutCounters.read()
+        let inbound = playout.merged(into: network.reception)
+        var result = CallMediaStatistics(inbound: inbound, outbound: uplinkNow.outbound,
+                                         transport: network.transport, remoteInbound: network.remoteInbound,
+                                         remoteOutbound: network.remoteOutbound, eventsDropped: network.eventsDropped + uplinkNow.eventsDropped)
+        if inbound.ssrc != nil {
+            result.quality = CallQualityEstimate(inputs: voipMetricsInputs(inbound, burstGap: playout.burstGap),
+                                                 roundTripTimeSeconds: network.remoteInbound.roundTripTime)
+        }
+        return result
     }
 
     /// Hands every pending event to `body`, oldest first per side (the network side's and the
@@ -520,6 +540,12 @@ public final class CallMedia: @unchecked Sendable {
         outbound.plannedLossPercent = appliedLoss
         uplinkCounters.publishIfAvailable(UplinkCounters(outbound: outbound, lastFrameTimestamp: frameTimestamp,
                                                          lastFrameAtMs: lastRenderMs, eventsDropped: inbound.eventsDropped))
+    }
+
+    /// What RTCP XR and the quality estimate are computed from: `inbound` (both sides' counters
+    /// joined), the audio side's burst tracking, this end's delays.
+    private func voipMetricsInputs(_ inbound: InboundRTPStatistics, burstGap: BurstGapStatistics) -> VoIPMetricsInputs {
+        VoIPMetricsInputs(inbound: inbound, burstGap: burstGap, configuration: configuration, deviceDelayMs: Double(deviceDelayMs))
     }
 
     /// One event per run of failures (at the threshold), so a flood of forged datagrams

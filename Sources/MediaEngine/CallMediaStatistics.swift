@@ -12,4 +12,6 @@ public struct CallMediaStatistics: Sendable, Equatable {
     public var remoteOutbound: RemoteOutboundRTPStatistics
     /// Events lost because the application did not drain them in time.
     public var eventsDropped: Int
+    /// The E-model's estimate of how the stream we receive sounds (nil before its first packet).
+    public var quality: CallQualityEstimate? = nil
 }

@@ -187,6 +187,14 @@ public final class CallMixer {
         return excess
     }
 
+    /// Tells every call the device's own delay (playback plus capture buffering, in ms), for
+    /// its mouth-to-ear estimate (`CallQualityEstimate`, RTCP XR's end-system delay).
+    public func reportDeviceLatency(ms: Int) {
+        // Indices, not `for call in calls`: that iterator allocated on the audio thread in
+        // debug builds (the engine's allocation test caught it).
+        for index in calls.indices { calls[index].deviceDelayMs = ms }
+    }
+
     /// Rendered samples (at the calls' rate) waiting to be matched with captured ones.
     public var echoReferenceLagSamples: Int { reference.count }
 
@@ -194,7 +202,7 @@ public final class CallMixer {
     /// every call.
     public func reportXrun(_ direction: AudioDirection) {
         if direction == .capture { source.captureXruns += 1 } else { source.playbackXruns += 1 }
-        for call in calls { call.reportXrun(direction) }
+        for index in calls.indices { calls[index].reportXrun(direction) }
     }
 
     /// Fills `playback` (any length, at the device's rate) with

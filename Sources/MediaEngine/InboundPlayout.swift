@@ -1,4 +1,5 @@
 import JitterBuffer
+import RTP
 
 /// The audio side's part of a call's inbound counters — playout from the jitter buffer, the
 /// level of what was played, key presses, packets held back — as a plain value the audio
@@ -14,6 +15,8 @@ struct InboundPlayout: Sendable, BitwiseCopyable {
     var telephoneEventsReceived = 0
     var packetsReceivedWhileHeld = 0
     var malformedPackets = 0
+    /// RFC 3611 burst and gap metrics of the packets received (RTCP XR, the quality estimate).
+    var burstGap = BurstGapStatistics(gapThreshold: 16)
 
     /// `network`'s counters with this side's filled in.
     func merged(into network: InboundRTPStatistics) -> InboundRTPStatistics {

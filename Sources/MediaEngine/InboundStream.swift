@@ -19,6 +19,10 @@ final class InboundStream {
     private var level: AudioLevelMeter
     /// RTP timestamp of the telephone event last reported (its end copies are ignored).
     private var lastReportedTelephoneEvent: UInt32?
+    /// The stream's packets in sequence order, for RFC 3611's burst and gap metrics: each
+    /// arrival received or discarded by the jitter buffer, the rest lost.
+    private var burstGap = BurstGapTracker()
+    private var burstGapSSRC: UInt32?
     private var firstRenderMs: Double?
     private var lastArrivalMs: Double?
     private var isRemoteSilent = false
@@ -49,6 +53,11 @@ final class InboundStream {
             isRemoteSilent = false
             post(.remoteMediaResumed)
         }
+        if burstGapSSRC != packet.ssrc {
+            burstGap.startNewSequence()
+            burstGapSSRC = packet.ssrc
+        }
+        let discardsBefore = jitterBuffer.statistics.packetsDiscarded
         if configuration.telephoneEventPayloadType == packet.payloadType {
             receiveTelephoneEvent(packet)
         } else if isHeld {
@@ -56,7 +65,11 @@ final class InboundStream {
         } else {
             jitterBuffer.insert(packet, arrivalTimeMs: max(arrivalTimeMs, availableAtMs))
         }
+        burstGap.record(sequenceNumber: packet.sequenceNumber, discarded: jitterBuffer.statistics.packetsDiscarded > discardsBefore)
     }
+
+    /// RFC 3611 §4.7.2 burst and gap statistics of the stream as received so far.
+    var burstGapStatistics: BurstGapStatistics { burstGap.statistics }
 
     /// Writes the next frame to play into `frame` (`samplesPerFrame` samples).
     func render(into frame: UnsafeMutableBufferPointer<Int16>, nowMs: Double) {
@@ -81,7 +94,8 @@ final class InboundStream {
                        audioLevel: level.audioLevel, totalAudioEnergy: level.totalAudioEnergy,
                        totalSamplesDuration: level.totalSamplesDuration, sampleRate: configuration.sampleRate,
                        telephoneEventsReceived: counters.telephoneEventsReceived,
-                       packetsReceivedWhileHeld: counters.packetsReceivedWhileHeld, malformedPackets: counters.malformedPackets)
+                       packetsReceivedWhileHeld: counters.packetsReceivedWhileHeld, malformedPackets: counters.malformedPackets,
+                       burstGap: burstGap.statistics)
     }
 
     private func receiveTelephoneEvent(_ packet: RTPPacketView) {

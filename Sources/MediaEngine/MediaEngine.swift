@@ -14,6 +14,11 @@
 /// - `OpusFormatParameters` — a peer's `a=fmtp` (RFC 7587); `MediaConfiguration.applying(peer:ptime:)`
 ///   fits what we send to it, `formatParameters` is what we ask for.
 ///
+/// - RTCP: SR/RR, SDES, BYE and an RFC 3611 XR VoIP Metrics block about the stream received
+///   in every report; the far end's reports read into `RemoteInboundRTPStatistics`.
+/// - Call quality: `EModel` (ITU-T G.107) and `WidebandEModel` (G.107.1) with Opus's
+///   `CodecImpairment`, giving each call's `CallQualityEstimate` (R and MOS).
+///
 /// Statistics use the W3C WebRTC names (`InboundRTPStatistics`, `OutboundRTPStatistics`,
 /// `MediaSourceStatistics`); events (`CallMediaEvent`) travel through preallocated rings.
 /// Nothing on the per-frame audio path allocates.

@@ -4,8 +4,9 @@ import RTP
 /// One call's RTCP on the network side (RFC 3550 §6): when to report (`RTCPInterval`, with
 /// timer reconsideration as in Appendix A.7), what to report (a sender report while we send
 /// RTP, a receiver report otherwise, each with a report block about the far end's stream, then
-/// SDES with our CNAME), BYE on hang-up, and what the far end's reports say — its view of our
-/// stream (loss, jitter, round-trip time from LSR/DLSR) and of its own.
+/// SDES with our CNAME, then an RFC 3611 XR with a VoIP Metrics block about that stream), BYE
+/// on hang-up, and what the far end's reports say — its view of our stream (loss, jitter,
+/// round-trip time from LSR/DLSR, its XR VoIP Metrics) and of its own.
 ///
 /// Sans-I/O: the caller hands in the time, the sender's counters and the reception accounting,
 /// and sends the compound packets it returns (through SRTCP when keyed). Times are the call's
@@ -32,6 +33,13 @@ final class RTCPSession {
     private var packetsReceivedAtReport = 0
     private var remoteSenderSeen = false
     private var remoteSSRC: UInt32?
+    /// The highest jitter buffer nominal delay reported so far (XR's JB maximum), ms.
+    private var jitterBufferMaximumMs = 0.0
+
+    /// XR's jitter buffer adjustment rate J (adjustment time 2 × J frames): our target needs
+    /// about 30 packets of a new jitter to move its 97th percentile (forget factor 0.999), then
+    /// stretches playout toward it — 15, the field's slowest, 600 ms at 20 ms frames.
+    static let jitterBufferRate: UInt8 = 15
 
     /// UDP and IPv4 headers, counted in the average size as RFC 3550 §6.2 asks.
     static let lowerLayerBytes = 28.0
@@ -70,8 +78,12 @@ final class RTCPSession {
     ///   - sender: our sent counters and the RTP timestamp of `nowMs`; nil while we have
     ///     sent nothing.
     ///   - reception: the far end's stream as we received it (its report block is taken).
+    ///   - voipMetrics: what the XR VoIP Metrics block about that stream is built from, given
+    ///     `reception`; asked for only when a report is sent (none sent when nil or before the
+    ///     stream's first packet).
     func report(nowMs: Double, sender: (packets: Int, payloadBytes: Int, rtpTimestamp: UInt32)?,
-                reception: inout ReceptionAccounting) -> [UInt8]? {
+                reception: inout ReceptionAccounting,
+                voipMetrics: (ReceptionAccounting) -> VoIPMetricsInputs? = { _ in nil }) -> [UInt8]? {
         let packetsSent = sender?.packets ?? 0
         if reception.counters.packetsReceived > packetsReceivedAtReport { remoteSenderSeen = true }
         guard let scheduled = nextReportMs else {
@@ -102,6 +114,9 @@ final class RTCPSession {
         packets.append(.sourceDescription(RTCPSourceDescription(chunks: [
             .init(source: ssrc, items: [.init(type: .canonicalName, text: canonicalName)]),
         ])))
+        if let inputs = voipMetrics(reception), let block = voipMetricsBlock(inputs) {
+            packets.append(.extendedReport(RTCPExtendedReport(ssrc: ssrc, blocks: [.voipMetrics(block)])))
+        }
         guard let bytes = try? RTCPCompoundPacket(packets: packets).serialized() else { return nil }
         averagePacketBytes = (Double(bytes.count) + Self.lowerLayerBytes) / 16 + averagePacketBytes * 15 / 16
         packetsSentAtReport = (packetsSent, packetsSentAtReport.last)
@@ -152,11 +167,64 @@ final class RTCPSession {
                 take(report.reportBlocks, arrival: arrival)
             case let .bye(bye):
                 if bye.sources.contains(where: { $0 != ssrc }) { result.bye = true }
+            case let .extendedReport(report):
+                for block in report.voipMetrics where block.ssrc == ssrc {
+                    remoteInbound.voipMetrics = block
+                    remoteInbound.voipMetricsReceived += 1
+                }
             case .sourceDescription, .opaque:
                 break
             }
         }
         return result
+    }
+
+    /// The XR VoIP Metrics block about the far end's stream (RFC 3611 §4.7), nil before its
+    /// first packet. The loss rate is the network's (RFC 3550 cumulative lost over expected,
+    /// the report block's own figure), before FEC: RFC 3611 asks for loss after error
+    /// correction, but the jitter buffer cannot tell a frame rebuilt for a lost packet from one
+    /// rebuilt for a late one; FEC's effect is in the R factor and MOS, whose loss counts rebuilt
+    /// frames as played. The R factor is the wideband rating on G.107's scale (R_WB / 1.29), MOS
+    /// on the scale `CallQualityEstimate` describes. Levels and RERL are sent as unavailable:
+    /// the receive side measures no speech-only level, and echo is the far end's canceller's
+    /// business.
+    private func voipMetricsBlock(_ inputs: VoIPMetricsInputs) -> RTCPVoIPMetricsBlock? {
+        guard let source = inputs.sourceSSRC else { return nil }
+        let roundTrip = remoteInbound.roundTripTime
+        let quality = CallQualityEstimate(inputs: inputs, roundTripTimeSeconds: roundTrip)
+        let burstGap = inputs.burstGap
+        jitterBufferMaximumMs = max(jitterBufferMaximumMs, inputs.jitterBufferTargetDelayMs.isFinite ? inputs.jitterBufferTargetDelayMs : 0)
+        return RTCPVoIPMetricsBlock(
+            ssrc: source,
+            lossRate: RTCPVoIPMetricsBlock.fixedPointFraction(inputs.lossFraction),
+            discardRate: RTCPVoIPMetricsBlock.fixedPointFraction(inputs.discardFraction),
+            burstDensity: RTCPVoIPMetricsBlock.fixedPointFraction(burstGap.burstDensity),
+            gapDensity: RTCPVoIPMetricsBlock.fixedPointFraction(burstGap.gapDensity),
+            burstDurationMs: Self.milliseconds(burstGap.meanBurstLength * inputs.frameDurationMs),
+            gapDurationMs: Self.milliseconds(burstGap.meanGapLength * inputs.frameDurationMs),
+            roundTripDelayMs: Self.milliseconds((roundTrip ?? 0) * 1_000),
+            endSystemDelayMs: Self.milliseconds(inputs.endSystemDelayMs),
+            gapThreshold: UInt8(burstGap.gapThreshold),
+            rFactor: Self.field(quality.rating, 0...100),
+            mosLQ: Self.field(quality.listeningMeanOpinionScore * 10, 10...50),
+            mosCQ: Self.field(quality.meanOpinionScore * 10, 10...50),
+            packetLossConcealment: .enhanced,
+            jitterBufferAdaptivity: .adaptive,
+            jitterBufferRate: Self.jitterBufferRate,
+            jitterBufferNominalMs: Self.milliseconds(inputs.jitterBufferTargetDelayMs),
+            jitterBufferMaximumMs: Self.milliseconds(jitterBufferMaximumMs),
+            jitterBufferAbsoluteMaximumMs: Self.milliseconds(Double(inputs.jitterBufferAbsoluteMaximumMs))
+        )
+    }
+
+    /// `value` rounded into `range`, or nil (unavailable) when it is not finite.
+    private static func field(_ value: Double, _ range: ClosedRange<Double>) -> UInt8? {
+        value.isFinite ? UInt8(min(max(value.rounded(), range.lowerBound), range.upperBound)) : nil
+    }
+
+    /// `ms` rounded into a 16-bit field (0 when not finite).
+    private static func milliseconds(_ ms: Double) -> UInt16 {
+        ms.isFinite ? UInt16(min(max(ms.rounded(), 0), 65_535)) : 0
     }
 
     private func take(_ blocks: [RTCPReportBlock], arrival: NTPTimestamp) {

@@ -1,5 +1,7 @@
+import RTP
+
 /// What the far end reports about our stream, from its RTCP receiver report blocks (W3C
-/// `RTCRemoteInboundRtpStreamStats`).
+/// `RTCRemoteInboundRtpStreamStats`) and its RTCP XR VoIP Metrics blocks (ours).
 public struct RemoteInboundRTPStatistics: Sendable, Equatable, BitwiseCopyable {
     /// The far end's fraction lost over its last reporting interval, 0…1.
     public var fractionLost = 0.0
@@ -15,6 +17,11 @@ public struct RemoteInboundRTPStatistics: Sendable, Equatable, BitwiseCopyable {
     public var roundTripTimeMeasurements = 0
     /// Report blocks about our stream received.
     public var reportsReceived = 0
+    /// The last RTCP XR VoIP Metrics block (RFC 3611 §4.7) about our stream: the far end's
+    /// loss, discards and their burstiness, delays, jitter buffer, and its E-model R and MOS.
+    public var voipMetrics: RTCPVoIPMetricsBlock?
+    /// XR VoIP Metrics blocks about our stream received.
+    public var voipMetricsReceived = 0
 
     /// Nothing reported yet.
     public init() {}

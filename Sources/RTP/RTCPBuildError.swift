@@ -14,4 +14,6 @@ public enum RTCPBuildError: Error, Sendable, Hashable {
     case invalidCount(UInt8)
     /// A packet longer than the 16-bit length field can describe.
     case packetTooLong(length: Int)
+    /// A VoIP Metrics block's jitter buffer adjustment rate above 15 (a 4-bit field).
+    case jitterBufferRateOutOfRange(UInt8)
 }

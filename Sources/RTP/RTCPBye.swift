@@ -22,10 +22,24 @@ public struct RTCPBye: Sendable, Hashable {
             guard end <= body.count else { throw .malformedBye(offset: offset) }
             // A zero-length reason is what padding after the list looks like: treat as none.
             if end > listEnd + 1 {
-                reason = String(decoding: body[(listEnd + 1)..<end], as: UTF8.self)
+                reason = Self.reason(decoding: UnsafeRawBufferPointer(rebasing: body[(listEnd + 1)..<end]))
             }
         }
         self.init(sources: sources, reason: reason)
+    }
+
+    /// The reason's bytes as text. Bytes that are not UTF-8 become U+FFFD, three bytes each,
+    /// so 255 of them would not fit the length byte again: characters past 255 UTF-8 bytes are
+    /// dropped, and what parses can always be written back (found by the `rtcp` fuzz target).
+    static func reason(decoding bytes: UnsafeRawBufferPointer) -> String {
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard text.utf8.count > 255 else { return text }
+        var fitting = ""
+        for character in text {
+            guard fitting.utf8.count + character.utf8.count <= 255 else { break }
+            fitting.append(character)
+        }
+        return fitting
     }
 
     func validate() throws(RTCPBuildError) {

@@ -1,4 +1,4 @@
-/// An RTCP packet of a type this module does not decode (APP, XR, feedback, …), kept as its
+/// An RTCP packet of a type this module does not decode (APP, feedback, …), kept as its
 /// header fields and body so a compound packet round-trips.
 public struct RTCPOpaquePacket: Sendable, Hashable {
     /// The packet type.

@@ -8,6 +8,8 @@ public enum RTCPPacket: Sendable, Hashable {
     case sourceDescription(RTCPSourceDescription)
     /// A goodbye (BYE).
     case bye(RTCPBye)
+    /// An extended report (XR, RFC 3611).
+    case extendedReport(RTCPExtendedReport)
     /// Any other packet type, undecoded.
     case opaque(RTCPOpaquePacket)
 
@@ -18,6 +20,7 @@ public enum RTCPPacket: Sendable, Hashable {
         case .receiverReport: .receiverReport
         case .sourceDescription: .sourceDescription
         case .bye: .bye
+        case .extendedReport: .extendedReport
         case .opaque(let packet): packet.packetType
         }
     }
@@ -30,6 +33,7 @@ public enum RTCPPacket: Sendable, Hashable {
         case .sourceDescription:
             self = .sourceDescription(try RTCPSourceDescription(body: body, count: count, offset: offset))
         case .bye: self = .bye(try RTCPBye(body: body, count: count, offset: offset))
+        case .extendedReport: self = .extendedReport(try RTCPExtendedReport(body: body, offset: offset))
         default: self = .opaque(RTCPOpaquePacket(packetType: type, count: UInt8(count), body: Array(body)))
         }
     }
@@ -41,18 +45,20 @@ public enum RTCPPacket: Sendable, Hashable {
         case .receiverReport(let packet): try packet.validate()
         case .sourceDescription(let packet): try packet.validate()
         case .bye(let packet): try packet.validate()
+        case .extendedReport(let packet): try packet.validate()
         case .opaque(let packet): try packet.validate()
         }
         guard encodedLength <= 4 * 65_536 else { throw .packetTooLong(length: encodedLength) }
     }
 
-    /// The 5-bit count field.
+    /// The 5-bit count field (reserved, 0, in an XR).
     private var count: Int {
         switch self {
         case .senderReport(let packet): packet.reportBlocks.count
         case .receiverReport(let packet): packet.reportBlocks.count
         case .sourceDescription(let packet): packet.chunks.count
         case .bye(let packet): packet.sources.count
+        case .extendedReport: 0
         case .opaque(let packet): Int(packet.count)
         }
     }
@@ -64,6 +70,7 @@ public enum RTCPPacket: Sendable, Hashable {
         case .receiverReport(let packet): 4 + packet.bodyLength
         case .sourceDescription(let packet): 4 + packet.bodyLength
         case .bye(let packet): 4 + packet.bodyLength
+        case .extendedReport(let packet): 4 + packet.bodyLength
         case .opaque(let packet): 4 + packet.body.count
         }
     }
@@ -79,6 +86,7 @@ public enum RTCPPacket: Sendable, Hashable {
         case .receiverReport(let packet): packet.writeBody(into: buffer, at: offset + 4)
         case .sourceDescription(let packet): packet.writeBody(into: buffer, at: offset + 4)
         case .bye(let packet): packet.writeBody(into: buffer, at: offset + 4)
+        case .extendedReport(let packet): packet.writeBody(into: buffer, at: offset + 4)
         case .opaque(let packet):
             for (index, byte) in packet.body.enumerated() { buffer[offset + 4 + index] = byte }
         }

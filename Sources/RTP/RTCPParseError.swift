@@ -20,4 +20,12 @@ public enum RTCPParseError: Error, Sendable, Hashable {
     case malformedSourceDescription(offset: Int)
     /// A BYE's source list or reason runs past the packet.
     case malformedBye(offset: Int)
+    /// An XR packet is shorter than its reporter's SSRC.
+    case malformedExtendedReport(offset: Int)
+    /// An XR report block's header, or the length it gives, runs past the end of its packet;
+    /// `blockOffset` is the block's byte offset in the datagram.
+    case reportBlockPastEnd(offset: Int, blockOffset: Int)
+    /// An XR report block of a type decoded here is not that type's length (a VoIP Metrics
+    /// block is 36 bytes); `length` is the block's bytes, header included.
+    case invalidReportBlockLength(blockType: UInt8, length: Int, blockOffset: Int)
 }

@@ -14,8 +14,11 @@
 /// - **Reception statistics**: ``RTPReceiverStatistics`` (RFC 3550 A.3 loss, A.8 jitter,
 ///   duplicates) producing ``RTCPReportBlock``s with LSR/DLSR.
 /// - **RTCP** (RFC 3550 §6): ``RTCPCompoundPacket`` of ``RTCPPacket``s — sender and receiver
-///   reports, source descriptions, BYE — parsed with the A.2 validity checks
+///   reports, source descriptions, BYE, extended reports (RFC 3611 XR, with its VoIP Metrics
+///   block ``RTCPVoIPMetricsBlock``) — parsed with the A.2 validity checks
 ///   (``RTCPParseError``) and serialised; ``NTPTimestamp`` and round-trip time.
+/// - **Burst and gap metrics** (RFC 3611 §4.7.2): ``BurstGapStatistics`` over packets in
+///   sequence order, fed from arrival order by ``BurstGapTracker``.
 /// - **DTMF** (RFC 4733): ``TelephoneEvent`` payloads with ``DTMFEvent`` digits and
 ///   ``TelephoneEventKeyPress``, the packet sequence a sender emits for one key press.
 ///

@@ -72,4 +72,22 @@ struct AllocationTests {
         #expect(block != nil && block!.fractionLost > 0)
         #expect(statistics.duplicatePackets > 0)
     }
+
+    @Test func burstGapTrackingAllocatesNothing() {
+        var tracker = BurstGapTracker()
+        var random = SeededGenerator(seed: 8)
+        var sequence: UInt16 = 65_400
+        func step() {
+            sequence &+= UInt16.random(in: 0...9, using: &random) == 0 ? 3 : 1  // some loss
+            tracker.record(sequenceNumber: sequence, discarded: UInt16.random(in: 0...49, using: &random) == 0)
+        }
+        for _ in 0..<10 { step() }
+        let (density, allocations) = AllocationCounter.measure {
+            for _ in 0..<5_000 { step() }
+            let statistics = tracker.statistics  // a report's snapshot, undecided packets decided
+            return statistics.burstDensity + statistics.gapDensity + statistics.burstRatio + statistics.meanGapLength
+        }
+        #expect(allocations == 0)
+        #expect(density > 1)
+    }
 }

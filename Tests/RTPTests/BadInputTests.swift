@@ -68,3 +68,20 @@ extension BadInputTests {
         #expect(press.durationTicks == 50_000)
     }
 }
+
+extension BadInputTests {
+    /// Found by the `rtcp` fuzz target: a BYE reason of bytes that are not UTF-8 decoded to
+    /// replacement characters, three UTF-8 bytes each, and the parsed packet could not be
+    /// written back (`reasonTooLong`). Now the reason is cut to what fits.
+    @Test func byeReasonOfInvalidUTF8ParsesToWhatCanBeWrittenBack() throws {
+        let reason = [UInt8](repeating: 0x9E, count: 200)
+        let bye: [UInt8] = [0x81, 203, 0, 52, 0, 0, 0, 1, 200] + reason + [0, 0, 0]
+        let compound = try RTCPCompoundPacket(parsing: [0x80, 201, 0, 1, 0, 0, 0, 1] + bye)
+        guard case let .bye(parsed) = compound.packets[1] else {
+            Issue.record("no BYE")
+            return
+        }
+        #expect(parsed.reason == String(repeating: "\u{FFFD}", count: 85))
+        #expect(try RTCPCompoundPacket(parsing: try compound.serialized()) == compound)
+    }
+}

@@ -91,23 +91,30 @@ struct FuzzTests {
         let reduced = try RTCPCompoundPacket(packets: [
             .receiverReport(RTCPReceiverReport(ssrc: 1, reportBlocks: [RTCPTests.block])), .bye(RTCPBye(sources: [1])),
         ]).serialized()
+        let extended = ExtendedReportTests.compoundBytes()
         var parsed = 0
-        for round in 0..<30_000 {
+        var parsedExtendedReports = 0
+        for round in 0..<40_000 {
             let bytes: [UInt8]
-            switch round % 3 {
+            switch round % 4 {
             case 0: bytes = (0..<Int.random(in: 0...96, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }
             case 1: bytes = Self.mutate(seed, using: &random)
+            case 2: bytes = Self.mutate(extended, using: &random)
             default: bytes = Self.mutate(reduced, using: &random)
             }
             if let compound = try? RTCPCompoundPacket(parsing: bytes, allowReducedSize: round % 2 == 0) {
                 parsed += 1
-                // Whatever parses must serialise (or fail with a typed error), never trap.
+                if compound.packets.contains(where: { $0.packetType == .extendedReport }) { parsedExtendedReports += 1 }
+                // Whatever parses must serialise (or fail with a typed error), never trap, and
+                // parse back the same (an XR's blocks decoded or kept opaque alike).
                 if let again = try? compound.serialized() {
                     #expect(again.count == compound.encodedLength)
+                    #expect((try? RTCPCompoundPacket(parsing: again, allowReducedSize: round % 2 == 0)) == compound)
                 }
             }
         }
         #expect(parsed > 1_000)
+        #expect(parsedExtendedReports > 500, "mutated XRs parsed: \(parsedExtendedReports)")
     }
 
     @Test func telephoneEventDecoderSurvivesAllEventAndFlagBytes() {

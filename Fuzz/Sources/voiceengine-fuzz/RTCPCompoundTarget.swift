@@ -1,7 +1,8 @@
 import RTP
 
-/// `RTCPCompoundPacket(parsing:)` over any bytes, full and reduced-size: whatever parses
-/// serializes again, to bytes that parse to the same packets.
+/// `RTCPCompoundPacket(parsing:)` over any bytes, full and reduced-size — SR, RR, SDES, BYE
+/// and XR (RFC 3611 report blocks, VoIP Metrics decoded): whatever parses serializes again,
+/// to bytes that parse to the same packets.
 enum RTCPCompoundTarget {
     static let target = FuzzTarget(name: "rtcp", run: run, seeds: seeds)
 
@@ -39,6 +40,20 @@ enum RTCPCompoundTarget {
             .sourceDescription(RTCPSourceDescription(chunks: [.init(source: 1, items: [.init(type: .canonicalName, text: "alice@example")])])),
             .bye(RTCPBye(sources: [1], reason: "done")),
         ])
-        return [senderReport, try compound.serialized()]
+        // An XR with an RRTR (kept opaque) and a VoIP Metrics block with every field set.
+        let metrics = RTCPVoIPMetricsBlock(
+            ssrc: 0xCAFE_BABE, lossRate: 13, discardRate: 5, burstDensity: 140, gapDensity: 3, burstDurationMs: 120,
+            gapDurationMs: 4_380, roundTripDelayMs: 78, endSystemDelayMs: 95, signalLevel: -18, noiseLevel: -62,
+            residualEchoReturnLoss: 40, rFactor: 82, mosLQ: 41, mosCQ: 40, packetLossConcealment: .enhanced,
+            jitterBufferAdaptivity: .adaptive, jitterBufferRate: 15, jitterBufferNominalMs: 60, jitterBufferMaximumMs: 140,
+            jitterBufferAbsoluteMaximumMs: 1_000)
+        let extended = RTCPCompoundPacket(packets: [
+            .receiverReport(RTCPReceiverReport(ssrc: 1, reportBlocks: [block])),
+            .extendedReport(RTCPExtendedReport(ssrc: 1, blocks: [
+                .opaque(RTCPOpaqueReportBlock(blockType: 4, typeSpecific: 0, contents: [0xE1, 0x2A, 0, 0, 0x80, 0, 0, 0])),
+                .voipMetrics(metrics),
+            ])),
+        ])
+        return [senderReport, try compound.serialized(), try extended.serialized()]
     }
 }

@@ -1,0 +1,135 @@
+import RTP
+
+/// What an RTCP XR VoIP Metrics block (RFC 3611 §4.7) and the call's quality estimate are
+/// computed from: the stream we receive as the network side counted it and the audio side
+/// played it, and this end's own delays. A plain value that `CallMedia` builds and hands to
+/// `RTCPSession`, so the session never reads the audio side.
+struct VoIPMetricsInputs: Sendable, Equatable {
+    /// The sender of the stream (nil before its first packet: then there is nothing to report).
+    var sourceSSRC: UInt32?
+    /// Packets expected (received + lost, RFC 3550 A.3, over every stream of the call).
+    var packetsExpected: Int
+    /// Packets lost on the network (RFC 3550: expected − received).
+    var packetsLost: Int
+    /// Packets the jitter buffer dropped as too late to play (or unusable).
+    var packetsDiscarded: Int
+    /// Packets received, and those carrying in-band FEC.
+    var packetsReceived: Int
+    var fecPacketsReceived: Int
+    /// Lost or late packets rebuilt from the next packet's FEC.
+    var fecPacketsRecovered: Int
+    /// Payload bytes received.
+    var payloadBytesReceived: Int
+    /// Samples played (received or concealed), and those concealed over speech (loss, late
+    /// packets, waits for overtaken ones; DTX comfort noise excluded).
+    var samplesPlayed: Int
+    var samplesConcealed: Int
+    /// Interarrival jitter, ms.
+    var jitterMs: Double
+    /// The stream's packets in sequence order (RFC 3611 §4.7.2).
+    var burstGap: BurstGapStatistics
+    /// Packet (frame) duration, ms.
+    var frameDurationMs: Double
+    /// The jitter buffer's mean delay from arrival to playout so far, and its current target, ms.
+    var jitterBufferMeanDelayMs: Double
+    var jitterBufferTargetDelayMs: Double
+    /// The most delay the jitter buffer may take, ms (its configuration's maximum).
+    var jitterBufferAbsoluteMaximumMs: Int
+    /// The audio device's delay from playback to capture, ms.
+    var deviceDelayMs: Double
+
+    /// libopus's encoder delay (`OPUS_GET_LOOKAHEAD` in `OPUS_APPLICATION_VOIP`: 2.5 ms plus
+    /// 4 ms of delay compensation), ms.
+    static let opusLookaheadMs = 6.5
+
+    /// Inputs from a call's inbound counters (network and audio sides joined), its burst
+    /// metrics and configuration.
+    init(inbound: InboundRTPStatistics, burstGap: BurstGapStatistics, configuration: MediaConfiguration, deviceDelayMs: Double) {
+        sourceSSRC = inbound.ssrc
+        packetsLost = inbound.packetsLost
+        packetsExpected = max(inbound.packetsReceived + inbound.packetsLost, 0)
+        packetsDiscarded = inbound.packetsDiscarded
+        packetsReceived = inbound.packetsReceived
+        fecPacketsReceived = inbound.fecPacketsReceived
+        fecPacketsRecovered = inbound.fecPacketsRecovered
+        payloadBytesReceived = inbound.bytesReceived
+        samplesPlayed = inbound.totalSamplesReceived
+        samplesConcealed = max(inbound.concealedSamples - inbound.silentConcealedSamples, 0)
+        jitterMs = inbound.jitter * 1_000
+        self.burstGap = burstGap
+        frameDurationMs = Double(configuration.frameDurationMs)
+        jitterBufferTargetDelayMs = inbound.jitterBufferTargetDelayMs
+        jitterBufferMeanDelayMs = inbound.jitterBufferEmittedCount > 0
+            ? inbound.jitterBufferDelay / Double(inbound.jitterBufferEmittedCount) * 1_000 : inbound.jitterBufferTargetDelayMs
+        jitterBufferAbsoluteMaximumMs = configuration.jitterBuffer.maximumDelayMs
+        self.deviceDelayMs = deviceDelayMs
+    }
+
+    /// Network loss over packets expected, 0…1.
+    var lossFraction: Double { packetsExpected > 0 ? Double(max(packetsLost, 0)) / Double(packetsExpected) : 0 }
+
+    /// Jitter-buffer discards over packets expected, 0…1.
+    var discardFraction: Double { packetsExpected > 0 ? Double(packetsDiscarded) / Double(packetsExpected) : 0 }
+
+    /// The share of audio the listener missed, percent (G.107's Ppl): the jitter buffer's
+    /// concealment over speech as a share of what it played — lost and late packets, and the
+    /// ticks spent waiting for an overtaken packet, which a listener hears as a loss too — or,
+    /// if higher, the packets lost or discarded less those rebuilt from FEC (a late packet that
+    /// was rebuilt is both discarded and recovered: counted once).
+    var effectiveLossPercent: Double {
+        var percent = 0.0
+        if packetsExpected > 0 {
+            let missed = max(packetsLost, 0) + packetsDiscarded - fecPacketsRecovered
+            percent = Double(missed) / Double(packetsExpected) * 100
+        }
+        if samplesPlayed > 0 { percent = max(percent, Double(samplesConcealed) / Double(samplesPlayed) * 100) }
+        return min(max(percent, 0), 100)
+    }
+
+    /// The internal round trip of this end (RFC 3611's end system delay): framing and encoder
+    /// lookahead on the way out, jitter buffer on the way in, and the device both ways, ms.
+    var endSystemDelayMs: Double {
+        let delay = frameDurationMs + Self.opusLookaheadMs + jitterBufferMeanDelayMs + deviceDelayMs
+        return delay.isFinite ? max(delay, 0) : 0
+    }
+
+    /// The far end's mouth to our ear, ms: half the round trip on the network, the far end's
+    /// framing and lookahead (taken as ours), our jitter buffer, and the device delay (our
+    /// playback plus, taken as equal to ours, the far end's capture).
+    func mouthToEarDelayMs(roundTripTimeSeconds: Double?) -> Double {
+        let network = (roundTripTimeSeconds ?? 0) * 1_000 / 2
+        let delay = (network.isFinite ? max(network, 0) : 0) + endSystemDelayMs
+        return min(delay, 100_000)
+    }
+
+    /// The bitrate the far end sends at, b/s, from payload bytes per packet (nil before a packet).
+    var receivedBitsPerSecond: Double? {
+        guard packetsReceived > 0, frameDurationMs > 0 else { return nil }
+        return Double(payloadBytesReceived) * 8 / (Double(packetsReceived) * frameDurationMs / 1_000)
+    }
+
+    /// The loss the far end plans FEC for, percent, as far as we can tell: none without FEC in
+    /// its packets; with FEC, what our reports ask a peer that adapts as `LossAdaptation` does
+    /// (our loss rounded up; 5 % while jitter exceeds a packet interval) — or, when our reports
+    /// ask for less than 2 %, a static plan of 10 % (a peer sending FEC we never asked for).
+    var farEndFECPlanPercent: Double {
+        guard fecPacketsReceived > 0 else { return 0 }
+        var asked = (lossFraction * 100).rounded(.up)
+        if jitterMs > frameDurationMs { asked = max(asked, Double(LossAdaptation.reorderingPercent)) }
+        return asked < 2 ? 10 : min(asked, Double(LossAdaptation.maximumPercent))
+    }
+
+    /// The codec's impairment for the stream received: Opus at the bitrate received, its FEC
+    /// plan's cost and robustness weighted by the share of packets carrying FEC.
+    var codecImpairment: CodecImpairment {
+        let bitrate = receivedBitsPerSecond ?? 24_000
+        let plain = CodecImpairment.opus(bitsPerSecond: bitrate)
+        guard packetsReceived > 0, fecPacketsReceived > 0 else { return plain }
+        let share = min(Double(fecPacketsReceived) / Double(packetsReceived), 1)
+        let withFEC = CodecImpairment.opus(bitsPerSecond: bitrate, fecPlannedLossPercent: farEndFECPlanPercent)
+        func blend(_ value: KeyPath<CodecImpairment, Double>) -> Double {
+            plain[keyPath: value] + share * (withFEC[keyPath: value] - plain[keyPath: value])
+        }
+        return CodecImpairment(equipmentImpairment: blend(\.equipmentImpairment), packetLossRobustness: blend(\.packetLossRobustness))
+    }
+}

@@ -1,0 +1,204 @@
+import Foundation
+@testable import MediaEngine
+import RTP
+import Testing
+
+/// The E-model: G.107's default connection rates 93.2, each impairment behaves as G.107 and
+/// G.107.1 define it, the MOS mapping, Opus's impairment values, and the estimate a call
+/// makes from its counters.
+@Suite struct EModelTests {
+    @Test func g107DefaultParametersRate93Point2() {
+        let model = EModel()
+        #expect(abs(model.rating - 93.2) < 0.05, "R = \(model.rating)")
+        // Its parts, as G.107's default calculation gives them: Ro 94.77, Is 1.41, Id 0.15.
+        #expect(abs(model.basicSignalToNoiseRatio - 94.77) < 0.01, "Ro = \(model.basicSignalToNoiseRatio)")
+        #expect(abs(model.simultaneousImpairment - 1.41) < 0.01, "Is = \(model.simultaneousImpairment)")
+        #expect(abs(model.delayImpairment - 0.15) < 0.01, "Id = \(model.delayImpairment)")
+        #expect(model.effectiveEquipmentImpairment == 0)
+        #expect(abs(EModel.meanOpinionScore(rating: model.rating) - 4.41) < 0.01)
+    }
+
+    @Test func annexBMapsRatingToMOS() {
+        #expect(EModel.meanOpinionScore(rating: -5) == 1)
+        #expect(EModel.meanOpinionScore(rating: 0) == 1)
+        #expect(EModel.meanOpinionScore(rating: 3) == 1, "the cubic dips under 1 below R 6.5: held at 1")
+        #expect(abs(EModel.meanOpinionScore(rating: 50) - 2.575) < 1e-9)
+        #expect(abs(EModel.meanOpinionScore(rating: 80) - (1 + 2.8 + 80 * 20 * 20 * 7e-6)) < 1e-9)
+        #expect(EModel.meanOpinionScore(rating: 100) == 4.5)
+        #expect(EModel.meanOpinionScore(rating: 140) == 4.5)
+        #expect(EModel.meanOpinionScore(rating: .nan) == 1)
+        #expect(EModel.meanOpinionScore(rating: .infinity) == 4.5)
+        // Monotonic over the scale.
+        let scores = stride(from: 0.0, through: 100, by: 0.5).map { EModel.meanOpinionScore(rating: $0) }
+        #expect(zip(scores, scores.dropFirst()).allSatisfy { $0 <= $1 })
+    }
+
+    @Test func absoluteDelayCostsNothingUpTo100MsThenRises() {
+        var model = EModel()
+        model.absoluteDelayMs = 100
+        #expect(model.absoluteDelayImpairment == 0)
+        // Idd = 25 {(1 + X⁶)^⅙ − 3 (1 + (X/3)⁶)^⅙ + 2}, X = log2(Ta / 100): X = 1 at 200 ms.
+        model.absoluteDelayMs = 200
+        let first: Double = pow(2, 1.0 / 6)
+        let second: Double = 3 * pow(1 + 1.0 / 729, 1.0 / 6)
+        let expected = 25 * (first - second + 2)
+        #expect(abs(model.absoluteDelayImpairment - expected) < 1e-9)
+        #expect(abs(model.absoluteDelayImpairment - 3.04) < 0.01)
+        var previous = 0.0
+        for delay in stride(from: 150.0, through: 800, by: 50) {
+            model.absoluteDelayMs = delay
+            #expect(model.absoluteDelayImpairment > previous)
+            previous = model.absoluteDelayImpairment
+        }
+        // 400 ms, G.114's planning limit, costs about a quarter of the scale.
+        model.absoluteDelayMs = 400
+        #expect(abs(model.absoluteDelayImpairment - 24.1) < 0.1)
+    }
+
+    @Test func talkerEchoGrowsWithItsDelayAndShrinksWithTELR() {
+        var model = EModel()
+        model.echoPathDelayMs = 0.5
+        #expect(model.talkerEchoImpairment == 0, "under 1 ms an echo is sidetone")
+        model.echoPathDelayMs = 100
+        let at100 = model.talkerEchoImpairment
+        model.echoPathDelayMs = 300
+        #expect(model.talkerEchoImpairment > at100)
+        model.talkerEchoLoudnessRating = 35
+        #expect(model.talkerEchoImpairment > 20, "a poorly cancelled echo at 300 ms ruins the call")
+    }
+
+    @Test func packetLossImpairmentFollowsG107() {
+        var model = EModel()
+        model.packetLossPercent = 2
+        // Ie,eff = Ie + (95 − Ie) · Ppl / (Ppl / BurstR + Bpl) with Ie 0, Bpl 4.3.
+        #expect(abs(model.effectiveEquipmentImpairment - 95 * 2 / 6.3) < 1e-9)
+        model.equipmentImpairment = 11
+        model.packetLossRobustness = 19
+        model.burstRatio = 2
+        #expect(abs(model.effectiveEquipmentImpairment - (11 + 84 * 2 / (1 + 19))) < 1e-9)
+        // Bursty loss hurts more than random at the same rate.
+        model.burstRatio = 1
+        let random = model.effectiveEquipmentImpairment
+        model.burstRatio = 4
+        #expect(model.effectiveEquipmentImpairment > random)
+    }
+
+    @Test func wideBandScale() {
+        let clean = WidebandEModel()
+        #expect(abs(clean.rating - (129 - EModel().delayImpairment)) < 1e-9)
+        #expect(clean.meanOpinionScore > 4.49 && clean.listeningMeanOpinionScore == 4.5)
+        var model = WidebandEModel()
+        model.equipmentImpairment = 32.9
+        model.packetLossRobustness = 6.7
+        // Ie,eff,WB = Ie,WB + (129 − Ie,WB) · Ppl / (Ppl / BurstR + Bpl).
+        model.packetLossPercent = 5
+        #expect(abs(model.effectiveEquipmentImpairment - (32.9 + 96.1 * 5 / 11.7)) < 1e-9)
+        #expect(abs(model.narrowbandScaleRating - model.rating / 1.29) < 1e-12)
+        // Delay lowers the conversational MOS, not the listening one.
+        let listening = model.listeningMeanOpinionScore
+        let conversational = model.meanOpinionScore
+        model.absoluteDelayMs = 400
+        model.echoPathDelayMs = 400
+        model.roundTripDelayMs = 800
+        #expect(model.listeningMeanOpinionScore == listening)
+        #expect(model.meanOpinionScore < conversational - 0.3)
+    }
+
+    @Test func nonFiniteAndOutOfRangeInputsGiveAFiniteRating() {
+        let values: [Double] = [.nan, .infinity, -.infinity, -1e300, 1e300, -5, 0]
+        for value in values {
+            var model = EModel()
+            model.absoluteDelayMs = value
+            model.echoPathDelayMs = value
+            model.roundTripDelayMs = value
+            model.packetLossPercent = value
+            model.burstRatio = value
+            model.packetLossRobustness = value
+            model.equipmentImpairment = value
+            model.quantizingDistortionUnits = value
+            model.sendLoudnessRating = value
+            model.circuitNoise = value
+            #expect(model.rating.isFinite, "R with every input \(value)")
+            var wideband = WidebandEModel()
+            wideband.absoluteDelayMs = value
+            wideband.packetLossPercent = value
+            wideband.burstRatio = value
+            wideband.equipmentImpairment = value
+            wideband.talkerEchoLoudnessRating = value
+            #expect(wideband.rating.isFinite && wideband.meanOpinionScore >= 1 && wideband.meanOpinionScore <= 4.5)
+        }
+    }
+
+    @Test func opusImpairmentInterpolatesOverBitrateAndAddsFECsCost() {
+        #expect(CodecImpairment.opus(bitsPerSecond: 24_000).equipmentImpairment == 32.9)
+        #expect(CodecImpairment.opus(bitsPerSecond: 24_000).packetLossRobustness == 6.7)
+        let between = CodecImpairment.opus(bitsPerSecond: 28_000).equipmentImpairment
+        #expect(between < 32.9 && between > 24.5)
+        #expect(CodecImpairment.opus(bitsPerSecond: 6_000).equipmentImpairment == 54.7)
+        #expect(CodecImpairment.opus(bitsPerSecond: 510_000).equipmentImpairment == 14.1)
+        #expect(CodecImpairment.opus(bitsPerSecond: .nan).equipmentImpairment == 32.9)
+        #expect(CodecImpairment.opus(bitsPerSecond: 24_000, fecPlannedLossPercent: 10).equipmentImpairment == 32.9 + 20.8)
+        #expect(CodecImpairment.opus(bitsPerSecond: 24_000, fecPlannedLossPercent: 7.5).equipmentImpairment > 32.9 + 3.9)
+        // An encoder planning for loss conceals what FEC misses better.
+        #expect(CodecImpairment.opus(bitsPerSecond: 24_000, fecPlannedLossPercent: 10).packetLossRobustness == 14.4)
+        #expect(CodecImpairment.opus(bitsPerSecond: 24_000, fecPlannedLossPercent: 50).packetLossRobustness == 21)
+        // Clean Opus at 24 kb/s on the MOS scale: what PESQ-WB gave the fixtures (3.80).
+        var model = WidebandEModel()
+        model.equipmentImpairment = 32.9
+        #expect(abs(EModel.meanOpinionScore(rating: (129 - 32.9) / 1.29) - 3.80) < 0.01)
+    }
+
+    /// Counters of a call that received `expected` packets over 60 s at 24 kb/s.
+    static func inbound(expected: Int = 3_000, lost: Int, discarded: Int = 0, recovered: Int = 0, fec: Int = 0) -> InboundRTPStatistics {
+        var inbound = InboundRTPStatistics()
+        inbound.ssrc = 7
+        inbound.packetsReceived = expected - lost
+        inbound.packetsLost = lost
+        inbound.packetsDiscarded = discarded
+        inbound.fecPacketsRecovered = recovered
+        inbound.fecPacketsReceived = fec
+        inbound.bytesReceived = (expected - lost) * 60  // 60 bytes per 20 ms: 24 kb/s
+        inbound.jitterBufferDelay = 0.04 * 48_000 * 100
+        inbound.jitterBufferEmittedCount = 48_000 * 100  // a mean of 40 ms
+        inbound.jitterBufferTargetDelayMs = 40
+        return inbound
+    }
+
+    @Test func aCallsEstimateCountsWhatTheListenerMissed() {
+        let configuration = MediaConfiguration()
+        func estimate(_ inbound: InboundRTPStatistics, rtt: Double? = 0.06, burstGap: BurstGapStatistics = BurstGapStatistics()) -> CallQualityEstimate {
+            let inputs = VoIPMetricsInputs(inbound: inbound, burstGap: burstGap, configuration: configuration, deviceDelayMs: 30)
+            return CallQualityEstimate(inputs: inputs, roundTripTimeSeconds: rtt)
+        }
+        let clean = estimate(Self.inbound(lost: 0))
+        // 30 ms (RTT / 2) + 20 ms framing + 6.5 ms lookahead + 40 ms jitter buffer + 30 ms device.
+        #expect(abs(clean.mouthToEarDelayMs - 126.5) < 1e-9)
+        #expect(clean.effectiveLossPercent == 0 && clean.codecImpairment.equipmentImpairment == 32.9)
+        // Listening: Opus at 24 kb/s alone (PESQ-WB 3.80); conversational: less the delay's
+        // impairments (talker echo at TELR 65, listener echo, absolute delay), about 3 R_WB points.
+        #expect(abs(clean.listeningMeanOpinionScore - 3.80) < 0.01, "\(clean.listeningMeanOpinionScore)")
+        #expect(clean.meanOpinionScore > 3.6 && clean.meanOpinionScore < 3.75, "\(clean.meanOpinionScore)")
+        let lossy = estimate(Self.inbound(lost: 300, discarded: 30))
+        #expect(abs(lossy.effectiveLossPercent - 11) < 1e-9)
+        #expect(lossy.meanOpinionScore < clean.meanOpinionScore - 1)
+        // What FEC rebuilt the listener did not miss, but FEC's bits cost the codec.
+        let rebuilt = estimate(Self.inbound(lost: 300, discarded: 30, recovered: 250, fec: 2_700))
+        #expect(abs(rebuilt.effectiveLossPercent - 80.0 / 30) < 1e-9)
+        #expect(rebuilt.codecImpairment.equipmentImpairment > 32.9 + 20, "FEC for about 10 %: \(rebuilt.codecImpairment)")
+        #expect(rebuilt.codecImpairment.packetLossRobustness > 14)
+        // Concealment the packet counts do not show (waits for overtaken packets) counts too.
+        var waited = Self.inbound(lost: 0)
+        waited.totalSamplesReceived = 3_000 * 960
+        waited.concealedSamples = 150 * 960 + 100 * 960
+        waited.silentConcealedSamples = 100 * 960  // DTX comfort noise is no loss
+        #expect(abs(estimate(waited).effectiveLossPercent - 5) < 1e-9)
+        #expect(rebuilt.meanOpinionScore > lossy.meanOpinionScore)
+        // Bursty misses cost more than random ones at the same rate.
+        var bursty = BurstGapStatistics()
+        for index in 0..<3_000 { bursty.record(index % 100 < 10 ? .lost : .received) }
+        #expect(bursty.burstRatio > 5)
+        #expect(estimate(Self.inbound(lost: 300), burstGap: bursty).meanOpinionScore < estimate(Self.inbound(lost: 300)).meanOpinionScore)
+        // Without a round trip measured the network counts as no delay.
+        #expect(estimate(Self.inbound(lost: 0), rtt: nil).mouthToEarDelayMs == 96.5)
+    }
+}
