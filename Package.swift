@@ -36,6 +36,8 @@ let package = Package(
 
         // Typed errno (Errno) for the I/O layer's errors: pure Swift, no C library of its own.
         .target(name: "SystemErrors"),
+        // Locked: a value behind a POSIX mutex (Mutex's interface, on a lock ThreadSanitizer sees).
+        .target(name: "Locking"),
 
         // Protocol / codec.
         .target(name: "Opus", dependencies: ["COpus", "CVoiceShims"]),
@@ -50,11 +52,11 @@ let package = Package(
         .target(name: "JitterBuffer", dependencies: ["Opus", "RTP", "DSP"]),
 
         // I/O.
-        .target(name: "AudioDevices", dependencies: ["CALSA", "CVoiceShims", "CEventFD", "SystemErrors"]),
-        .target(name: "Transport", dependencies: ["CEventFD", "SystemErrors"]),
+        .target(name: "AudioDevices", dependencies: ["CALSA", "CVoiceShims", "CEventFD", "SystemErrors", "Locking"]),
+        .target(name: "Transport", dependencies: ["CEventFD", "SystemErrors", "Locking"]),
 
         // Engine.
-        .target(name: "MediaEngine", dependencies: ["Opus", "RTP", "SRTP", "JitterBuffer", "AudioProcessing", "AudioDevices", "Transport"]),
+        .target(name: "MediaEngine", dependencies: ["Opus", "RTP", "SRTP", "JitterBuffer", "AudioProcessing", "AudioDevices", "Transport", "Locking"]),
 
         // Programs. voicecall depends on the virtual devices and the network simulator for its
         // demo (as asked in issue 17); no voicecall file imports them yet.
@@ -78,7 +80,7 @@ let package = Package(
         // Testing: doubles and simulators for tests, benchmarks and the demo (never linked into
         // the libraries). AudioDevicesTesting: ScriptedALSA, VirtualAudioDevice (ALSACalls
         // without ALSA). NetworkSimulation: G.1050 profiles, NetworkSimulator, NetworkTrace.
-        .target(name: "AudioDevicesTesting", dependencies: ["AudioDevices", "SystemErrors"]),
+        .target(name: "AudioDevicesTesting", dependencies: ["AudioDevices", "SystemErrors", "Locking"]),
         .target(name: "NetworkSimulation"),
         // MediaEngineTesting: a stand-in translation engine (ToneTranslationEngine), two calls
         // joined by simulated links on a virtual clock (CallLoop, SimulatedLink) and a speech
@@ -91,7 +93,7 @@ let package = Package(
         // Test and benchmark support (never linked into the libraries).
         .target(name: "CAllocationCounter"),
         .target(name: "CBaseline", dependencies: ["COpus", "CSRTP", "CSpeexDSP"]),
-        .target(name: "TestSupport", dependencies: ["CAllocationCounter"]),
+        .target(name: "TestSupport", dependencies: ["CAllocationCounter", "Locking"]),
         .target(name: "JitterBufferEvaluation", dependencies: ["JitterBuffer", "NetworkSimulation", "Opus", "RTP", "CSpeexDSP", "TestSupport"]),
 
         .testTarget(name: "SystemErrorsTests", dependencies: ["SystemErrors"]),
@@ -104,10 +106,10 @@ let package = Package(
         .testTarget(name: "EchoEvaluationTests", dependencies: ["EchoEvaluation", "TestSupport"]),
         .testTarget(name: "JitterBufferTests", dependencies: ["JitterBuffer", "JitterBufferEvaluation", "TestSupport"]),
         .testTarget(name: "JitterBufferEvaluationTests", dependencies: ["JitterBufferEvaluation", "JitterBuffer", "NetworkSimulation", "TestSupport"]),
-        .testTarget(name: "AudioDevicesTests", dependencies: ["AudioDevices", "AudioDevicesTesting", "SystemErrors", "TestSupport"]),
+        .testTarget(name: "AudioDevicesTests", dependencies: ["AudioDevices", "AudioDevicesTesting", "SystemErrors", "Locking", "TestSupport"]),
         .testTarget(name: "TransportTests", dependencies: ["Transport", "SystemErrors", "TestSupport"]),
         .testTarget(name: "NetworkSimulationTests", dependencies: ["NetworkSimulation", "TestSupport"]),
-        .testTarget(name: "MediaEngineTests", dependencies: ["MediaEngine", "Opus", "RTP", "SRTP", "AudioProcessing", "AudioDevices", "AudioDevicesTesting", "Transport", "NetworkSimulation", "MediaEngineTesting", "TestSupport"]),
+        .testTarget(name: "MediaEngineTests", dependencies: ["MediaEngine", "Opus", "RTP", "SRTP", "AudioProcessing", "AudioDevices", "AudioDevicesTesting", "Transport", "NetworkSimulation", "MediaEngineTesting", "Locking", "TestSupport"]),
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
         .testTarget(name: "VoiceCallTests", dependencies: ["voicecall", "AudioDevices", "EchoEvaluation", "TestSupport"]),
     ]

@@ -1,4 +1,5 @@
 internal import Glibc
+import Locking
 import Synchronization
 public import SystemErrors
 
@@ -39,7 +40,7 @@ public final class ALSAStream<Calls: ALSACalls>: @unchecked Sendable {
     private let capture: PCMChannel<Calls>?
     private let playback: PCMChannel<Calls>?
     private let continuation: AsyncStream<AudioDeviceEvent>.Continuation
-    private let state = Mutex<(thread: pthread_t?, started: Bool, detached: Bool)>((nil, false, false))
+    private let state = Locked<(thread: pthread_t?, started: Bool, detached: Bool)>((nil, false, false))
 
     /// How long `stop()` waits for the I/O thread to end.
     private static var stopTimeoutMilliseconds: Int32 { 2_000 }

@@ -1,3 +1,4 @@
+import Locking
 import Synchronization
 
 /// Watches the card list and reports cards appearing and disappearing.
@@ -7,12 +8,12 @@ import Synchronization
 /// `interval` on the stream `changes(every:)` returns.
 public final class DeviceChangeMonitor<Calls: ALSACalls>: Sendable {
     private let calls: Calls
-    private let known: Mutex<[AudioCard]>
+    private let known: Locked<[AudioCard]>
 
     /// A monitor whose baseline is the cards present now.
     public init(calls: Calls) {
         self.calls = calls
-        known = Mutex(calls.cards())
+        known = Locked(calls.cards())
     }
 
     /// The cards seen at the last check.

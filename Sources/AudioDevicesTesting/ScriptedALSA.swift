@@ -1,5 +1,6 @@
 internal import Glibc
 import AudioDevices
+import Locking
 import Synchronization
 import SystemErrors
 
@@ -42,7 +43,7 @@ public final class ScriptedALSA: ALSACalls, Sendable {
         var pollTimeouts = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     /// Real time `poll` waits, in microseconds (0: no wait).
     public let pollIntervalMicroseconds: UInt32
 

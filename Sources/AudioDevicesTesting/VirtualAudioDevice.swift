@@ -1,5 +1,6 @@
 internal import Glibc
 import AudioDevices
+import Locking
 import Synchronization
 import SystemErrors
 
@@ -64,13 +65,13 @@ public final class VirtualAudioDevice: ALSACalls, Sendable {
     public let captureClockErrorPpm: Double
     /// The playback crystal's error, in ppm, as applied (clamped to ±`maximumClockErrorPpm`).
     public let playbackClockErrorPpm: Double
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     private init(pacing: DevicePacing, captureClockErrorPpm: Double, playbackClockErrorPpm: Double, state: State) {
         self.pacing = pacing
         self.captureClockErrorPpm = Self.clampedClockError(captureClockErrorPpm)
         self.playbackClockErrorPpm = Self.clampedClockError(playbackClockErrorPpm)
-        self.state = Mutex(state)
+        self.state = Locked(state)
     }
 
     /// A clock error inside ±`maximumClockErrorPpm`; NaN is no error.

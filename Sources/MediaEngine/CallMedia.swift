@@ -2,6 +2,7 @@ import AudioDevices
 import JitterBuffer
 import RTP
 import SRTP
+import Locking
 import Synchronization
 
 /// One call's media, free of threads, sockets and devices: the same object runs on a virtual
@@ -48,7 +49,7 @@ public final class CallMedia: @unchecked Sendable {
     private let outgoing: DatagramQueue
     private let networkEvents: SPSCProducer<CallMediaEventRecord>
     /// The consumers of both event queues, for whichever thread drains them.
-    private let eventConsumers: Mutex<EventConsumers>
+    private let eventConsumers: Locked<EventConsumers>
     private let sendFrame: UnsafeMutableBufferPointer<Int16>
     private let muted = Atomic<Bool>(false)
     /// The loss the encoder should plan FEC for: set by the network side (RTCP) or the app,
@@ -65,7 +66,7 @@ public final class CallMedia: @unchecked Sendable {
     private let deviceDelay = Atomic<Int>(0)
     private let gainBits = Atomic<UInt32>(Float(1).bitPattern)
     /// Key presses queued by the control side (any thread, one at a time).
-    private let keyPressRequests: Mutex<SPSCProducer<KeyPressRequest>>
+    private let keyPressRequests: Locked<SPSCProducer<KeyPressRequest>>
     private let keyPressQueue: SPSCConsumer<KeyPressRequest>
     /// The key press being sent (audio side), and the index of its next packet.
     private var keyPress: TelephoneEventKeyPress? {
@@ -130,7 +131,7 @@ public final class CallMedia: @unchecked Sendable {
         let networkEvents = SPSCQueue<CallMediaEventRecord>(minimumCapacity: 16, filler: .remoteMediaResumed)
         inbound = try InboundStream(configuration: configuration, events: audioEvents.producer)
         self.networkEvents = networkEvents.producer
-        eventConsumers = Mutex(EventConsumers(network: networkEvents.consumer, audio: audioEvents.consumer))
+        eventConsumers = Locked(EventConsumers(network: networkEvents.consumer, audio: audioEvents.consumer))
         reception = ReceptionAccounting(configuration: configuration)
         rtcp = RTCPSession(ssrc: ssrc, configuration: configuration, seed: rtcpSeed)
         received = DatagramQueue(minimumSlots: configuration.receiveQueuePackets, slotBytes: configuration.maximumDatagramBytes)
@@ -140,7 +141,7 @@ public final class CallMedia: @unchecked Sendable {
         sendFrame.initialize(repeating: 0)
         controlBuffer = .allocate(byteCount: 1_500, alignment: 16)
         let keyPresses = SPSCQueue(minimumCapacity: 16, filler: KeyPressRequest(eventCode: 0, durationMs: 0, volume: 0))
-        keyPressRequests = Mutex(keyPresses.producer)
+        keyPressRequests = Locked(keyPresses.producer)
         keyPressQueue = keyPresses.consumer
         keyPressTone = DTMFTone(sampleRate: configuration.sampleRate)
     }

@@ -1,4 +1,5 @@
 import Dispatch
+import Locking
 import Synchronization
 
 /// Where an engine's events go: its `AsyncStream`, and the handler the application set, on
@@ -11,7 +12,7 @@ final class EngineEventSink: Sendable {
     }
 
     private let continuation: AsyncStream<VoiceEngineEvent>.Continuation
-    private let handler = Mutex<Handler?>(nil)
+    private let handler = Locked<Handler?>(nil)
 
     init(continuation: AsyncStream<VoiceEngineEvent>.Continuation) {
         self.continuation = continuation

@@ -1,4 +1,5 @@
 import AudioDevices
+import Locking
 import Synchronization
 import Transport
 
@@ -33,7 +34,7 @@ final class NetworkLoop: @unchecked Sendable {
     private let clock: EngineClock
     private let policy: SymmetricRTPPolicy
     private let frameNanoseconds: Int64
-    private let pending = Mutex<[Command]>([])
+    private let pending = Locked<[Command]>([])
     private var entries: [Entry] = []
     private let datagram: UnsafeMutableRawBufferPointer
     private let post: @Sendable (VoiceEngineEvent) -> Void

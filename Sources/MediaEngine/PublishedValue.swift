@@ -1,3 +1,4 @@
+import Locking
 import Synchronization
 
 /// A value one thread keeps up to date for others to read: a call's counters, published by
@@ -9,11 +10,11 @@ import Synchronization
 /// `Value` is `BitwiseCopyable`, so publishing copies bytes and neither allocates nor releases
 /// anything on the publishing thread.
 final class PublishedValue<Value: BitwiseCopyable & Sendable>: Sendable {
-    private let value: Mutex<Value>
+    private let value: Locked<Value>
 
     /// A published `initial` value.
     init(_ initial: Value) {
-        value = Mutex(initial)
+        value = Locked(initial)
     }
 
     /// Publishes `newValue` unless a reader holds the lock right now; returns whether it did.

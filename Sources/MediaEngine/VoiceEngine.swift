@@ -1,5 +1,6 @@
 import AudioDevices
 import Dispatch
+import Locking
 import Synchronization
 import SystemErrors
 import Transport
@@ -48,10 +49,10 @@ public final class VoiceEngine: Sendable {
         var isShutDown = false
     }
 
-    private let control: Mutex<Control>
+    private let control: Locked<Control>
     private let cycle: AudioCycle
     private let network: NetworkLoop
-    private let networkThread: Mutex<NetworkThreadHandle?>
+    private let networkThread: Locked<NetworkThreadHandle?>
     private let sink: EngineEventSink
 
     /// An engine with `configuration`; its network thread starts now, device I/O on `start()`.
@@ -77,7 +78,7 @@ public final class VoiceEngine: Sendable {
         let maximumPeriod = configuration.mixer.deviceSampleRate * configuration.mixer.maximumDevicePeriodMs / 1_000 * 8
         cycle = AudioCycle(mixer: mixer, commands: commands.consumer, removals: removals.producer, clock: clock,
                            maximumPeriodSamples: maximumPeriod)
-        control = Mutex(Control(commands: commands.producer, removals: removals.consumer, device: configuration.device))
+        control = Locked(Control(commands: commands.producer, removals: removals.consumer, device: configuration.device))
         let poller: SocketPoller
         do {
             poller = try SocketPoller(capacity: 2 * configuration.mixer.maximumCalls)
@@ -87,7 +88,7 @@ public final class VoiceEngine: Sendable {
         network = NetworkLoop(poller: poller, clock: clock, policy: configuration.symmetricRTP,
                               frameDurationMs: configuration.mixer.frameDurationMs, audioCycle: cycle,
                               post: { sink.post($0) })
-        networkThread = Mutex(nil)
+        networkThread = Locked(nil)
         network.housekeeping = { [weak self] in self?.housekeeping() }
         let loop = network
         guard let thread = NetworkThreadHandle.spawn({ loop.run() }) else { throw .threadCreationFailed("network") }

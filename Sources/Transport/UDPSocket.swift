@@ -1,4 +1,5 @@
 internal import Glibc
+import Locking
 import Synchronization
 import SystemErrors
 
@@ -11,7 +12,7 @@ import SystemErrors
 ///
 /// Threads: sockets belong to the network thread (which also runs SRTP), not the audio
 /// thread. One thread may send while another receives, and the remote may be changed from
-/// any thread at any time: it sits behind a `Mutex` that `send(_:)` holds only while copying
+/// any thread at any time: it sits behind a lock (`Locked`) that `send(_:)` holds only while copying
 /// it out, so a send goes wholly to the old or wholly to the new remote. That lock is why
 /// `send(_:)` is not for a real-time thread; `send(_:to:)` and `receive(into:)` take no lock.
 public final class UDPSocket: @unchecked Sendable {
@@ -22,7 +23,7 @@ public final class UDPSocket: @unchecked Sendable {
     let descriptor: Int32
     /// `AF_INET` or `AF_INET6`, from the bound address.
     let family: Int32
-    private let remoteAddress = Mutex<PeerAddress?>(nil)
+    private let remoteAddress = Locked<PeerAddress?>(nil)
 
     /// Opens a socket bound to `endpoint` (port 0: any free port).
     public init(bindingTo endpoint: UDPEndpoint) throws(SocketError) {

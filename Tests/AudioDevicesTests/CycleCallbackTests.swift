@@ -1,12 +1,13 @@
 import AudioDevices
 import AudioDevicesTesting
 import Foundation
+import Locking
 import Synchronization
 import Testing
 
 /// What the cycle callback saw, written on the thread that runs the loop.
 final class CycleLog: Sendable {
-    private let entries = Mutex<[String]>([])
+    private let entries = Locked<[String]>([])
     func append(_ entry: String) { entries.withLock { $0.append(entry) } }
     var all: [String] { entries.withLock { $0 } }
 }

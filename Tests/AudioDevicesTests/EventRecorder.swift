@@ -1,10 +1,11 @@
 import AudioDevices
 import Foundation
+import Locking
 import Synchronization
 
 /// Collects a stream's events from its handler, for assertions.
 final class EventRecorder: Sendable {
-    private let events = Mutex<[AudioDeviceEvent]>([])
+    private let events = Locked<[AudioDeviceEvent]>([])
 
     var handler: @Sendable (AudioDeviceEvent) -> Void { { event in self.events.withLock { $0.append(event) } } }
 

@@ -3,6 +3,7 @@ import AudioDevicesTesting
 import Dispatch
 import MediaEngine
 import SRTP
+import Locking
 import Synchronization
 import Transport
 
@@ -66,7 +67,7 @@ final class EngineParty: Sendable {
 /// cooperative pool, which synchronous tests keep busy).
 final class EngineEventLog: Sendable {
     private final class Storage: Sendable {
-        let events = Mutex<[VoiceEngineEvent]>([])
+        let events = Locked<[VoiceEngineEvent]>([])
     }
 
     private let storage = Storage()

@@ -44,8 +44,10 @@ import Transport
 
         let bobStatistics = try #require(bob.engine.statistics(of: bob.engine.callIDs[0]))
         let aliceStatistics = try #require(alice.engine.statistics(of: alice.engine.callIDs[0]))
-        #expect(bobStatistics.inbound.packetsReceived > 200, "\(bobStatistics.inbound)")
-        #expect(aliceStatistics.inbound.packetsReceived > 200, "\(aliceStatistics.inbound)")
+        // 250 packets in 5 s; a sanitizer build runs several times slower, and starts later.
+        let expected = AllocationCounter.isCounting ? 200 : 120
+        #expect(bobStatistics.inbound.packetsReceived > expected, "\(bobStatistics.inbound)")
+        #expect(aliceStatistics.inbound.packetsReceived > expected, "\(aliceStatistics.inbound)")
         #expect(bobStatistics.transport.srtp.authFailures == 0)
         #expect(bobStatistics.inbound.packetsLost == 0)
         let heard = bob.heard
