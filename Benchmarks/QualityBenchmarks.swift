@@ -49,10 +49,9 @@ struct QualityBenchmarks {
     static let cleanTarget = 3.8
     static let tolerance = 0.05
 
-    /// The engine's own E-model MOS for what a receiver heard, when `CallMediaStatistics`
-    /// reports one. Another change adds the E-model (issue 11); once it is in, return its
-    /// MOS-LQ here, e.g. `statistics.inbound.estimatedMOS`, and the column and its target fill in.
-    static func engineMOS(_ statistics: CallMediaStatistics) -> Double? { nil }
+    /// The engine's own E-model listening MOS (G.107.1 wideband, on PESQ-WB's scale) for what
+    /// a receiver heard, compared with PESQ's MOS-LQO.
+    static func engineMOS(_ statistics: CallMediaStatistics) -> Double? { statistics.quality?.listeningMeanOpinionScore }
 
     /// What one network and plan gave, over every seed and both directions.
     struct Cell {
