@@ -25,8 +25,11 @@ struct LossAdaptation: Sendable, Equatable {
     static let reportsBeforeLowering = 2
     /// The most loss planned for, in percent (FEC beyond it costs more than it saves).
     static let maximumPercent = 30
-    /// The plan while the reported jitter exceeds a packet interval, in percent.
+    /// The plan while the reported jitter exceeds `reorderingJitterShare` of a packet
+    /// interval, in percent.
     static let reorderingPercent = 6
+    /// The share of a packet interval the reported jitter must exceed for the reordering plan.
+    static let reorderingJitterShare = 0.5
     /// The smallest plan that makes libopus code FEC (at the default 24 kb/s), in percent.
     static let minimumPercent = 6
     /// Reported loss below this plans no FEC, in percent.
@@ -48,7 +51,7 @@ struct LossAdaptation: Sendable, Equatable {
         // Any loss at all gets some FEC: rounded up.
         var reported = min(Self.maximumPercent, Int((loss * 100).rounded(.up)))
         reported = reported < Self.lossIgnoredBelowPercent ? 0 : max(reported, Self.minimumPercent)
-        if jitterMs.isFinite, jitterMs > packetIntervalMs { reported = max(reported, Self.reorderingPercent) }
+        if jitterMs.isFinite, jitterMs > packetIntervalMs * Self.reorderingJitterShare { reported = max(reported, Self.reorderingPercent) }
         if reported > plannedLossPercent {
             plannedLossPercent = reported
             reportsBelow = 0

@@ -34,7 +34,7 @@ import TestSupport
         #expect(loop.plannedLossPercent == LossAdaptation.maximumPercent)
         // Jitter beyond a packet interval asks for FEC even without loss (reordering).
         var jittery = LossAdaptation()
-        _ = jittery.report(fractionLost: 0, jitterMs: 15)
+        _ = jittery.report(fractionLost: 0, jitterMs: 8)
         #expect(jittery.plannedLossPercent == 0)
         _ = jittery.report(fractionLost: 0, jitterMs: 45)
         #expect(jittery.plannedLossPercent == LossAdaptation.reorderingPercent)
