@@ -29,6 +29,8 @@ final class AudioCycle: @unchecked Sendable {
     private var periodSamples = 480
     private var channelCount = 1
     private var seenXruns = (capture: 0, playback: 0)
+    /// Playback silence the device inserted and capture audio the ring dropped, as last seen.
+    private var seenGaps = (captureDropped: 0, playbackInserted: 0)
     private var seenRestarts = 0
     /// The device's delay from rendering to capture, smoothed, in device frames (0: unknown).
     private var deviceDelayFrames = 0.0
@@ -36,6 +38,7 @@ final class AudioCycle: @unchecked Sendable {
     /// the cycles in that window.
     private var lowestReferenceLag = Int.max
     private var lagWindowCycles = 0
+    private var referenceJudged = false
     /// CLOCK_MONOTONIC time of the last cycle that sent a frame (the network thread's cue).
     let lastUplinkFrameNanoseconds = Atomic<Int64>(0)
     /// When device I/O started, and when the first captured and played periods passed.
@@ -71,11 +74,14 @@ final class AudioCycle: @unchecked Sendable {
         let parameters = stream.parameters(for: .playback) ?? stream.parameters(for: .capture) ?? StreamParameters()
         channelCount = max(1, parameters.channelCount)
         periodSamples = min(parameters.periodSamples, buffer.count)
-        seenXruns = (stream.statistics(.capture).xruns, stream.statistics(.playback).xruns)
+        let capture = stream.statistics(.capture), playback = stream.statistics(.playback)
+        seenXruns = (capture.xruns, playback.xruns)
+        seenGaps = (capture.ringOverflowSamples, playback.ringUnderflowSamples)
         seenRestarts = stream.restartCount
         deviceDelayFrames = 0
         lowestReferenceLag = .max
         lagWindowCycles = 0
+        referenceJudged = false
         startNanoseconds.store(MonotonicClock.nanoseconds, ordering: .relaxed)
         firstCaptureNanoseconds.store(0, ordering: .relaxed)
         firstPlaybackNanoseconds.store(0, ordering: .relaxed)
@@ -172,16 +178,26 @@ final class AudioCycle: @unchecked Sendable {
             deviceDelayFrames = 0
             lowestReferenceLag = .max
             lagWindowCycles = 0
+            referenceJudged = false
         }
-        let captureXruns = stream.statistics(.capture).xruns
-        if captureXruns != seenXruns.capture {
-            seenXruns.capture = captureXruns
+        let capture = stream.statistics(.capture), playback = stream.statistics(.playback)
+        if capture.xruns != seenXruns.capture {
+            seenXruns.capture = capture.xruns
             mixer.reportXrun(.capture)
         }
-        let playbackXruns = stream.statistics(.playback).xruns
-        if playbackXruns != seenXruns.playback {
-            seenXruns.playback = playbackXruns
+        if playback.xruns != seenXruns.playback {
+            seenXruns.playback = playback.xruns
             mixer.reportXrun(.playback)
+        }
+        // Gaps the rings made (a late cycle): keep the echo reference in step with what the
+        // room and the microphone actually got.
+        if playback.ringUnderflowSamples != seenGaps.playbackInserted {
+            mixer.playbackInsertedSilence(deviceSamples: (playback.ringUnderflowSamples &- seenGaps.playbackInserted) / channelCount)
+            seenGaps.playbackInserted = playback.ringUnderflowSamples
+        }
+        if capture.ringOverflowSamples != seenGaps.captureDropped {
+            mixer.captureDropped(deviceSamples: (capture.ringOverflowSamples &- seenGaps.captureDropped) / channelCount)
+            seenGaps.captureDropped = capture.ringOverflowSamples
         }
     }
 
@@ -205,7 +221,10 @@ final class AudioCycle: @unchecked Sendable {
         // Judge the queue by its lowest level over half a second of cycles: its level swings
         // by a frame between renders, and every cut costs the canceller its alignment.
         lagWindowCycles += 1
-        guard lagWindowCycles >= Self.lagWindowCycles else { return }
+        // The first judgement comes quickly (before the canceller has learnt much that a cut
+        // would undo), later ones over a longer window.
+        guard lagWindowCycles >= (referenceJudged ? Self.lagWindowCycles : Self.firstLagWindowCycles) else { return }
+        referenceJudged = true
         let lowest = lowestReferenceLag
         lagWindowCycles = 0
         lowestReferenceLag = .max
@@ -219,4 +238,6 @@ final class AudioCycle: @unchecked Sendable {
 
     /// Cycles over which the reference queue's lowest level is judged.
     static let lagWindowCycles = 50
+    /// Cycles of the first judgement after a (re)start.
+    static let firstLagWindowCycles = 10
 }

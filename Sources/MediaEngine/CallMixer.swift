@@ -42,6 +42,8 @@ public final class CallMixer {
     private let farEnd: UnsafeMutableBufferPointer<Int16>
     private let processed: UnsafeMutableBufferPointer<Int16>
     private let bridge: UnsafeMutableBufferPointer<Int16>
+    /// A frame of zeros.
+    private let silence: UnsafeMutableBufferPointer<Int16>
     private var sourceLevel: AudioLevelMeter
     private var microphoneLevel: AudioLevelMeter
     private var echo: EchoMeter
@@ -103,6 +105,7 @@ public final class CallMixer {
         farEnd = buffer(frameCount, 0)
         processed = buffer(frameCount, 0)
         bridge = buffer(frameCount, 0)
+        silence = buffer(frameCount, 0)
         sourceLevel = AudioLevelMeter(sampleRate: configuration.sampleRate)
         microphoneLevel = AudioLevelMeter(sampleRate: configuration.sampleRate)
         echo = EchoMeter(frameDurationMs: configuration.frameDurationMs, maximumDelayMs: processor.echoCanceller.configuration.maximumDelayMs + 100)
@@ -110,7 +113,7 @@ public final class CallMixer {
     }
 
     deinit {
-        for buffer in [callFrames, mix, microphone, farEnd, processed, bridge] { buffer.deallocate() }
+        for buffer in [callFrames, mix, microphone, farEnd, processed, bridge, silence] { buffer.deallocate() }
         callPlaying.deallocate()
         accumulator.deallocate()
         echo.deallocate()
@@ -193,6 +196,27 @@ public final class CallMixer {
         // Indices, not `for call in calls`: that iterator allocated on the audio thread in
         // debug builds (the engine's allocation test caught it).
         for index in calls.indices { calls[index].deviceDelayMs = ms }
+    }
+
+    /// Tells the mixer the loudspeaker played `deviceSamples` of silence it never rendered (the
+    /// playback ring ran dry: an underrun the device did not report). Everything rendered from
+    /// now on reaches the room that much later, so the same silence goes into the echo
+    /// reference: the canceller's alignment holds instead of jumping by the gap.
+    public func playbackInsertedSilence(deviceSamples: Int) {
+        var remaining = min(max(deviceSamples, 0), reference.capacity) * configuration.sampleRate / configuration.deviceSampleRate
+        while remaining > 0 {
+            let piece = min(remaining, frameCount)
+            if reference.count + piece > reference.capacity { reference.discard(piece) }
+            reference.push(UnsafeBufferPointer(rebasing: UnsafeBufferPointer(silence)[0..<piece]))
+            remaining -= piece
+        }
+    }
+
+    /// Tells the mixer `deviceSamples` of captured audio were lost before reaching it (the
+    /// capture ring overflowed): the microphone skipped ahead, so the echo reference skips the
+    /// same span and the echo does not arrive ahead of it.
+    public func captureDropped(deviceSamples: Int) {
+        reference.discard(max(deviceSamples, 0) * configuration.sampleRate / configuration.deviceSampleRate)
     }
 
     /// Rendered samples (at the calls' rate) waiting to be matched with captured ones.

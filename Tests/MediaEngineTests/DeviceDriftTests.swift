@@ -67,3 +67,22 @@ import Testing
         #expect(mixer.mediaSourceStatistics.echoReferenceMissingFrames == 0)
     }
 }
+
+/// Gaps the device's rings make keep the echo reference in step with the room.
+@Suite struct DeviceGapTests {
+    @Test func playbackSilenceAndCaptureLossMoveTheReferenceByTheSameAmount() throws {
+        var configuration = MixerConfiguration()
+        configuration.processing = ProcessingConfiguration(mode: .measurement)
+        let mixer = try CallMixer(configuration: configuration)
+        var playback = [Int16](repeating: 0, count: 480)
+        playback.withUnsafeMutableBufferPointer { mixer.render(into: $0, nowMs: 0) }
+        let before = mixer.echoReferenceLagSamples
+        mixer.playbackInsertedSilence(deviceSamples: 1_440)
+        #expect(mixer.echoReferenceLagSamples == before + 1_440, "the device's silence joins the reference")
+        mixer.captureDropped(deviceSamples: 960)
+        #expect(mixer.echoReferenceLagSamples == before + 480, "the microphone's lost span leaves it")
+        mixer.playbackInsertedSilence(deviceSamples: -5)
+        mixer.captureDropped(deviceSamples: -5)
+        #expect(mixer.echoReferenceLagSamples == before + 480, "nonsense counts change nothing")
+    }
+}
