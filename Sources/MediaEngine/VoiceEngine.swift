@@ -234,6 +234,11 @@ public final class VoiceEngine: Sendable {
         }
     }
 
+    /// The voice processing the mixer runs (the configuration's until an audio session sets it).
+    @_spi(AudioSession) public var processing: ProcessingConfiguration {
+        control.withLock { _ in cycle.mixer.processor.configuration }
+    }
+
     /// The playback parameters the device runs with (nil while stopped): the actual rate and
     /// period an audio session reads back after activation.
     @_spi(AudioSession) public var deviceParameters: StreamParameters? {
