@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "AudioProcessing", targets: ["AudioProcessing"]),
         .library(name: "JitterBuffer", targets: ["JitterBuffer"]),
         .library(name: "MediaEngine", targets: ["MediaEngine"]),
+        .library(name: "AudioSession", targets: ["AudioSession"]),
         // Test doubles and simulators, as products so an app's own tests can use them too;
         // never dependencies of the libraries above.
         .library(name: "AudioDevicesTesting", targets: ["AudioDevicesTesting"]),
@@ -57,6 +58,9 @@ let package = Package(
 
         // Engine.
         .target(name: "MediaEngine", dependencies: ["Opus", "RTP", "SRTP", "JitterBuffer", "AudioProcessing", "AudioDevices", "Transport", "Locking"]),
+
+        // Control: AVAudioSession's model — category/mode/options, the activation gate, interruptions.
+        .target(name: "AudioSession", dependencies: ["MediaEngine", "AudioDevices", "AudioProcessing", "Locking"]),
 
         // Programs. voicecall depends on the virtual devices and the network simulator for its
         // demo (as asked in issue 17); no voicecall file imports them yet.
@@ -110,6 +114,7 @@ let package = Package(
         .testTarget(name: "TransportTests", dependencies: ["Transport", "SystemErrors", "TestSupport"]),
         .testTarget(name: "NetworkSimulationTests", dependencies: ["NetworkSimulation", "TestSupport"]),
         .testTarget(name: "MediaEngineTests", dependencies: ["MediaEngine", "Opus", "RTP", "SRTP", "AudioProcessing", "AudioDevices", "AudioDevicesTesting", "Transport", "NetworkSimulation", "MediaEngineTesting", "Locking", "TestSupport"]),
+        .testTarget(name: "AudioSessionTests", dependencies: ["AudioSession", "MediaEngine", "AudioProcessing", "AudioDevices", "AudioDevicesTesting", "TestSupport"]),
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
         .testTarget(name: "VoiceCallTests", dependencies: ["voicecall", "AudioDevices", "EchoEvaluation", "TestSupport"]),
     ]

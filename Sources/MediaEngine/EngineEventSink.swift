@@ -13,6 +13,7 @@ final class EngineEventSink: Sendable {
 
     private let continuation: AsyncStream<VoiceEngineEvent>.Continuation
     private let handler = Locked<Handler?>(nil)
+    private let observer = Locked<(@Sendable (VoiceEngineEvent) -> Void)?>(nil)
 
     init(continuation: AsyncStream<VoiceEngineEvent>.Continuation) {
         self.continuation = continuation
@@ -21,6 +22,7 @@ final class EngineEventSink: Sendable {
     /// Delivers `event` to the stream and to the handler.
     func post(_ event: VoiceEngineEvent) {
         continuation.yield(event)
+        if let observer = observer.withLock({ $0 }) { observer(event) }
         if let handler = handler.withLock({ $0 }) {
             handler.queue.async { handler.body(event) }
         }
@@ -29,6 +31,11 @@ final class EngineEventSink: Sendable {
     /// Sets (or with nil clears) the handler and its queue.
     func setHandler(queue: DispatchQueue, _ body: (@Sendable (VoiceEngineEvent) -> Void)?) {
         handler.withLock { $0 = body.map { Handler(queue: queue, body: $0) } }
+    }
+
+    /// Sets (or with nil clears) the observer called synchronously with every event.
+    func setObserver(_ body: (@Sendable (VoiceEngineEvent) -> Void)?) {
+        observer.withLock { $0 = body }
     }
 
     /// Ends the stream.

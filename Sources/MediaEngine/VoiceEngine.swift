@@ -1,4 +1,5 @@
 import AudioDevices
+import AudioProcessing
 import Dispatch
 import Locking
 import Synchronization
@@ -47,6 +48,10 @@ public final class VoiceEngine: Sendable {
         var stream: (any EngineAudioStream)?
         var device: AudioDeviceOpener
         var isShutDown = false
+        /// The audio session's preferred device rate and period, replacing the configuration's.
+        var preferredParameters: StreamParameters?
+        /// The audio session's processing, replacing `configuration.mixer.processing`.
+        var processing: ProcessingConfiguration?
     }
 
     private let control: Locked<Control>
@@ -177,8 +182,78 @@ public final class VoiceEngine: Sendable {
 
     /// Opens the device and starts the audio thread: calls play and send from the first
     /// period. Does nothing when audio runs.
-    /// - Throws: `device` (the device could not be opened or started), `shutDown`.
+    /// - Throws: `sessionNotActive` when `configuration.requiresAudioSession` (only the
+    ///   session's activation starts audio then), `device` (the device could not be opened or
+    ///   started), `shutDown`.
     public func start() throws(VoiceEngineError) {
+        guard !configuration.requiresAudioSession else { throw .sessionNotActive }
+        try startAudio()
+    }
+
+    /// Stops the audio thread and closes the device. Calls stay (their network side runs on);
+    /// does nothing when audio is stopped, or when `configuration.requiresAudioSession` (only
+    /// the session's deactivation stops audio then).
+    public func stop() {
+        guard !configuration.requiresAudioSession else { return }
+        stopAudio()
+    }
+
+    /// Starts device I/O for an audio session's activation, whatever `requiresAudioSession`
+    /// says, with the session's preferred device rate and period (nil keeps the configuration's).
+    /// - Throws: `configuration` (a preference no engine could run with), `device`, `shutDown`.
+    @_spi(AudioSession) public func start(activatedBy _: AudioSessionActivation, sampleRate: Int?, periodMs: Int?) throws(VoiceEngineError) {
+        if let sampleRate, !(8_000...192_000).contains(sampleRate) {
+            throw .configuration(.invalid(field: "sampleRate", reason: "\(sampleRate) Hz is outside 8–192 kHz"))
+        }
+        if let periodMs, !(1...configuration.mixer.maximumDevicePeriodMs).contains(periodMs) {
+            throw .configuration(.invalid(field: "periodMs", reason: "\(periodMs) ms is outside 1–\(configuration.mixer.maximumDevicePeriodMs) ms"))
+        }
+        let parameters = StreamParameters(sampleRate: sampleRate ?? configuration.mixer.deviceSampleRate, channelCount: 1,
+                                          periodMs: periodMs ?? configuration.periodMs, periods: configuration.periods)
+        control.withLock { $0.preferredParameters = parameters }
+        try startAudio()
+    }
+
+    /// Stops device I/O for an audio session's deactivation, whatever `requiresAudioSession` says.
+    @_spi(AudioSession) public func stop(deactivatedBy _: AudioSessionActivation) {
+        stopAudio()
+    }
+
+    /// Replaces the mixer's voice processing (the audio session's mode decides it); only while
+    /// device I/O is stopped, and kept across device restarts.
+    /// - Throws: `audioRunning`, `configuration` (the processor refused it).
+    @_spi(AudioSession) public func setProcessing(_ processing: ProcessingConfiguration) throws(VoiceEngineError) {
+        try control.withLock { (control: inout Control) throws(VoiceEngineError) in
+            guard control.stream == nil else { throw .audioRunning }
+            do {
+                try cycle.mixer.setProcessing(processing)
+            } catch {
+                throw .configuration(.invalid(field: "processing", reason: "\(error)"))
+            }
+            control.processing = processing
+        }
+    }
+
+    /// The voice processing the mixer runs (the configuration's until an audio session sets it).
+    @_spi(AudioSession) public var processing: ProcessingConfiguration {
+        control.withLock { _ in cycle.mixer.processor.configuration }
+    }
+
+    /// The playback parameters the device runs with (nil while stopped): the actual rate and
+    /// period an audio session reads back after activation.
+    @_spi(AudioSession) public var deviceParameters: StreamParameters? {
+        control.withLock { $0.stream }?.parameters(for: .playback)
+    }
+
+    /// Calls `observer` with every event, synchronously on the thread that posts it (the
+    /// network thread, sometimes with the engine's lock held): an audio session's way to learn
+    /// of a lost device without taking the application's handler. The observer must not call
+    /// back into the engine; it hands the event to its own queue. Nil clears it.
+    @_spi(AudioSession) public func setSessionObserver(_ observer: (@Sendable (VoiceEngineEvent) -> Void)?) {
+        sink.setObserver(observer)
+    }
+
+    private func startAudio() throws(VoiceEngineError) {
         try control.withLock { (control: inout Control) throws(VoiceEngineError) in
             guard !control.isShutDown else { throw .shutDown }
             guard control.stream == nil else { return }
@@ -186,9 +261,7 @@ public final class VoiceEngine: Sendable {
         }
     }
 
-    /// Stops the audio thread and closes the device. Calls stay (their network side runs on);
-    /// does nothing when audio is stopped.
-    public func stop() {
+    private func stopAudio() {
         control.withLock { control in
             stopDevice(&control, lost: false)
         }
@@ -206,7 +279,7 @@ public final class VoiceEngine: Sendable {
         network.deviceLost.store(false, ordering: .relaxed)
         let stream: any EngineAudioStream
         do {
-            stream = try device.open(configuration.streamParameters, configuration.recovery) { event in
+            stream = try device.open(control.preferredParameters ?? configuration.streamParameters, configuration.recovery) { event in
                 sink.post(.device(event))
                 if case .deviceLost = event {
                     network.deviceLost.store(true, ordering: .releasing)
@@ -216,11 +289,12 @@ public final class VoiceEngine: Sendable {
         } catch {
             throw .device(error)
         }
-        let negotiated = stream.parameters(for: .playback) ?? configuration.streamParameters
+        let negotiated = stream.parameters(for: .playback) ?? control.preferredParameters ?? configuration.streamParameters
         var replacement: CallMixer?
         if negotiated.sampleRate != cycle.mixer.configuration.deviceSampleRate {
             var mixing = configuration.mixer
             mixing.deviceSampleRate = negotiated.sampleRate
+            if let processing = control.processing { mixing.processing = processing }
             replacement = try? CallMixer(configuration: mixing)
         }
         cycle.attach(stream, mixer: replacement)

@@ -29,6 +29,11 @@ public struct VoiceEngineConfiguration: Sendable {
     public var symmetricRTP: SymmetricRTPPolicy = .authenticated
     /// DSCP mark on every call's sockets (EF for voice, RFC 4594), or nil to leave them be.
     public var trafficClass: DSCP? = .expeditedForwarding
+    /// Whether only an active audio session may start and stop device I/O (AudioSession's
+    /// gate): `start()` then throws `sessionNotActive` and `stop()` does nothing, so audio
+    /// cannot begin before the session's activation (iOS's '!pla'/'!rec' after answering from
+    /// a locked screen). Off by default, for programs and tests that drive the engine alone.
+    public var requiresAudioSession = false
 
     /// Built-in defaults: the mixer's defaults (voiceChat, 48 kHz, 20 ms), the "default" ALSA
     /// device with 10 ms periods, SCHED_FIFO 10, symmetric RTP on authenticated packets, EF.

@@ -21,6 +21,11 @@ public enum VoiceEngineError: Error, Equatable, Sendable, CustomStringConvertibl
     case callFormatMismatch(callSampleRate: Int, callFrameDurationMs: Int, engineSampleRate: Int, engineFrameDurationMs: Int)
     /// The engine was shut down.
     case shutDown
+    /// Device I/O was asked to start outside an audio session's activation
+    /// (`VoiceEngineConfiguration.requiresAudioSession`).
+    case sessionNotActive
+    /// The request is valid only while device I/O is stopped.
+    case audioRunning
 
     public var description: String {
         switch self {
@@ -34,6 +39,8 @@ public enum VoiceEngineError: Error, Equatable, Sendable, CustomStringConvertibl
         case let .callFormatMismatch(callRate, callFrame, engineRate, engineFrame):
             return "the call runs at \(callRate) Hz / \(callFrame) ms, the engine at \(engineRate) Hz / \(engineFrame) ms"
         case .shutDown: return "the engine was shut down"
+        case .sessionNotActive: return "device I/O starts only when an audio session activates (requiresAudioSession)"
+        case .audioRunning: return "device I/O runs: stop it first"
         }
     }
 }

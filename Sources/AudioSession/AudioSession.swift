@@ -1,0 +1,134 @@
+import Dispatch
+
+/// An audio session after AVAudioSession: the category, mode and options an app's audio
+/// runs under, validated against iOS's table before anything changes; the preferences
+/// applied at activation; and the gate — `setActive(true)` is what starts the attached
+/// engine's device I/O, `setActive(false)` (or an interruption) what stops it.
+///
+/// ```swift
+/// let center = AudioSessionCenter()
+/// let session = AudioSession(name: "call", priority: .call, center: center)
+/// try session.setCategory(.playAndRecord, mode: .voiceChat)
+/// try session.attach(engine)                 // engine.configuration.requiresAudioSession = true
+/// try session.setActive(true)                // voiceChat processing, then device I/O
+/// try session.setActive(false, options: .notifyOthersOnDeactivation)
+/// ```
+///
+/// Differences from iOS, chosen: a mode the category does not take is refused (iOS falls back
+/// to default silently), options name themselves in errors (iOS says −50), the category
+/// cannot change while active (`isBusy`; deactivate first), deactivating never fails with
+/// isBusy (I/O is stopped and drained first), and every interruption ends with an event.
+public final class AudioSession: Sendable {
+    /// The name other sessions' events and errors give this one.
+    public let name: String
+    /// Its rank against other sessions of the center.
+    public let priority: Priority
+    /// The registry it shares with the process's other sessions.
+    public let center: AudioSessionCenter
+    /// Interruptions, in order; buffers the newest 256.
+    public let events: AsyncStream<AudioSessionEvent>
+
+    let id: UInt64
+    private let sink: AudioSessionEventSink
+
+    /// A new, inactive session in `center`: soloAmbient, default mode, no options.
+    public init(name: String = "session", priority: Priority = .normal, center: AudioSessionCenter) {
+        self.name = name
+        self.priority = priority
+        self.center = center
+        let (events, continuation) = AsyncStream.makeStream(of: AudioSessionEvent.self, bufferingPolicy: .bufferingNewest(256))
+        self.events = events
+        sink = AudioSessionEventSink(continuation: continuation)
+        id = center.register(name: name, priority: priority, sink: sink)
+    }
+
+    deinit {
+        center.unregister(id)
+        sink.finish()
+    }
+
+    // MARK: Configuration
+
+    /// Sets category, mode and options together, after checking them against the table
+    /// (`AudioSessionCompatibility`); on error nothing changes. Options do not carry over from
+    /// the previous category: what is not passed is off (implied options aside).
+    /// - Throws: `optionNotAllowed`/`modeNotAllowed` naming what and the categories that take
+    ///   it, `unknownOptions`, `isBusy` while active.
+    public func setCategory(_ category: Category, mode: Mode = .default, options: CategoryOptions = []) throws(AudioSessionError) {
+        try center.setCategory(id, category, mode: mode, options: options)
+    }
+
+    /// The category.
+    public var category: Category { center.read(id) { record, _ in record.category } }
+    /// The mode.
+    public var mode: Mode { center.read(id) { record, _ in record.mode } }
+    /// The options in effect: those set plus those the category and mode imply.
+    public var categoryOptions: CategoryOptions { center.read(id) { record, _ in record.options } }
+
+    /// Sets the hardware preferences applied at the next activation.
+    /// - Throws: `preferenceOutOfRange` naming the value; nothing changes then.
+    public func setPreferences(_ preferences: Preferences) throws(AudioSessionError) {
+        try center.setPreferences(id, preferences)
+    }
+
+    /// The preferences.
+    public var preferences: Preferences { center.read(id) { record, _ in record.preferences } }
+    /// What the device runs with since the last activation (nil while inactive or without I/O).
+    public var hardware: Hardware? { center.read(id) { record, _ in record.hardware } }
+
+    // MARK: The gate
+
+    /// Makes `io` (a `VoiceEngine`) this session's: its device I/O starts and stops with the
+    /// session's activation.
+    /// - Throws: `isBusy` while active, or when `io` belongs to another session.
+    public func attach(_ io: any AudioSessionIO) throws(AudioSessionError) {
+        try center.attach(id, io)
+    }
+
+    /// Lets the attached I/O go.
+    /// - Throws: `isBusy` while active.
+    public func detach() throws(AudioSessionError) {
+        try center.detach(id)
+    }
+
+    /// Activates (applies the mode's processing and the preferences, starts device I/O,
+    /// interrupts the sessions a non-mixable activation displaces) or deactivates (stops and
+    /// drains device I/O, deactivates, tells the sessions it interrupted that their
+    /// interruption ended — that they may resume with `notifyOthersOnDeactivation`).
+    /// Blocks its caller. Activating an active session or deactivating an inactive one does
+    /// nothing; either ends an interruption of this session (superseded, no event).
+    /// - Throws: `notifyOthersOnlyWhenDeactivating`, `insufficientPriority`,
+    ///   `cannotStartRecording`/`cannotStartPlaying` (the I/O does what the category does not,
+    ///   or the device would not start), `isBusy`, `mediaServicesFailed`, `resourceNotAvailable`.
+    public func setActive(_ active: Bool, options: SetActiveOptions = []) throws(AudioSessionError) {
+        if active {
+            guard !options.contains(.notifyOthersOnDeactivation) else { throw .notifyOthersOnlyWhenDeactivating }
+            try center.activate(id)
+        } else {
+            center.deactivate(id, notifyingOthers: options.contains(.notifyOthersOnDeactivation))
+        }
+    }
+
+    /// Whether the session is active (false again once interrupted).
+    public var isActive: Bool { center.read(id) { record, _ in record.isActive } }
+    /// Whether an interruption began and has not ended.
+    public var isInterrupted: Bool { center.read(id) { record, _ in record.isInterrupted } }
+    /// Whether another active session plays with duckOthers over this active one.
+    public var isDucked: Bool {
+        center.read(id) { record, state in
+            record.isActive && state.records.contains { $0.key != id && $0.value.isActive && $0.value.options.contains(.duckOthers) }
+        }
+    }
+    /// Whether another session of the center is active.
+    public var isOtherAudioPlaying: Bool {
+        center.read(id) { _, state in state.records.contains { $0.key != id && $0.value.isActive } }
+    }
+
+    // MARK: Events
+
+    /// Delivers every event also to `handler`, on `queue` (nil clears it): the delegate form
+    /// of `events`, for code that is not async.
+    public func setEventHandler(queue: DispatchQueue, _ handler: (@Sendable (AudioSessionEvent) -> Void)?) {
+        sink.setHandler(queue: queue, handler)
+    }
+}

@@ -1,0 +1,20 @@
+import AudioProcessing
+
+/// What an audio session starts on activation and stops on deactivation: a `VoiceEngine`'s
+/// device I/O, or an app's own player. The session is its only caller.
+public protocol AudioSessionIO: AnyObject, Sendable {
+    /// Whether it plays audio (the session's category must play).
+    var plays: Bool { get }
+    /// Whether it records audio (the session's category must record).
+    var records: Bool { get }
+    /// Whether its device I/O runs.
+    var isRunningIO: Bool { get }
+    /// Applies `processing` and `preferences`, then starts device I/O; returns what the device
+    /// actually runs with.
+    func startIO(processing: ProcessingConfiguration, preferences: AudioSession.Preferences) throws(AudioSessionError) -> AudioSession.Hardware
+    /// Stops device I/O, and returns once no audio runs (nothing left queued).
+    func stopIO()
+    /// Calls `handler` (from any thread, never with a session's lock held) whenever device I/O
+    /// stopped by itself because the device went away. Nil clears it.
+    func setDeviceLossHandler(_ handler: (@Sendable () -> Void)?)
+}

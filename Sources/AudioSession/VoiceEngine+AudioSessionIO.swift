@@ -1,0 +1,54 @@
+import AudioProcessing
+@_spi(AudioSession) import MediaEngine
+
+/// A `VoiceEngine` is a session's I/O: activation starts its device I/O through the SPI entry
+/// points, which work even with `requiresAudioSession` (set it, so nothing else can).
+extension VoiceEngine: AudioSessionIO {
+    /// The engine plays.
+    public var plays: Bool { true }
+    /// The engine records (it opens its device duplex).
+    public var records: Bool { true }
+    /// Whether device I/O runs.
+    public var isRunningIO: Bool { isRunning }
+
+    /// Sets the mode's processing (device I/O is stopped), then starts device I/O at the
+    /// preferred rate and period; the actual values come from the opened device.
+    public func startIO(processing: ProcessingConfiguration, preferences: AudioSession.Preferences) throws(AudioSessionError) -> AudioSession.Hardware {
+        do {
+            try setProcessing(processing)
+            let periodMs = preferences.ioBufferDuration.map { max(1, Int(($0 * 1_000).rounded())) }
+            try start(activatedBy: AudioSessionActivation(), sampleRate: preferences.sampleRate.map { Int($0.rounded()) }, periodMs: periodMs)
+        } catch {
+            throw Self.sessionError(error)
+        }
+        guard let parameters = deviceParameters else { throw .cannotStartPlaying(reason: "device I/O stopped as it started") }
+        return AudioSession.Hardware(sampleRate: Double(parameters.sampleRate), ioBufferDuration: parameters.periodMs / 1_000,
+                                     inputNumberOfChannels: parameters.channelCount, outputNumberOfChannels: parameters.channelCount)
+    }
+
+    /// Stops device I/O: the audio thread is joined and what it left queued applied.
+    public func stopIO() {
+        stop(deactivatedBy: AudioSessionActivation())
+    }
+
+    /// Reports a lost device once the engine has stopped for it for good (with
+    /// `DeviceLossPolicy.switchTo`, only when the fallback failed too).
+    public func setDeviceLossHandler(_ handler: (@Sendable () -> Void)?) {
+        guard let handler else { return setSessionObserver(nil) }
+        let fallback: String? = if case let .switchTo(opener) = configuration.onDeviceLoss { opener.name } else { nil }
+        setSessionObserver { event in
+            guard case let .audioStopped(device, lost: true) = event else { return }
+            if let fallback, device != fallback { return }
+            handler()
+        }
+    }
+
+    static func sessionError(_ error: VoiceEngineError) -> AudioSessionError {
+        switch error {
+        case .audioRunning: .isBusy(reason: "the engine's device I/O was started outside the session")
+        case let .device(error): .cannotStartPlaying(reason: "\(error)")
+        case .shutDown: .mediaServicesFailed(reason: "the engine was shut down")
+        default: .resourceNotAvailable(reason: "\(error)")
+        }
+    }
+}
