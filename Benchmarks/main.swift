@@ -1,9 +1,11 @@
 // `swift run -c release benchmarks [group…] [--rounds N] [--only ROW]… [--json PATH]`
 //   jitter options: [--trace FILE]… [--plot DIR] [--write-traces DIR] [--seed-offset N]
 //   quality options: [--seeds N] [--seed-offset N] [--python PATH]
-// Groups: opus, srtp, jitter, aec, call, engine (all of these when none is named), and quality, which
+//   soak options: [--minutes N] (240 by default)
+// Groups: opus, srtp, jitter, aec, call, engine (all of these when none is named); quality, which
 // runs only when named (`make quality`): it scores speech with PESQ from PyPI, so it needs Python
-// and, on first use, pip to install `pesq` (scripts/pesq-venv does, into .build/pesq-venv).
+// and, on first use, pip to install `pesq` (scripts/pesq-venv does, into .build/pesq-venv); and
+// soak, only when named: a 4-hour call on the virtual clock, a few minutes of wall time.
 // Every row is ours against its baseline, measured in the same run (in interleaved rounds for
 // the timed groups; the median is reported).
 import Foundation
@@ -15,9 +17,9 @@ func fail(_ message: String, status: Int32 = 2) -> Never {
     exit(status)
 }
 
-let availableGroups = ["opus", "srtp", "jitter", "aec", "call", "engine", "quality"]
+let availableGroups = ["opus", "srtp", "jitter", "aec", "call", "engine", "quality", "soak"]
 /// The groups run when none is named: every group that needs nothing beyond this package.
-let defaultGroups = availableGroups.filter { $0 != "quality" }
+let defaultGroups = availableGroups.filter { $0 != "quality" && $0 != "soak" }
 var groups: [String] = []
 var jsonPath: String? = nil
 var rounds = 15
@@ -28,6 +30,7 @@ var writeTracesDirectory: String? = nil
 var seedOffset: UInt64 = 0
 var qualitySeeds = 4
 var python: String? = nil
+var soakMinutes = 240.0
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
@@ -55,6 +58,9 @@ while let argument = arguments.popFirst() {
     case "--seeds":
         guard let text = arguments.popFirst(), let value = Int(text), (1...100).contains(value) else { fail("--seeds needs a number 1–100") }
         qualitySeeds = value
+    case "--minutes":
+        guard let text = arguments.popFirst(), let value = Double(text), (1...1_440).contains(value) else { fail("--minutes needs a number 1–1440") }
+        soakMinutes = value
     case "--python":
         guard let path = arguments.popFirst() else { fail("--python needs the path of a Python with pesq and numpy") }
         python = path
@@ -83,6 +89,7 @@ do {
         case "aec": try AECBenchmarks(comparison: comparison, report: report).run()
         case "call": try CallBenchmarks(comparison: comparison, report: report).run()
         case "engine": try EngineBenchmarks(report: report).run()
+        case "soak": try SoakBenchmarks(report: report, minutes: soakMinutes).run()
         case "quality":
             try QualityBenchmarks(report: report, seeds: qualitySeeds, seedOffset: seedOffset, python: python).run()
         case "jitter":

@@ -12,8 +12,15 @@ public struct SRTPTransportStatistics: Sendable, Equatable, BitwiseCopyable {
     public var packetsUnprotected = 0
     /// Datagrams whose authentication tag did not verify (forged or corrupted): dropped.
     public var authFailures = 0
-    /// Datagrams rejected as replays: dropped.
+    /// Datagrams rejected as replays (an index already received): dropped.
     public var replays = 0
+    /// Datagrams older than the replay window (more than the window's 1,024 packets behind the newest):
+    /// dropped. Packets tens of seconds late land here, not in `replays`.
+    public var olderThanReplayWindow = 0
+    /// SRTCP datagrams whose E flag (encrypted or not) disagrees with the negotiated SRTCP
+    /// encryption: dropped before their tag could be checked (forged, corrupted, or a peer
+    /// that negotiated `UNENCRYPTED_SRTCP` differently).
+    public var encryptionFlagMismatches = 0
     /// Datagrams too short or malformed for SRTP to parse: dropped.
     public var malformed = 0
     /// Datagrams carrying a master key identifier (MKI) no key was negotiated for: dropped.
@@ -95,6 +102,10 @@ public final class SRTPTransportStage {
             statistics.authFailures += 1
         } catch .replay {
             statistics.replays += 1
+        } catch .olderThanReplayWindow {
+            statistics.olderThanReplayWindow += 1
+        } catch .encryptionFlagMismatch {
+            statistics.encryptionFlagMismatches += 1
         } catch .unknownMasterKeyIdentifier {
             statistics.unknownMasterKeyIdentifier += 1
         } catch .keyLifetimeExpired {

@@ -38,6 +38,12 @@ public final class SimulatedLink {
     public var observer: ((UnsafeRawBufferPointer, Double) -> Void)?
     /// A constant one-way delay added to every datagram, in ms (on top of the trace's).
     public var fixedDelayMs = 0.0
+    /// Whether the trace's arrival times are read as times on the loop's clock (the
+    /// receiver's), instead of as delays added to each send time. Set it to carry the trace's
+    /// clock drift through: a sender that drifts fast delivers more than the receiver plays.
+    /// A sender slower than the receiver needs `fixedDelayMs` of at least the drift the run
+    /// accumulates, since nothing can arrive before it was sent.
+    public var followsReceiverClock = false
 
     /// Sends `datagram` in frame `frameIndex` at `sendMs`.
     public func send(_ datagram: UnsafeRawBufferPointer, frameIndex: Int, sendMs: Double) {
@@ -50,7 +56,9 @@ public final class SimulatedLink {
                 if !isRTCP { lost += 1 }
                 return
             }
-            arrival = traced - trace.packets[frameIndex].sendMs + sendMs + fixedDelayMs
+            arrival = followsReceiverClock
+                ? max(traced + fixedDelayMs, sendMs)
+                : traced - trace.packets[frameIndex].sendMs + sendMs + fixedDelayMs
         }
         let bytes = Array(datagram)
         guard !isRTCP else {

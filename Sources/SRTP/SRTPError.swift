@@ -2,7 +2,7 @@ internal import CSRTP
 
 /// Why an SRTP operation failed.
 ///
-/// Packet-level errors (`authenticationFailed`, `replay`, `malformedPacket`,
+/// Packet-level errors (`authenticationFailed`, `replay`, `olderThanReplayWindow`, `malformedPacket`,
 /// `unknownMasterKeyIdentifier`, `encryptionFlagMismatch`) are expected on the network path:
 /// count them and drop the packet. `keyLifetimeExpired` asks for a new key. The others
 /// indicate a programming or configuration error.
@@ -10,9 +10,13 @@ public enum SRTPError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The packet's authentication tag did not verify (tampered, wrong key, or wrong rollover
     /// counter). libsrtp: `srtp_err_status_auth_fail`.
     case authenticationFailed
-    /// The packet index was already received or is older than the replay window.
-    /// libsrtp: `srtp_err_status_replay_fail` and `srtp_err_status_replay_old` (merged).
+    /// The packet index was already received (or, on a resumed session, was before it).
+    /// libsrtp: `srtp_err_status_replay_fail`.
     case replay
+    /// The packet index is older than the replay window (`SRTPSession.defaultReplayWindowSize`:
+    /// 1,024 packets, 20 s of 20 ms packets), so whether it was seen cannot be told: a packet that came that late, or a
+    /// replay of an old one. libsrtp: `srtp_err_status_replay_old`.
+    case olderThanReplayWindow
     /// The packet is too short or its header is inconsistent (CSRC count, extension length).
     case malformedPacket
     /// The packet's master key identifier (MKI) is not this session's: a packet keyed for
@@ -46,7 +50,8 @@ public enum SRTPError: Error, Equatable, Sendable, CustomStringConvertible {
         switch status {
         case srtp_err_status_ok: return nil
         case srtp_err_status_auth_fail: self = .authenticationFailed
-        case srtp_err_status_replay_fail, srtp_err_status_replay_old: self = .replay
+        case srtp_err_status_replay_fail: self = .replay
+        case srtp_err_status_replay_old: self = .olderThanReplayWindow
         case srtp_err_status_bad_param, srtp_err_status_parse_err: self = .malformedPacket
         case srtp_err_status_bad_mki: self = .unknownMasterKeyIdentifier
         case srtp_err_status_key_expired: self = .keyLifetimeExpired
@@ -60,7 +65,8 @@ public enum SRTPError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .authenticationFailed: return "SRTP authentication failed"
-        case .replay: return "SRTP replay detected (index already seen or older than the window)"
+        case .replay: return "SRTP replay detected (index already seen)"
+        case .olderThanReplayWindow: return "SRTP packet older than the replay window (too late, or a replay)"
         case .malformedPacket: return "malformed (S)RTP(C) packet"
         case .unknownMasterKeyIdentifier: return "SRTP packet carries an unknown master key identifier (MKI)"
         case .encryptionFlagMismatch: return "SRTCP packet's E flag disagrees with the session's SRTCP encryption"

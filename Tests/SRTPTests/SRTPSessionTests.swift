@@ -103,7 +103,7 @@ import Testing
         #expect(throws: SRTPError.replay) { _ = try receiver.unprotect(buffer.raw, length: buffer.length) }
         // Behind the window: too old.
         buffer.load(protected[10])
-        #expect(throws: SRTPError.replay) { _ = try receiver.unprotect(buffer.raw, length: buffer.length) }
+        #expect(throws: SRTPError.olderThanReplayWindow) { _ = try receiver.unprotect(buffer.raw, length: buffer.length) }
 
         // SRTCP replay.
         buffer.writeRTCP(ssrc: Self.ssrc)

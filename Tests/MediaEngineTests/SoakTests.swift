@@ -1,0 +1,38 @@
+import MediaEngine
+import MediaEngineTesting
+import NetworkSimulation
+import Testing
+import TestSupport
+
+/// A shortened soak (`benchmarks soak` runs 4 hours): 25 simulated minutes of class E with
+/// ±500 ppm of drift between the sides and two outages, long enough for the sequence numbers
+/// (and SRTP's rollover counter) to wrap once. Heap growth is measured by the benchmark, which
+/// runs alone; tests share the process.
+@Suite struct SoakTests {
+    @Test func aDriftingLossyCallWithOutagesRunsThroughASequenceWrap() throws {
+        let speech = try SpeechFixture.samples(SpeechFixture.alice, sampleRate: 48_000)
+        let soak = SoakRun(minutes: 25, profile: .classE, driftPpm: 500,
+                           outages: [(startMinute: 6, seconds: 10), (startMinute: 15, seconds: 10)], seed: 5)
+        var minutesSeen = 0
+        let report = try soak.run(speech: speech) { minute, _ in minutesSeen = minute }
+        #expect(minutesSeen == 25)
+        #expect(report.sequenceWraps == 1)
+        // Across the wrap every packet still authenticates: the rollover counter followed.
+        #expect(report.authenticationFailures == 0)
+        #expect(report.replays == 0)
+        let maximum = Double(soak.configuration.jitterBuffer.maximumDelayMs)
+        #expect(report.largestTargetDelayMs.aliceToBob <= maximum && report.largestTargetDelayMs.bobToAlice <= maximum)
+        // Drift neither fills the buffer (−500 ppm: packets arrive faster than played) nor
+        // starves it: the buffer level stays where the network's jitter puts it.
+        #expect(report.largestMinuteBufferDelayMs.aliceToBob < 400, "\(report.largestMinuteBufferDelayMs)")
+        #expect(report.largestMinuteBufferDelayMs.bobToAlice < 400, "\(report.largestMinuteBufferDelayMs)")
+        // Audio still arrives at the end: class E loses a few per cent, not most.
+        #expect(report.lastMinuteSent > 2_900)
+        #expect(Double(report.lastMinuteReceived) > 0.8 * Double(report.lastMinuteSent), "\(report.lastMinuteReceived) of \(report.lastMinuteSent)")
+        let bob = try #require(report.bob)
+        // The extended sequence numbers carried across the wrap: the loss count is the link's,
+        // not 65,536 off.
+        #expect(bob.inbound.packetsLost >= 0 && bob.inbound.packetsLost < report.frames / 5, "\(bob.inbound.packetsLost)")
+        #expect(bob.inbound.packetsReceived > report.frames * 3 / 4)
+    }
+}
