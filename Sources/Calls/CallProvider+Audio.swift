@@ -1,9 +1,10 @@
 import AudioSession
 import Foundation
 
-/// The audio the calls need, brought about: the call session is active exactly while a
-/// call whose start or answer was fulfilled is not on hold; the ringtone session is active
-/// while a call rings and the call session is not.
+/// The audio the calls need, brought about: the call session is active while a call whose
+/// start or answer was fulfilled is not on hold (and stays active while a pending answer,
+/// start or resume is about to give a call the audio); the ringtone session is active while
+/// a call rings and the call session is not.
 extension CallProvider {
     /// Moves the sessions to what the calls need now. Idempotent; serialised by `audio`, so
     /// `didActivate`/`didDeactivate` alternate and follow the order of the changes.
@@ -11,7 +12,9 @@ extension CallProvider {
         audio.withLock { audio in
             // Bounded: a failed activation ends calls, which changes what is wanted once.
             for _ in 0..<4 {
-                let (wantsCall, wantsRinging) = state.withLock { ($0.wantsCallAudio, $0.wantsRinging) }
+                let (wantsCall, wantsRinging) = state.withLock { state in
+                    (state.wantsCallAudio || (audio.callActive && state.audioAboutToBeWanted), state.wantsRinging)
+                }
                 let ring = wantsRinging && !wantsCall && hasRinger
                 // The ringtone stops before the call's audio starts.
                 if audio.ringing && (!ring || wantsCall) {

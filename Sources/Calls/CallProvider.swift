@@ -55,6 +55,14 @@ public final class CallProvider: Sendable {
         var liveCalls: [CallRecord] { order.compactMap { calls[$0] } }
         var groups: Set<UUID> { Set(calls.values.map(\.group)) }
         var wantsCallAudio: Bool { calls.values.contains { $0.wantsAudio } }
+        /// A pending action will give a call the audio (answer, start, resume): an active
+        /// session stays up for it, so hold-and-answer and swaps never drop the audio.
+        var audioAboutToBeWanted: Bool {
+            pending.values.contains { action in
+                calls[action.callUUID] != nil
+                    && (action is AnswerCallAction || action is StartCallAction || (action as? SetHeldCallAction)?.isOnHold == false)
+            }
+        }
         var wantsRinging: Bool { calls.values.contains { $0.isRinging } }
     }
 
