@@ -61,6 +61,7 @@ extension CallProvider {
                 case is AnswerCallAction:
                     guard !call.isOutgoing else { throw .invalidAction(reason: "call \(uuid) is outgoing") }
                     guard !call.answerRequested, !call.mediaReady else { throw .invalidAction(reason: "call \(uuid) was answered already") }
+                    guard call.systemEndReason == nil, !pendingEnds.contains(uuid) else { throw .invalidAction(reason: "call \(uuid) is being ended") }
                     makeRoom(for: uuid, group: call.group)
                     calls[uuid]!.answerRequested = true
                 case is EndCallAction:
