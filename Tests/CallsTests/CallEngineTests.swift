@@ -129,6 +129,46 @@ import Transport
         #expect(delegate.events.filter { $0 == .activated || $0 == .deactivated } == [.activated, .deactivated, .activated, .deactivated])
     }
 
+    @Test func dtmfPausesWaitForTheClockOrTheUser() throws {
+        let socket = try UDPSocket(bindingTo: UDPEndpoint(host: "127.0.0.1", port: 0))
+        let sink = try UDPSocket(bindingTo: UDPEndpoint(host: "127.0.0.1", port: 0))
+        try socket.setRemote(sink.localEndpoint)
+        var configuration = VoiceEngineConfiguration()
+        configuration.device = AudioDeviceOpener(name: "null", calls: VirtualAudioDevice.null())
+        configuration.realtimePriority = nil
+        configuration.requiresAudioSession = true
+        let engine = try VoiceEngine(configuration: configuration)
+        defer { engine.shutdown() }
+        let clock = ManualCallClock()
+        let provider = try CallProvider(configuration: ProviderConfiguration(), audio: CallAudioSystem(center: AudioSessionCenter(), callIO: engine),
+                                        clock: clock)
+        let delegate = RecordingDelegate()
+        provider.setDelegate(delegate, queue: delegate.queue)
+        let controller = CallController(provider: provider)
+        let call = UUID()
+        try controller.requestTransaction(with: StartCallAction(call: call, handle: CallHandle(kind: .generic, value: "sip:ivr@example.org")))
+        let media = try CallMedia(configuration: MediaConfiguration(), sendingKey: nil, receivingKey: nil)
+        try provider.addMedia(media, transport: CallTransport(rtp: socket), to: call)
+        delegate.settle()
+        #expect(engine.isRunning)
+        func sent() -> Int { media.statistics.outbound.telephoneEventsSent }
+
+        try controller.requestTransaction(with: PlayDTMFCallAction(call: call, digits: "1", type: .softPause))
+        delegate.settle()
+        #expect(!Self.wait(seconds: 0.3) { sent() > 0 }, "nothing before the soft pause is over")
+        clock.advance(by: PlayDTMFCallAction.softPauseSeconds)
+        #expect(Self.wait(seconds: 3) { sent() > 0 }, "the digit follows the soft pause")
+        #expect(Self.wait(seconds: 3) { !media.isSendingDTMF })
+        let afterSoft = sent()
+
+        try controller.requestTransaction(with: PlayDTMFCallAction(call: call, digits: "2", type: .hardPause))
+        delegate.settle()
+        clock.advance(by: 30)
+        #expect(!Self.wait(seconds: 0.3) { sent() > afterSoft }, "a hard pause waits for the user")
+        provider.continueDTMF(for: call)
+        #expect(Self.wait(seconds: 3) { sent() > afterSoft }, "the digit follows the user's go-ahead")
+    }
+
     @Test func providerRefusesAnEngineThatStartsWithoutItsSession() throws {
         var configuration = VoiceEngineConfiguration()
         configuration.device = AudioDeviceOpener(name: "null", calls: VirtualAudioDevice.null())
