@@ -169,6 +169,33 @@ import Transport
         #expect(Self.wait(seconds: 3) { sent() > afterSoft }, "the digit follows the user's go-ahead")
     }
 
+    @Test func theRingtonePlaysOnItsOwnDeviceUntilAnswered() throws {
+        let ringtone = try Ringtone(path: Fixtures.ringtonePath)
+        let device = VirtualAudioDevice.wavFile(WAVAudio(sampleRate: 48_000, channelCount: 1, samples: [0]), recordingCapacitySamples: 48_000 * 10)
+        let player = RingtonePlayer(ringtone: ringtone, device: "ring", calls: device)
+        let callIO = FakeIO()
+        let provider = try CallProvider(configuration: ProviderConfiguration(ringtonePath: Fixtures.ringtonePath),
+                                        audio: CallAudioSystem(center: AudioSessionCenter(), callIO: callIO, ringer: player),
+                                        clock: ManualCallClock())
+        let delegate = RecordingDelegate()
+        provider.setDelegate(delegate, queue: delegate.queue)
+        let call = UUID()
+        try provider.reportNewIncomingCall(with: call, update: CallUpdate())
+        #expect(player.isRunningIO && provider.ringtoneSession.isActive)
+        #expect(Self.wait(seconds: 3) { device.recording().samples.count >= 48_000 / 2 }, "half a second of ringing")
+        let rang = device.recording().samples
+        let tone = SignalComparison.toneAmplitude(rang, frequencyHz: 440, sampleRate: 48_000)
+        #expect(tone > 4_000, "the device played the ringtone's 440 Hz: amplitude \(tone)")
+
+        try CallController(provider: provider).requestTransaction(with: AnswerCallAction(call: call))
+        delegate.settle()
+        #expect(!player.isRunningIO && !provider.ringtoneSession.isActive, "answering stops the ringtone")
+        #expect(callIO.isRunningIO)
+        let after = device.recording().samples.count
+        MonotonicClock.sleep(untilNanoseconds: MonotonicClock.nanoseconds + 100_000_000)
+        #expect(device.recording().samples.count == after, "the ringtone device is closed")
+    }
+
     @Test func providerRefusesAnEngineThatStartsWithoutItsSession() throws {
         var configuration = VoiceEngineConfiguration()
         configuration.device = AudioDeviceOpener(name: "null", calls: VirtualAudioDevice.null())
