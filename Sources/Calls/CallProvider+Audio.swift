@@ -15,13 +15,14 @@ extension CallProvider {
                 let (wantsCall, wantsRinging) = state.withLock { state in
                     (state.wantsCallAudio || (audio.callActive && state.audioAboutToBeWanted), state.wantsRinging)
                 }
+                if !wantsCall { audio.interrupted = false }
                 let ring = wantsRinging && !wantsCall && hasRinger
                 // The ringtone stops before the call's audio starts.
                 if audio.ringing && (!ring || wantsCall) {
                     ringtoneSession.deactivate()
                     audio.ringing = false
                 }
-                if wantsCall != audio.callActive {
+                if wantsCall != audio.callActive && !(wantsCall && audio.interrupted) {
                     if wantsCall {
                         do {
                             try audioSession.setActive(true)
@@ -51,6 +52,26 @@ extension CallProvider {
                 }
                 return
             }
+        }
+    }
+
+    /// The call session was interrupted (a session of higher priority, the device went
+    /// away): media has stopped, so `didDeactivate`; when the interruption ends, the session
+    /// is activated again for the calls that still want it (`didActivate`), as iOS does for
+    /// CallKit calls.
+    func callSessionEvent(_ event: AudioSessionEvent) {
+        switch event {
+        case .interruptionBegan:
+            audio.withLock { audio in
+                guard audio.callActive, !audioSession.isActive else { return }
+                audio.callActive = false
+                audio.interrupted = true
+                let session = audioSession
+                state.withLock { state in post(state) { provider, delegate in delegate.provider(provider, didDeactivate: session) } }
+            }
+        case .interruptionEnded:
+            audio.withLock { $0.interrupted = false }
+            reconcileAudio()
         }
     }
 

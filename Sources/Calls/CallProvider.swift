@@ -69,6 +69,9 @@ public final class CallProvider: Sendable {
     struct AudioState {
         var callActive = false
         var ringing = false
+        /// Another session (or a lost device) interrupted the call session: no activation
+        /// until the interruption ends, or until no call wants audio any more.
+        var interrupted = false
     }
 
     let state: Locked<State>
@@ -92,6 +95,8 @@ public final class CallProvider: Sendable {
         audioSession = AudioSession(name: "call", priority: .call, center: system.center)
         ringtoneSession = AudioSession(name: "ringtone", priority: .ringtone, center: system.center)
         hasRinger = system.ringer != nil && configuration.ringtone != nil
+        let interruptions = DispatchQueue(label: "Calls.CallProvider.interruptions")
+        audioSession.setEventHandler(queue: interruptions) { [weak self] event in self?.callSessionEvent(event) }
         do {
             try audioSession.setCategory(.playAndRecord, mode: .voiceChat)
             try ringtoneSession.setCategory(.playback, options: .mixWithOthers)

@@ -1,3 +1,4 @@
+import AudioSession
 @testable import Calls
 import Foundation
 import Testing
@@ -282,5 +283,30 @@ import Testing
         #expect(IncomingCallError.Code.filteredByBlockList.rawValue == 4)
         #expect(PlayDTMFCallAction.ActionType.hardPause.rawValue == 3 && CallHandle.Kind.emailAddress.rawValue == 3)
         #expect(CallErrorCode.missingVoIPBackgroundMode.rawValue == 3)
+    }
+
+    @Test func anInterruptionDeactivatesAndItsEndActivatesAgain() throws {
+        let harness = try Harness()
+        let call = try harness.outgoing()
+        #expect(harness.audioRuns)
+        let siren = AudioSession(name: "siren", priority: AudioSession.Priority(rawValue: 300), center: harness.center)
+        try siren.setCategory(.playback)
+        try siren.setActive(true)
+        func waitFor(_ count: Int, _ event: RecordingDelegate.Event) -> Bool {
+            for _ in 0..<400 {
+                harness.delegate.settle()
+                if harness.delegate.events.filter({ $0 == event }).count >= count { return true }
+                usleep(5_000)
+            }
+            return false
+        }
+        #expect(waitFor(1, .deactivated), "the interruption stopped the call's media: didDeactivate")
+        #expect(!harness.io.isRunningIO && !harness.provider.isCallAudioActive)
+        // While interrupted, changes to the call do not fight the interrupter for the audio.
+        try harness.request(SetMutedCallAction(call: call, muted: true))
+        #expect(!harness.io.isRunningIO && harness.call(call) != nil, "the call lives on, silent")
+        try siren.setActive(false, options: .notifyOthersOnDeactivation)
+        #expect(waitFor(2, .activated), "the interruption ended: the session is active again")
+        #expect(harness.audioRuns)
     }
 }
