@@ -21,6 +21,11 @@ public final class CallController: Sendable {
         try provider.submit(transaction)
     }
 
+    /// The async form of `request(_:)` (CallKit's `request(_:) async throws`).
+    public func request(_ transaction: CallTransaction) async throws(RequestTransactionError) {
+        try provider.submit(transaction)
+    }
+
     /// Requests a transaction of `actions`.
     public func requestTransaction(with actions: [CallAction]) throws(RequestTransactionError) {
         try provider.submit(CallTransaction(actions: actions))

@@ -168,6 +168,15 @@ public final class CallProvider: Sendable {
         }
     }
 
+    /// The async form of `reportNewIncomingCall(with:update:)`, for callers that await
+    /// CallKit's `reportNewIncomingCall(with:update:) async throws`.
+    public func reportNewIncomingCall(with uuid: UUID, update: CallUpdate) async throws(IncomingCallError) {
+        let report: () throws(IncomingCallError) -> Void = { () throws(IncomingCallError) in
+            try self.reportNewIncomingCall(with: uuid, update: update)
+        }
+        try report()
+    }
+
     /// Replaces what the system knows of a call (handle, name, capabilities).
     public func reportCall(with uuid: UUID, updated update: CallUpdate) {
         state.withLock { state in

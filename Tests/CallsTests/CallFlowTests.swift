@@ -309,4 +309,25 @@ import Testing
         #expect(waitFor(2, .activated), "the interruption ended: the session is active again")
         #expect(harness.audioRuns)
     }
+
+    @Test func asyncFormsAndTheObserverStream() async throws {
+        let harness = try Harness()
+        let observer = CallObserver(provider: harness.provider)
+        let uuid = UUID()
+        try await harness.provider.reportNewIncomingCall(with: uuid, update: CallUpdate())
+        await #expect(throws: IncomingCallError.callUUIDAlreadyExists(uuid)) {
+            try await harness.provider.reportNewIncomingCall(with: uuid, update: CallUpdate())
+        }
+        try await harness.controller.request(CallTransaction(action: AnswerCallAction(call: uuid)))
+        harness.delegate.settle()
+        harness.provider.reportCall(with: uuid, endedAt: nil, reason: .answeredElsewhere)
+        var seen: [ObservedCall] = []
+        for await change in observer.changes {
+            seen.append(change)
+            if change.hasEnded { break }
+        }
+        #expect(seen.first?.hasConnected == false && seen.contains { $0.hasConnected })
+        #expect(seen.last?.endedReason == .answeredElsewhere)
+        #expect(observer.calls.isEmpty)
+    }
 }
