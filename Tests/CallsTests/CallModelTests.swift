@@ -1,5 +1,7 @@
+import AudioDevicesTesting
 @testable import Calls
 import Foundation
+import MediaEngine
 import Testing
 import TestSupport
 
@@ -22,9 +24,27 @@ import TestSupport
         }
     }
 
-    static func run(seed: UInt64, totals: inout [String: Int]) throws {
+    /// The same sequences with a real engine on a null device as the call session's I/O:
+    /// its device I/O runs exactly when the model says a call has the audio.
+    @Test func randomActionSequencesDriveARealEngine() throws {
+        var configuration = VoiceEngineConfiguration()
+        configuration.device = AudioDeviceOpener(name: "null", calls: VirtualAudioDevice.null())
+        configuration.realtimePriority = nil
+        configuration.requiresAudioSession = true
+        var totals = [String: Int]()
+        for seed in 0..<UInt64(Self.engineSequences) {
+            let engine = try VoiceEngine(configuration: configuration)
+            defer { engine.shutdown() }
+            try Self.run(seed: seed, engine: engine, totals: &totals)
+        }
+        #expect(totals["activated", default: 0] > 100, "\(totals)")
+    }
+
+    static let engineSequences = 300
+
+    static func run(seed: UInt64, engine: VoiceEngine? = nil, totals: inout [String: Int]) throws {
         var random = SeededGenerator(seed: 0x5EED_0000 + seed)
-        let harness = try Harness(respond: { _ in nil })
+        let harness = try Harness(engine: engine, respond: { _ in nil })
         var model = CallModel(timeouts: harness.provider.configuration.timeouts, maximumGroups: 2)
         var known: [UUID] = []
         var seen = 0
@@ -47,7 +67,7 @@ import TestSupport
                 guard let real = action.action else { continue }
                 #expect(real.state == action.expected, "\(real): \(real.state) ≠ \(action.expected), \(where_)")
             }
-            let runs = harness.io.isRunningIO
+            let runs = harness.callRuns
             #expect(runs == model.audio, "engine I/O \(runs), model \(model.audio), \(where_)")
             #expect(harness.provider.audioSession.isActive == runs && harness.provider.isCallAudioActive == runs, "session vs I/O, \(where_)")
             #expect(harness.ringer.isRunningIO == (model.ringing && harness.provider.configuration.ringtone != nil), "ringing, \(where_)")
@@ -195,7 +215,7 @@ import TestSupport
         check("final reset")
         #expect(harness.provider.liveCalls.isEmpty && harness.provider.pendingActions.isEmpty, "\(context): leaked")
         #expect(harness.clock.pendingTimers == 0, "\(context): timers outlive the calls")
-        #expect(!harness.io.isRunningIO && !harness.ringer.isRunningIO)
+        #expect(!harness.callRuns && !harness.ringer.isRunningIO)
         for uuid in known where harness.changes.endings(uuid) > 0 {
             #expect(harness.changes.endings(uuid) == 1, "\(context): \(uuid) ended \(harness.changes.endings(uuid)) times")
         }

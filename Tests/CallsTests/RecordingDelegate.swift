@@ -3,6 +3,7 @@ import AudioSession
 import Dispatch
 import Foundation
 import Locking
+import MediaEngine
 import Testing
 import AudioDevices
 
@@ -85,9 +86,14 @@ struct Harness {
     let delegate: RecordingDelegate
     let changes = ChangeLog()
 
-    init(configuration: ProviderConfiguration? = nil, respond: @escaping @Sendable (CallAction) -> RecordingDelegate.Response? = { _ in .fulfill }) throws {
+    /// A real engine as the call session's I/O instead of `io`, when given.
+    let engine: VoiceEngine?
+
+    init(configuration: ProviderConfiguration? = nil, engine: VoiceEngine? = nil,
+         respond: @escaping @Sendable (CallAction) -> RecordingDelegate.Response? = { _ in .fulfill }) throws {
+        self.engine = engine
         let configuration = try configuration ?? ProviderConfiguration(ringtonePath: Fixtures.ringtonePath)
-        provider = try CallProvider(configuration: configuration, audio: CallAudioSystem(center: center, callIO: io, ringer: ringer), clock: clock)
+        provider = try CallProvider(configuration: configuration, audio: CallAudioSystem(center: center, callIO: engine ?? io, ringer: ringer), clock: clock)
         controller = CallController(provider: provider)
         delegate = RecordingDelegate(respond: respond)
         provider.setDelegate(delegate, queue: delegate.queue)
@@ -126,9 +132,12 @@ struct Harness {
 
     func call(_ uuid: UUID) -> ObservedCall? { provider.liveCalls.first { $0.uuid == uuid } }
 
+    /// Whether the call session's I/O (the engine's device I/O, or `io`) runs.
+    var callRuns: Bool { engine?.isRunning ?? io.isRunningIO }
+
     /// Audio as the system sees it, the session and the I/O agree.
     var audioRuns: Bool {
-        let runs = io.isRunningIO
+        let runs = callRuns
         if runs != provider.audioSession.isActive || runs != provider.isCallAudioActive {
             Issue.record("call audio disagrees: I/O \(runs), session \(provider.audioSession.isActive), provider \(provider.isCallAudioActive)")
         }
