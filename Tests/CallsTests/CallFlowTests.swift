@@ -330,4 +330,16 @@ import Testing
         #expect(seen.last?.endedReason == .answeredElsewhere)
         #expect(observer.calls.isEmpty)
     }
+
+    @Test func anActivationTheDeviceRefusesFailsTheCallInsteadOfRunningItMute() throws {
+        let harness = try Harness()
+        harness.io.state.withLock { $0.failNextStart = .cannotStartPlaying(reason: "the device is gone") }
+        let call = try harness.outgoing()
+        #expect(harness.changes.endedReason(call) == .failed)
+        #expect(!harness.audioRuns && !harness.delegate.events.contains(.activated))
+        #expect(harness.provider.liveCalls.isEmpty && harness.provider.pendingActions.isEmpty)
+        // The next call gets its audio.
+        try harness.outgoing()
+        #expect(harness.audioRuns)
+    }
 }
