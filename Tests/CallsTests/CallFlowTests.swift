@@ -5,7 +5,7 @@ import Testing
 
 /// The flows apps built on CallKit live by, on fake I/O and the manual clock: what the
 /// delegate is told, in which order, and what the call and ringtone sessions do.
-@Suite struct CallFlowTests {
+@Suite(.timeLimit(.minutes(1))) struct CallFlowTests {
     @Test func incomingRingsAnswerActivatesAfterFulfilEndDeactivates() throws {
         let harness = try Harness(respond: { $0 is AnswerCallAction ? nil : .fulfill })
         let call = try harness.incoming()

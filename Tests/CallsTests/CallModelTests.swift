@@ -8,7 +8,7 @@ import TestSupport
 /// Thousands of seeded random sequences of reports, requests, completions and clock steps,
 /// each step checked against `CallModel`: the calls, every action's state, the audio the
 /// system runs and the ringing. Then everything is ended: nothing leaks.
-@Suite struct CallModelTests {
+@Suite(.timeLimit(.minutes(2))) struct CallModelTests {
     static let sequences = 2_000
     static let steps = 40
 
