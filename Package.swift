@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "JitterBuffer", targets: ["JitterBuffer"]),
         .library(name: "MediaEngine", targets: ["MediaEngine"]),
         .library(name: "AudioSession", targets: ["AudioSession"]),
+        .library(name: "Calls", targets: ["Calls"]),
         // Test doubles and simulators, as products so an app's own tests can use them too;
         // never dependencies of the libraries above.
         .library(name: "AudioDevicesTesting", targets: ["AudioDevicesTesting"]),
@@ -61,6 +62,9 @@ let package = Package(
 
         // Control: AVAudioSession's model — category/mode/options, the activation gate, interruptions.
         .target(name: "AudioSession", dependencies: ["MediaEngine", "AudioDevices", "AudioProcessing", "Locking"]),
+        // Control: CallKit's model — provider, controller, actions, transactions, observer —
+        // driving the call and ringtone sessions and the engine's calls.
+        .target(name: "Calls", dependencies: ["AudioSession", "MediaEngine", "AudioDevices", "RTP", "Locking"]),
 
         // Programs. voicecall depends on the virtual devices and the network simulator for its
         // demo (as asked in issue 17); no voicecall file imports them yet.
@@ -115,6 +119,7 @@ let package = Package(
         .testTarget(name: "NetworkSimulationTests", dependencies: ["NetworkSimulation", "TestSupport"]),
         .testTarget(name: "MediaEngineTests", dependencies: ["MediaEngine", "Opus", "RTP", "SRTP", "AudioProcessing", "AudioDevices", "AudioDevicesTesting", "Transport", "NetworkSimulation", "MediaEngineTesting", "Locking", "TestSupport"]),
         .testTarget(name: "AudioSessionTests", dependencies: ["AudioSession", "MediaEngine", "AudioProcessing", "AudioDevices", "AudioDevicesTesting", "TestSupport"]),
+        .testTarget(name: "CallsTests", dependencies: ["Calls", "AudioSession", "MediaEngine", "MediaEngineTesting", "AudioDevices", "AudioDevicesTesting", "RTP", "SRTP", "Transport", "Locking", "TestSupport"]),
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
         .testTarget(name: "VoiceCallTests", dependencies: ["voicecall", "AudioDevices", "EchoEvaluation", "TestSupport"]),
     ]

@@ -1,0 +1,35 @@
+import AudioSession
+
+/// The system side a provider drives (what iOS runs for CallKit apps): the process's audio
+/// sessions, the I/O the call session starts (a `VoiceEngine` configured with
+/// `requiresAudioSession`), and what plays the ringtone.
+public struct CallAudioSystem: Sendable {
+    /// The registry the call and ringtone sessions join.
+    public var center: AudioSessionCenter
+    /// What the call session starts: a `VoiceEngine` (then `CallProvider.addMedia` binds calls'
+    /// media to it), or any `AudioSessionIO`; nil for none.
+    public var callIO: (any AudioSessionIO)?
+    /// What plays the ringtone while a call rings, in its own mixable session; nil: no sound.
+    public var ringer: (any AudioSessionIO)?
+
+    /// A system over `center`.
+    public init(center: AudioSessionCenter, callIO: (any AudioSessionIO)? = nil, ringer: (any AudioSessionIO)? = nil) {
+        self.center = center
+        self.callIO = callIO
+        self.ringer = ringer
+    }
+}
+
+/// The user's settings the system applies to incoming calls before the app sees them.
+public struct CallSystemSettings: Sendable, Equatable {
+    /// Incoming calls are refused with `filteredByDoNotDisturb`.
+    public var doNotDisturb: Bool
+    /// Incoming calls from these handles are refused with `filteredByBlockList`.
+    public var blockList: Set<CallHandle>
+
+    /// Settings that refuse nothing.
+    public init(doNotDisturb: Bool = false, blockList: Set<CallHandle> = []) {
+        self.doNotDisturb = doNotDisturb
+        self.blockList = blockList
+    }
+}
