@@ -92,14 +92,14 @@ public final class ALSAStream<Calls: ALSACalls>: @unchecked Sendable {
         direction == .capture ? capture : playback
     }
 
-    /// What the device negotiated for `direction` (nil if not opened). Read it before `start()`
-    /// or after `stop()`: a reopen may renegotiate.
+    /// What the device negotiated for `direction` (nil if not opened), from any thread: a
+    /// reopen on the I/O thread may renegotiate, and this then returns the new values.
     public func parameters(for direction: AudioDirection) -> StreamParameters? {
-        channel(direction)?.parameters
+        channel(direction)?.published.withLock { $0 }
     }
 
-    /// The negotiated parameters of the first direction opened.
-    public var parameters: StreamParameters { (capture ?? playback)!.parameters }
+    /// The negotiated parameters of the first direction opened, from any thread.
+    public var parameters: StreamParameters { (capture ?? playback)!.published.withLock { $0 } }
 
     /// Starts the PCMs and, unless `thread` is `.none`, the I/O thread. Later calls do nothing.
     ///
@@ -177,8 +177,15 @@ public final class ALSAStream<Calls: ALSACalls>: @unchecked Sendable {
 
     /// Drives the I/O loop once on the calling thread (for `IOThreadMode.none`): one `poll`
     /// of at most `timeoutMs`, then the transfers. Returns false once every PCM is lost.
+    /// Only for a stream started with `thread: .none` (or not started): while the I/O thread
+    /// runs the loop, a second driver would race it on every PCM and ring, so that misuse
+    /// stops the program here with a message instead of corrupting audio.
     @discardableResult
-    public func runOnce(timeoutMs: Int32 = 0) -> Bool { loop.runOnce(timeoutMs: timeoutMs) }
+    public func runOnce(timeoutMs: Int32 = 0) -> Bool {
+        precondition(!loop.running.load(ordering: .acquiring),
+                     "ALSAStream.runOnce: this stream's I/O thread drives it; runOnce is for streams started with thread: .none")
+        return loop.runOnce(timeoutMs: timeoutMs)
+    }
 
     /// Moves captured interleaved samples into `buffer`; returns how many. One reader thread.
     @discardableResult

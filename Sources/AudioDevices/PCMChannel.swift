@@ -1,3 +1,4 @@
+import Locking
 import SystemErrors
 
 /// One open PCM of a stream (one direction): its descriptors, its ring, its fault handling.
@@ -9,7 +10,13 @@ final class PCMChannel<Calls: ALSACalls> {
     let policy: RecoveryPolicy
     let ring: SampleRing
     let counters = StreamCounters()
-    private(set) var parameters: StreamParameters
+    /// The negotiated parameters, as the I/O thread uses them.
+    private(set) var parameters: StreamParameters {
+        didSet { published.withLock { $0 = parameters } }
+    }
+    /// A copy for other threads, updated when a reopen renegotiates (never per period): the
+    /// app may ask `ALSAStream.parameters(for:)` at any time.
+    let published: Locked<StreamParameters>
     private(set) var pcm: PCMHandle?
     /// Period buffer for one transfer (sized at the first open).
     private let scratch: UnsafeMutablePointer<Int16>
@@ -38,9 +45,9 @@ final class PCMChannel<Calls: ALSACalls> {
         self.direction = direction
         self.policy = policy
         self.post = post
-        self.parameters = requested
         let (pcm, negotiated) = try Self.open(calls: calls, device: device, direction: direction, requested: requested)
         self.pcm = pcm
+        published = Locked(negotiated)
         self.parameters = negotiated
         scratchSamples = max(negotiated.periodSamples, requested.periodSamples)
         scratch = .allocate(capacity: scratchSamples)

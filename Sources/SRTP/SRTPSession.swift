@@ -26,7 +26,11 @@ internal import CSRTP
 /// otherwise); its lifetime is counted over SRTP and SRTCP packets together, and once
 /// `packetsUnderKey` reaches it every call throws `.keyLifetimeExpired` (libsrtp enforces its
 /// own, longer limits itself: 2^48 SRTP, 2^31 SRTCP packets).
-public final class SRTPSession: @unchecked Sendable {
+///
+/// **Threads:** a session is not `Sendable` (it used to be declared so, unchecked): the
+/// compiler lets one be handed to another thread only when nothing keeps using it here, so
+/// two threads can never protect or unprotect with one session at once.
+public final class SRTPSession {
     /// Spare bytes `protect` requires after the RTP packet: libsrtp's `SRTP_MAX_TRAILER_LEN`
     /// (largest tag plus largest MKI), the bound its documentation says it may write.
     public static let maximumTrailerLength = Int(SRTP_MAX_TAG_LEN) + Int(SRTP_MAX_MKI_LEN)
@@ -278,3 +282,7 @@ public final class SRTPSession: @unchecked Sendable {
         return (ssrc, sequenceNumber)
     }
 }
+
+/// One thread at a time, enforced by the compiler: see the type's "Threads" note.
+@available(*, unavailable)
+extension SRTPSession: Sendable {}
