@@ -60,7 +60,7 @@ let package = Package(
         .target(name: "MediaEngine", dependencies: ["Opus", "RTP", "SRTP", "JitterBuffer", "AudioProcessing", "AudioDevices", "Transport", "Locking"]),
 
         // Control: AVAudioSession's model — category/mode/options, the activation gate, interruptions.
-        .target(name: "AudioSession", dependencies: ["MediaEngine", "AudioDevices", "AudioProcessing", "Locking"]),
+        .target(name: "AudioSession", dependencies: ["MediaEngine", "AudioDevices", "AudioProcessing", "SystemErrors", "Locking"]),
 
         // Programs. voicecall depends on the virtual devices and the network simulator for its
         // demo (as asked in issue 17); no voicecall file imports them yet.

@@ -25,7 +25,7 @@ public final class AudioSession: Sendable {
     public let priority: Priority
     /// The registry it shares with the process's other sessions.
     public let center: AudioSessionCenter
-    /// Interruptions, in order; buffers the newest 256.
+    /// Interruptions, route changes, media services lost and reset, in order; buffers the newest 256.
     public let events: AsyncStream<AudioSessionEvent>
 
     let id: UInt64
@@ -122,6 +122,31 @@ public final class AudioSession: Sendable {
     /// Whether another session of the center is active.
     public var isOtherAudioPlaying: Bool {
         center.read(id) { _, state in state.records.contains { $0.key != id && $0.value.isActive } }
+    }
+
+    // MARK: Routes
+
+    /// The inputs this session may record from (`AudioSessionRoutes`): none when the category
+    /// does not record; Bluetooth HFP only with allowBluetoothHFP.
+    public var availableInputs: [PortDescription] { center.availableInputs(id) }
+    /// Where the session's audio comes from and goes to now.
+    public var currentRoute: RouteDescription { center.read(id) { record, _ in record.route } }
+    /// The input asked for (kept while it is unavailable; used whenever it is available).
+    public var preferredInput: PortDescription? { center.read(id) { record, _ in record.preferredInput } }
+
+    /// Chooses the input (nil: the route's own choice); a route change with reason
+    /// routeConfigurationChange follows when the route moves.
+    /// - Throws: `portNotAvailable` when `port` is not among `availableInputs`.
+    public func setPreferredInput(_ port: PortDescription?) throws(AudioSessionError) {
+        try center.setPreferredInput(id, port)
+    }
+
+    /// Sends output to the built-in speaker (`.speaker`) until the next route change or
+    /// category change, or back to the route's own choice (`.none`); a route change with
+    /// reason override follows when the route moves.
+    /// - Throws: `incompatibleCategory` outside playAndRecord.
+    public func overrideOutputAudioPort(_ override: PortOverride) throws(AudioSessionError) {
+        try center.overrideOutput(id, override)
     }
 
     // MARK: Events

@@ -17,4 +17,13 @@ public protocol AudioSessionIO: AnyObject, Sendable {
     /// Calls `handler` (from any thread, never with a session's lock held) whenever device I/O
     /// stopped by itself because the device went away. Nil clears it.
     func setDeviceLossHandler(_ handler: (@Sendable () -> Void)?)
+    /// Whether the device could start now (nil) or why not, without starting it; has a default.
+    func probeDevice() -> AudioSessionError?
+}
+
+extension AudioSessionIO {
+    /// Whether the device could start now, without starting it: nil when it could, else the
+    /// reason (`deviceBusy`, `mediaServicesLost`, or another error). What a session asks to
+    /// learn that a lost or busy device is back. By default: it could.
+    public func probeDevice() -> AudioSessionError? { nil }
 }

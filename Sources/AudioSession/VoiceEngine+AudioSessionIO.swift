@@ -43,9 +43,16 @@ extension VoiceEngine: AudioSessionIO {
         }
     }
 
+    /// Opens and closes the engine's device (nothing when I/O runs): nil when it could start.
+    public func probeDevice() -> AudioSessionError? {
+        openDeviceOnce().map { Self.sessionError(.device($0)) }
+    }
+
     static func sessionError(_ error: VoiceEngineError) -> AudioSessionError {
         switch error {
         case .audioRunning: .isBusy(reason: "the engine's device I/O was started outside the session")
+        case let .device(error) where error.code == .resourceBusy: .deviceBusy(device: error.device)
+        case let .device(error) where error.code == .connectionRefused: .mediaServicesLost(reason: "\(error)")
         case let .device(error): .cannotStartPlaying(reason: "\(error)")
         case .shutDown: .mediaServicesFailed(reason: "the engine was shut down")
         default: .resourceNotAvailable(reason: "\(error)")

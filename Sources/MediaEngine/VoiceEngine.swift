@@ -245,6 +245,23 @@ public final class VoiceEngine: Sendable {
         control.withLock { $0.stream }?.parameters(for: .playback)
     }
 
+    /// Opens the device as `start` would and closes it again, without starting it: nil when it
+    /// could start now (or already runs), else why not — `.resourceBusy` when another process
+    /// holds it, `.connectionRefused` when its sound server is down. An audio session asks
+    /// this to learn when a lost or busy device is back, without starting audio.
+    @_spi(AudioSession) public func openDeviceOnce() -> ALSAError? {
+        control.withLock { control -> ALSAError? in
+            guard control.stream == nil, !control.isShutDown else { return nil }
+            do throws(ALSAError) {
+                let stream = try control.device.open(control.preferredParameters ?? configuration.streamParameters, configuration.recovery) { _ in }
+                stream.stop()
+                return nil
+            } catch {
+                return error
+            }
+        }
+    }
+
     /// Calls `observer` with every event, synchronously on the thread that posts it (the
     /// network thread, sometimes with the engine's lock held): an audio session's way to learn
     /// of a lost device without taking the application's handler. The observer must not call
