@@ -1,4 +1,5 @@
 import AudioDevices
+import Dispatch
 
 /// Routes, lost and busy devices and the media services: what the center learns from its
 /// `AudioSessionDeviceLayer` and the engines' devices.
@@ -36,6 +37,7 @@ extension AudioSessionCenter {
                     state.records[id]!.route = new
                     let lostPort = (old.inputs + old.outputs).contains { vanished.contains($0) }
                     state.records[id]!.sink.post(.routeChanged(reason: lostPort ? .oldDeviceUnavailable : .newDeviceAvailable, previousRoute: old))
+                    Self.follow(&state, id)
                 }
             }
             guard state.servicesLost == nil else { return }
@@ -50,25 +52,27 @@ extension AudioSessionCenter {
     }
 
     /// Calls `checkDevices()` every `interval` until `stopMonitoringDevices()` (ALSA has no
-    /// hot-plug callback without udev; `DeviceChangeMonitor` polls the same way).
+    /// hot-plug callback without udev; `DeviceChangeMonitor` polls the same way). The checks
+    /// run on the center's own queue, after the device-loss notices before them — not on
+    /// Swift's cooperative pool, which blocking callers can starve.
     public func startMonitoringDevices(every interval: Duration = .seconds(1)) {
-        let task = Task { [weak self] in
-            while !Task.isCancelled {
-                self?.checkDevices()
-                try? await Task.sleep(for: interval)
-            }
-        }
+        let (seconds, attoseconds) = interval.components
+        let nanoseconds = max(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000), 1_000_000)
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        timer.schedule(deadline: .now(), repeating: .nanoseconds(nanoseconds))
+        timer.setEventHandler { [weak self] in self?.checkDevices() }
+        timer.resume()
         monitor.withLock { previous in
             previous?.cancel()
-            previous = task
+            previous = timer
         }
     }
 
-    /// Stops `startMonitoringDevices`.
+    /// Stops `startMonitoringDevices` (a check already running finishes).
     public func stopMonitoringDevices() {
-        monitor.withLock { task in
-            task?.cancel()
-            task = nil
+        monitor.withLock { timer in
+            timer?.cancel()
+            timer = nil
         }
     }
 
@@ -86,6 +90,40 @@ extension AudioSessionCenter {
         guard new != old || always else { return }
         state.records[id]!.route = new
         state.records[id]!.sink.post(.routeChanged(reason: reason, previousRoute: old))
+        follow(&state, id)
+    }
+
+    /// Moves `id`'s I/O to its route's device when that is another one: for the next start
+    /// while inactive; at once while active (stop, move, start — audio goes on, as iOS moves a
+    /// call to the speaker when the headset goes). A device that will not start then
+    /// interrupts the session as a lost (or busy) one.
+    static func follow(_ state: inout State, _ id: UInt64) {
+        let record = state.records[id]!
+        guard let io = record.io, let target = io.routeDevice(for: record.route), target != io.deviceName else { return }
+        guard record.isActive else {
+            try? io.useDevice(named: target)
+            return
+        }
+        io.stopIO()
+        do throws(AudioSessionError) {
+            try io.useDevice(named: target)
+            state.records[id]!.hardware = try io.startIO(processing: record.mode.processing, preferences: record.preferences)
+        } catch {
+            if case let .mediaServicesLost(reason) = error {
+                loseServices(&state, reason: reason)
+                return
+            }
+            state.records[id]!.isActive = false
+            state.records[id]!.hardware = nil
+            release(&state, heldBy: id, shouldResume: false)
+            if case .deviceBusy = error {
+                state.records[id]!.deviceBusy = true
+                record.sink.post(.interruptionBegan(reason: .deviceBusy, by: nil))
+            } else {
+                state.records[id]!.lostDevice = true
+                record.sink.post(.interruptionBegan(reason: .routeDisconnected, by: nil))
+            }
+        }
     }
 
     /// The sound server is gone: every session's I/O stops, every session is inactive and told.
@@ -115,6 +153,7 @@ extension AudioSessionCenter {
             state.records[id]!.outputOverride = .none
             state.records[id]!.route = route(of: state.records[id]!, devices: devices)
             state.records[id]!.sink.post(.mediaServicesWereReset)
+            follow(&state, id)
         }
     }
 

@@ -73,7 +73,8 @@ public final class AudioSessionCenter: Sendable {
     let queue = DispatchQueue(label: "AudioSessionCenter")
     /// The device list and the sound server's health.
     let deviceLayer: AudioSessionDeviceLayer
-    let monitor = Locked<Task<Void, Never>?>(nil)
+    /// The timer of `startMonitoringDevices`.
+    let monitor = Locked<(any DispatchSourceTimer)?>(nil)
 
     /// An empty registry with no devices (`AudioSessionDeviceLayer.none`): no routes, and
     /// media services lost only when an engine's device reports it.
@@ -174,6 +175,9 @@ public final class AudioSessionCenter: Sendable {
             }
             let hardware: AudioSession.Hardware?
             do throws(AudioSessionError) {
+                if let io = me.io, let device = io.routeDevice(for: me.route), device != io.deviceName {
+                    try io.useDevice(named: device)
+                }
                 hardware = try me.io?.startIO(processing: me.mode.processing, preferences: me.preferences)
             } catch {
                 switch error {

@@ -219,6 +219,18 @@ public final class VoiceEngine: Sendable {
         stopAudio()
     }
 
+    /// Points device I/O at the PCM `name` of the same ALSA layer from the next start (an audio
+    /// session's route chose it); only while device I/O is stopped.
+    /// - Throws: `audioRunning`, `shutDown`.
+    @_spi(AudioSession) public func setDevice(named name: String) throws(VoiceEngineError) {
+        try control.withLock { (control: inout Control) throws(VoiceEngineError) in
+            guard !control.isShutDown else { throw .shutDown }
+            guard control.stream == nil else { throw .audioRunning }
+            guard control.device.name != name else { return }
+            control.device = control.device.renamed(name)
+        }
+    }
+
     /// Replaces the mixer's voice processing (the audio session's mode decides it); only while
     /// device I/O is stopped, and kept across device restarts.
     /// - Throws: `audioRunning`, `configuration` (the processor refused it).

@@ -61,7 +61,10 @@ struct AudioSessionRealDeviceTests {
             configuration.requiresAudioSession = true
             let engine = try VoiceEngine(configuration: configuration)
             defer { engine.shutdown() }
-            let center = AudioSessionCenter(deviceLayer: .alsa(server: PulseAudioLoopback.device))
+            // The server's health from ALSA, no routes: the engine stays on `pulse` (a route
+            // would move it to the system's `default` PCM, which need not be the loopback).
+            let system = AudioSessionDeviceLayer.alsa(server: PulseAudioLoopback.device)
+            let center = AudioSessionCenter(deviceLayer: AudioSessionDeviceLayer(devices: { [] }, servicesFailure: system.servicesFailure))
             #expect(!center.mediaServicesLost)
             let session = AudioSession(name: "call", priority: .call, center: center)
             let log = EventLog()

@@ -1,5 +1,7 @@
 import AudioDevices
+import AudioDevicesTesting
 @testable import AudioSession
+import MediaEngine
 import Dispatch
 import Locking
 import Testing
@@ -137,5 +139,65 @@ import Testing
         let events = observed.reasons()
         #expect(events == [.categoryChange, .newDeviceAvailable])
         #expect(before.inputs.map(\.uid) == ["default"] && observed.session.currentRoute.inputs.map(\.uid) == [Self.headset.name])
+    }
+}
+
+/// A `VoiceEngine` follows its session's route: it opens the route's PCM, and moves with the
+/// route while active (the headset unplugged mid-call, audio goes on on the built-in device).
+@Suite struct AudioSessionEngineRouteTests {
+    @Test func theEngineRunsOnTheRoutesDeviceAndMovesWithIt() throws {
+        let layer = ScriptedALSA()
+        layer.setDevices([AudioSessionRouteTests.builtIn, AudioSessionRouteTests.usb])
+        let device = ScriptedALSA(pollIntervalMicroseconds: 5_000)
+        var configuration = VoiceEngineConfiguration()
+        configuration.device = AudioDeviceOpener(name: "configured", calls: device)
+        configuration.requiresAudioSession = true
+        configuration.realtimePriority = nil
+        let engine = try VoiceEngine(configuration: configuration)
+        defer { engine.shutdown() }
+        let center = AudioSessionCenter(deviceLayer: AudioSessionDeviceLayer(calls: layer, server: nil))
+        let session = AudioSession(name: "call", priority: .call, center: center)
+        try session.setCategory(.playAndRecord, mode: .voiceChat)
+        try session.attach(engine)
+        try session.setActive(true)
+        #expect(engine.isRunning && engine.deviceName == AudioSessionRouteTests.usb.name)
+        // Unplugged: the engine restarts on the built-in PCM, the session stays active.
+        layer.setDevices([AudioSessionRouteTests.builtIn])
+        center.checkDevices()
+        #expect(session.isActive && engine.isRunning && engine.deviceName == "default")
+        #expect(device.openCount == 2, "the headset's PCMs were closed, the built-in ones opened")
+        // The speaker override on the built-in route changes nothing on the device; the
+        // preferred input back on a plugged headset moves it again.
+        layer.setDevices([AudioSessionRouteTests.builtIn, AudioSessionRouteTests.usb])
+        center.checkDevices()
+        #expect(engine.deviceName == AudioSessionRouteTests.usb.name)
+        try session.overrideOutputAudioPort(.speaker)
+        #expect(session.isActive && engine.isRunning && engine.deviceName == "default", "the speaker override moves output to the built-in PCM")
+        try session.setActive(false)
+        #expect(!engine.isRunning && device.openCount == 0)
+    }
+
+    @Test func aRouteWhoseDeviceWillNotStartInterruptsTheSession() throws {
+        let layer = ScriptedALSA()
+        layer.setDevices([AudioSessionRouteTests.builtIn])
+        let device = ScriptedALSA(pollIntervalMicroseconds: 5_000)
+        var configuration = VoiceEngineConfiguration()
+        configuration.device = AudioDeviceOpener(name: "configured", calls: device)
+        configuration.requiresAudioSession = true
+        configuration.realtimePriority = nil
+        let engine = try VoiceEngine(configuration: configuration)
+        defer { engine.shutdown() }
+        let center = AudioSessionCenter(deviceLayer: AudioSessionDeviceLayer(calls: layer, server: nil))
+        let session = AudioSession(name: "call", priority: .call, center: center)
+        try session.setCategory(.playAndRecord, mode: .voiceChat)
+        try session.attach(engine)
+        try session.setActive(true)
+        device.refuseOpens(with: .resourceBusy)
+        layer.setDevices([AudioSessionRouteTests.builtIn, AudioSessionRouteTests.usb])
+        center.checkDevices()
+        #expect(!session.isActive && session.isInterrupted && !engine.isRunning)
+        device.refuseOpens(with: nil)
+        center.checkDevices()
+        #expect(!session.isInterrupted && !engine.isRunning, "ended, and nothing restarts by itself")
     }
 }
