@@ -17,7 +17,13 @@ import Dispatch
 /// Differences from iOS, chosen: a mode the category does not take is refused (iOS falls back
 /// to default silently), options name themselves in errors (iOS says −50), the category
 /// cannot change while active (`isBusy`; deactivate first), deactivating never fails with
-/// isBusy (I/O is stopped and drained first), and every interruption ends with an event.
+/// isBusy (I/O is stopped and drained first), and every interruption ends with an event
+/// (by another session: at its deactivation; a lost or busy device: when `checkDevices()`
+/// finds it back; any: at a media services reset). A device another process holds fails the
+/// activation (`deviceBusy`) and interrupts the session until it frees.
+///
+/// Routes come from the center's `AudioSessionDeviceLayer` (`AudioSessionRoutes` maps ALSA
+/// PCMs to port types); an attached engine runs on its route's PCM and moves with it.
 public final class AudioSession: Sendable {
     /// The name other sessions' events and errors give this one.
     public let name: String

@@ -30,6 +30,9 @@ import Locking
 ///   `mediaServicesWereLost`, activation fails with `mediaServicesLost`. Reset, when the
 ///   server answers again: every session inactive and uninterrupted (the reset supersedes
 ///   every interruption), configuration kept, `mediaServicesWereReset`; nothing restarts.
+/// - Routes: each session's from the device list, its category, options, preferred input and
+///   override; an I/O that follows routes (`VoiceEngine`) opens its route's PCM and, while
+///   active, is stopped, moved and started again when the route moves.
 public final class AudioSessionCenter: Sendable {
     struct Record {
         let name: String
