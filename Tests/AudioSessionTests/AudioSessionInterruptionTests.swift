@@ -1,3 +1,4 @@
+import AudioDevicesTesting
 import Dispatch
 @testable import AudioSession
 import Locking
@@ -153,5 +154,38 @@ import Testing
         #expect(!prompt.session.isInterrupted && !call.session.isActive)
         try call.session.setActive(false, options: .notifyOthersOnDeactivation)
         #expect(prompt.take().isEmpty, "the reset already ended it")
+    }
+}
+
+/// The device layer's view of the sound server, and events on the session's `AsyncStream`.
+@Suite struct AudioSessionDeviceLayerTests {
+    @Test func theServerIsDownOnlyWhileItRefusesConnections() {
+        let alsa = ScriptedALSA()
+        let layer = AudioSessionDeviceLayer(calls: alsa, server: "pulse")
+        #expect(layer.servicesFailure() == nil)
+        #expect(alsa.openCount == 0, "the probe closes what it opened")
+        alsa.refuseOpens(with: .resourceBusy)
+        #expect(layer.servicesFailure() == nil, "a busy PCM has a server that answers")
+        alsa.refuseOpens(with: .connectionRefused)
+        #expect(layer.servicesFailure()?.hasPrefix("pulse: ") == true)
+        #expect(AudioSessionDeviceLayer(calls: alsa, server: nil).servicesFailure() == nil, "no server, never down")
+        alsa.setDevices([AudioSessionRouteTests.usb])
+        #expect(layer.devices() == [AudioSessionRouteTests.usb])
+    }
+
+    @Test func mediaServicesEventsReachTheAsyncStream() async throws {
+        let alsa = ScriptedALSA()
+        let center = AudioSessionCenter(deviceLayer: AudioSessionDeviceLayer(calls: alsa, server: "pulse"))
+        let session = AudioSession(center: center)
+        alsa.refuseOpens(with: .connectionRefused)
+        center.checkDevices()
+        alsa.refuseOpens(with: nil)
+        center.checkDevices()
+        var events: [AudioSessionEvent] = []
+        for await event in session.events {
+            events.append(event)
+            if events.count == 2 { break }
+        }
+        #expect(events == [.mediaServicesWereLost, .mediaServicesWereReset])
     }
 }
