@@ -81,14 +81,20 @@ struct AudioSessionRealDeviceTests {
             // As an app would: the engine's own loss notice, or failing that the next check, finds the server gone.
             center.startMonitoringDevices(every: .milliseconds(100))
             defer { center.stopMonitoringDevices() }
+            // Timed from the stop command (the script returns once the daemon no longer answers).
+            var since = MonotonicClock.nanoseconds
             #expect(PulseAudioLoopback.run("stop"))
             #expect(log.wait(seconds: 10, for: .mediaServicesWereLost), "events: \(log.events.withLock { $0 })")
+            let lostMs = Double(MonotonicClock.nanoseconds - since) / 1e6
             #expect(center.mediaServicesLost && !session.isActive && !engine.isRunning)
             #expect(throws: AudioSessionError.self) { try session.setActive(true) }
             #expect(!engine.isRunning)
 
+            since = MonotonicClock.nanoseconds
             #expect(PulseAudioLoopback.run("start"))
             #expect(log.wait(seconds: 10, for: .mediaServicesWereReset), "events: \(log.events.withLock { $0 })")
+            let resetMs = Double(MonotonicClock.nanoseconds - since) / 1e6
+            print("AudioSessionRealDeviceTests: lost \(lostMs) ms after the stop command, reset \(resetMs) ms after the start command; events \(log.events.withLock { $0 })")
             #expect(!center.mediaServicesLost && !session.isActive)
             #expect(!engine.isRunning, "audio does not restart by itself")
 
