@@ -61,7 +61,7 @@ let package = Package(
         .target(name: "MediaEngine", dependencies: ["Opus", "RTP", "SRTP", "JitterBuffer", "AudioProcessing", "AudioDevices", "Transport", "Locking"]),
 
         // Control: AVAudioSession's model — category/mode/options, the activation gate, interruptions.
-        .target(name: "AudioSession", dependencies: ["MediaEngine", "AudioDevices", "AudioProcessing", "Locking"]),
+        .target(name: "AudioSession", dependencies: ["MediaEngine", "AudioDevices", "AudioProcessing", "SystemErrors", "Locking"]),
         // Control: CallKit's model — provider, controller, actions, transactions, observer —
         // driving the call and ringtone sessions and the engine's calls.
         .target(name: "Calls", dependencies: ["AudioSession", "MediaEngine", "AudioDevices", "RTP", "Locking"]),

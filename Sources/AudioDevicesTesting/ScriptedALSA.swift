@@ -41,6 +41,7 @@ public final class ScriptedALSA: ALSACalls, Sendable {
         var logsWrites = false
         var stopWaker: Int32?
         var pollTimeouts = 0
+        var openRefusal: Int32 = 0
     }
 
     private let state = Locked(State())
@@ -78,6 +79,10 @@ public final class ScriptedALSA: ALSACalls, Sendable {
     public func scriptRecover(_ results: [Errno?]) { state.withLock { $0.recoverResults.append(contentsOf: Self.returnValues(results)) } }
     /// Results of the next `snd_pcm_resume` calls (nil succeeds).
     public func scriptResume(_ results: [Errno?]) { state.withLock { $0.resumeResults.append(contentsOf: Self.returnValues(results)) } }
+    /// Every `snd_pcm_open` fails with `errno` from now on, until called with nil: a device
+    /// that is gone (`.noSuchDevice`), held by another process (`.resourceBusy`), or whose sound
+    /// server is down (`.connectionRefused`). Scripted results (`scriptOpen`) come first.
+    public func refuseOpens(with errno: Errno?) { state.withLock { $0.openRefusal = -(errno?.rawValue ?? 0) } }
     /// The next `count` polls time out (return 0, nothing ready).
     public func scriptPollTimeouts(_ count: Int) { state.withLock { $0.pollTimeouts += max(count, 0) } }
     /// The cards `cards()` reports from now on (inject hot-plug).
@@ -129,6 +134,7 @@ public final class ScriptedALSA: ALSACalls, Sendable {
                 let code = state.openResults.removeFirst()
                 if code < 0 { return (nil, code) }
             }
+            if state.openRefusal < 0 { return (nil, state.openRefusal) }
             state.pcms.append(PCM(direction: direction))
             return (PCMHandle(rawValue: UInt(state.pcms.count)), 0)
         }

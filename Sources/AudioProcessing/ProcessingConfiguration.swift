@@ -30,15 +30,12 @@ public struct ProcessingConfiguration: Sendable, Equatable {
         self.agcMaximumGainDb = min(max(agcMaximumGainDb, 0), 60)
     }
 
-    /// The configuration for a session mode: `voiceChat` all on, `measurement` and `default` off.
-    public init(mode: VoiceProcessingMode) {
-        switch mode {
-        case .voiceChat:
-            self.init(echoCancellation: true, noiseSuppression: true, automaticGainControl: true, voiceActivityDetection: true)
-        case .measurement, .default:
-            self.init()
-        }
-    }
+    /// A call's processing (an audio session's voiceChat, videoChat and gameChat modes): echo
+    /// cancellation, noise suppression, AGC and VAD all on.
+    public static let voiceChat = ProcessingConfiguration(echoCancellation: true, noiseSuppression: true,
+                                                          automaticGainControl: true, voiceActivityDetection: true)
+    /// Every stage off, samples bit-exact (the measurement and default modes).
+    public static let off = ProcessingConfiguration()
 
     /// Whether any stage runs.
     public var isProcessing: Bool {

@@ -2,8 +2,8 @@ import CSpeexDSP
 
 /// The uplink voice-processing chain for one microphone: echo cancellation (`EchoCanceller`,
 /// with our `ResidualEchoSuppressor` by default) then one speexdsp preprocessor for noise
-/// suppression, AGC and VAD, each switched by a `ProcessingConfiguration` — typically
-/// `ProcessingConfiguration(mode:)`.
+/// suppression, AGC and VAD, each switched by a `ProcessingConfiguration` — typically a
+/// preset (`.voiceChat`, `.off`) an audio session's mode chooses.
 ///
 /// speexdsp's AGC would lift what echo is left in far-end-only talk along with everything
 /// else, so while the residual echo suppressor reports an echo-dominated frame the AGC is held
@@ -52,11 +52,6 @@ public final class VoiceProcessor {
     public func setConfiguration(_ configuration: ProcessingConfiguration) throws(SpeexDSPError) {
         try apply(configuration)
         self.configuration = configuration
-    }
-
-    /// Switches to the configuration of a session mode.
-    public func setMode(_ mode: VoiceProcessingMode) throws(SpeexDSPError) {
-        try setConfiguration(ProcessingConfiguration(mode: mode))
     }
 
     private func apply(_ configuration: ProcessingConfiguration) throws(SpeexDSPError) {

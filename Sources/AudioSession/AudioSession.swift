@@ -17,7 +17,13 @@ import Dispatch
 /// Differences from iOS, chosen: a mode the category does not take is refused (iOS falls back
 /// to default silently), options name themselves in errors (iOS says −50), the category
 /// cannot change while active (`isBusy`; deactivate first), deactivating never fails with
-/// isBusy (I/O is stopped and drained first), and every interruption ends with an event.
+/// isBusy (I/O is stopped and drained first), and every interruption ends with an event
+/// (by another session: at its deactivation; a lost or busy device: when `checkDevices()`
+/// finds it back; any: at a media services reset). A device another process holds fails the
+/// activation (`deviceBusy`) and interrupts the session until it frees.
+///
+/// Routes come from the center's `AudioSessionDeviceLayer` (`AudioSessionRoutes` maps ALSA
+/// PCMs to port types); an attached engine runs on its route's PCM and moves with it.
 public final class AudioSession: Sendable {
     /// The name other sessions' events and errors give this one.
     public let name: String
@@ -25,7 +31,7 @@ public final class AudioSession: Sendable {
     public let priority: Priority
     /// The registry it shares with the process's other sessions.
     public let center: AudioSessionCenter
-    /// Interruptions, in order; buffers the newest 256.
+    /// Interruptions, route changes, media services lost and reset, in order; buffers the newest 256.
     public let events: AsyncStream<AudioSessionEvent>
 
     let id: UInt64
@@ -122,6 +128,31 @@ public final class AudioSession: Sendable {
     /// Whether another session of the center is active.
     public var isOtherAudioPlaying: Bool {
         center.read(id) { _, state in state.records.contains { $0.key != id && $0.value.isActive } }
+    }
+
+    // MARK: Routes
+
+    /// The inputs this session may record from (`AudioSessionRoutes`): none when the category
+    /// does not record; Bluetooth HFP only with allowBluetoothHFP.
+    public var availableInputs: [PortDescription] { center.availableInputs(id) }
+    /// Where the session's audio comes from and goes to now.
+    public var currentRoute: RouteDescription { center.read(id) { record, _ in record.route } }
+    /// The input asked for (kept while it is unavailable; used whenever it is available).
+    public var preferredInput: PortDescription? { center.read(id) { record, _ in record.preferredInput } }
+
+    /// Chooses the input (nil: the route's own choice); a route change with reason
+    /// routeConfigurationChange follows when the route moves.
+    /// - Throws: `portNotAvailable` when `port` is not among `availableInputs`.
+    public func setPreferredInput(_ port: PortDescription?) throws(AudioSessionError) {
+        try center.setPreferredInput(id, port)
+    }
+
+    /// Sends output to the built-in speaker (`.speaker`) until the next route change or
+    /// category change, or back to the route's own choice (`.none`); a route change with
+    /// reason override follows when the route moves.
+    /// - Throws: `incompatibleCategory` outside playAndRecord.
+    public func overrideOutputAudioPort(_ override: PortOverride) throws(AudioSessionError) {
+        try center.overrideOutput(id, override)
     }
 
     // MARK: Events

@@ -1,3 +1,4 @@
+import AudioDevices
 import Dispatch
 import Locking
 
@@ -16,9 +17,22 @@ import Locking
 ///   A mixable S interrupts nobody; with duckOthers the others report `isDucked`.
 /// - When S deactivates, each session it interrupted (and no other active session still holds)
 ///   gets `interruptionEnded(shouldResume:)`: true with notifyOthersOnDeactivation, false
-///   without — iOS may send no end at all; ours always does.
+///   without — iOS may send no end at all; ours always does. When S is itself interrupted
+///   by T, the sessions S held are held by T from then on (their end comes with T's
+///   deactivation); when S loses its device, they end at once (shouldResume false).
 /// - The app's own setActive on an interrupted session supersedes its interruption (no end).
-/// - A lost device interrupts its session (`.routeDisconnected`), superseded the same way.
+/// - A lost device interrupts its session (`.routeDisconnected`), superseded the same way,
+///   and ended (shouldResume true) by the `checkDevices()` that finds it back.
+/// - A device another process holds (EBUSY on open) fails the activation with `deviceBusy`
+///   and interrupts the session (`.deviceBusy`) until `checkDevices()` finds it free.
+/// - Media services lost (the sound server refuses connections: on open, after a device loss,
+///   or at `checkDevices()`): every session stops and is deactivated, all get
+///   `mediaServicesWereLost`, activation fails with `mediaServicesLost`. Reset, when the
+///   server answers again: every session inactive and uninterrupted (the reset supersedes
+///   every interruption), configuration kept, `mediaServicesWereReset`; nothing restarts.
+/// - Routes: each session's from the device list, its category, options, preferred input and
+///   override; an I/O that follows routes (`VoiceEngine`) opens its route's PCM and, while
+///   active, is stopped, moved and started again when the route moves.
 public final class AudioSessionCenter: Sendable {
     struct Record {
         let name: String
@@ -35,22 +49,55 @@ public final class AudioSessionCenter: Sendable {
         var interruptedBy: Set<UInt64> = []
         /// Interrupted by the device going away.
         var lostDevice = false
+        /// Interrupted by another process holding the device.
+        var deviceBusy = false
+        /// The input asked for with `setPreferredInput`.
+        var preferredInput: AudioSession.PortDescription?
+        /// The output override, until the next route change.
+        var outputOverride: AudioSession.PortOverride = .none
+        /// The route last reported.
+        var route = AudioSession.RouteDescription()
 
         var mixes: Bool { options.contains(.mixWithOthers) }
-        var isInterrupted: Bool { !interruptedBy.isEmpty || lostDevice }
+        var isInterrupted: Bool { !interruptedBy.isEmpty || lostDevice || deviceBusy }
     }
 
     struct State {
         var records: [UInt64: Record] = [:]
         var nextID: UInt64 = 1
+        /// The device list at the last check.
+        var devices: [AudioDeviceInfo] = []
+        /// Why the media services are gone, nil while they answer.
+        var servicesLost: String?
     }
 
     let state = Locked(State())
     /// Where device-loss notices are handled (never on the engine's thread, which may hold its lock).
     let queue = DispatchQueue(label: "AudioSessionCenter")
+    /// The device list and the sound server's health.
+    let deviceLayer: AudioSessionDeviceLayer
+    /// The timer of `startMonitoringDevices`.
+    let monitor = Locked<(any DispatchSourceTimer)?>(nil)
 
-    /// An empty registry.
-    public init() {}
+    /// An empty registry with no devices (`AudioSessionDeviceLayer.none`): no routes, and
+    /// media services lost only when an engine's device reports it.
+    public convenience init() { self.init(deviceLayer: .none) }
+
+    /// An empty registry whose routes come from `deviceLayer` (`.alsa()`, or a scripted one
+    /// in tests), read now and at every `checkDevices()`.
+    public init(deviceLayer: AudioSessionDeviceLayer) {
+        self.deviceLayer = deviceLayer
+        let devices = deviceLayer.devices()
+        let failure = deviceLayer.servicesFailure()
+        state.withLock {
+            $0.devices = devices
+            $0.servicesLost = failure
+        }
+    }
+
+    deinit {
+        monitor.withLock { $0?.cancel() }
+    }
 
     /// Waits until every device-loss notice received so far has been handled.
     public func waitForPendingNotices() { queue.sync {} }
@@ -60,6 +107,7 @@ public final class AudioSessionCenter: Sendable {
             let id = state.nextID
             state.nextID += 1
             state.records[id] = Record(name: name, priority: priority, sink: sink)
+            state.records[id]!.route = Self.route(of: state.records[id]!, devices: state.devices)
             return id
         }
     }
@@ -79,9 +127,12 @@ public final class AudioSessionCenter: Sendable {
         let effective = try AudioSessionCompatibility.validate(category: category, mode: mode, options: options)
         try state.withLock { (state: inout State) throws(AudioSessionError) in
             guard !state.records[id]!.isActive else { throw .isBusy(reason: "deactivate the session before changing its category") }
+            let changed = state.records[id]!.category != category
             state.records[id]!.category = category
             state.records[id]!.mode = mode
             state.records[id]!.options = effective
+            if changed { state.records[id]!.outputOverride = .none }
+            Self.updateRoute(&state, id, reason: .categoryChange, always: changed)
         }
     }
 
@@ -117,6 +168,7 @@ public final class AudioSessionCenter: Sendable {
         try state.withLock { (state: inout State) throws(AudioSessionError) in
             let me = state.records[id]!
             guard !me.isActive else { return }
+            if let reason = state.servicesLost { throw .mediaServicesLost(reason: reason) }
             if let io = me.io {
                 if io.records && !me.category.records { throw .cannotStartRecording(category: me.category) }
                 if io.plays && !me.category.plays { throw .cannotStartPlaying(reason: "category \(me.category) does not play") }
@@ -124,12 +176,29 @@ public final class AudioSessionCenter: Sendable {
             for (other, record) in state.records where other != id && record.isActive && record.priority > me.priority {
                 if !(me.mixes && record.mixes) { throw .insufficientPriority(heldBy: record.name) }
             }
-            let hardware = try me.io?.startIO(processing: me.mode.processing, preferences: me.preferences)
+            let hardware: AudioSession.Hardware?
+            do throws(AudioSessionError) {
+                if let io = me.io, let device = io.routeDevice(for: me.route), device != io.deviceName {
+                    try io.useDevice(named: device)
+                }
+                hardware = try me.io?.startIO(processing: me.mode.processing, preferences: me.preferences)
+            } catch {
+                switch error {
+                case .deviceBusy:
+                    if !me.isInterrupted { me.sink.post(.interruptionBegan(reason: .deviceBusy, by: nil)) }
+                    state.records[id]!.deviceBusy = true
+                case let .mediaServicesLost(reason):
+                    Self.loseServices(&state, reason: reason)
+                default: break
+                }
+                throw error
+            }
             state.records[id]!.hardware = hardware
             state.records[id]!.isActive = true
             // The app's own activation supersedes an interruption.
             state.records[id]!.interruptedBy = []
             state.records[id]!.lostDevice = false
+            state.records[id]!.deviceBusy = false
             guard !me.mixes else { return }
             for other in state.records.keys where other != id && state.records[other]!.isActive {
                 state.records[other]!.io?.stopIO()
@@ -137,6 +206,12 @@ public final class AudioSessionCenter: Sendable {
                 state.records[other]!.hardware = nil
                 state.records[other]!.interruptedBy = [id]
                 state.records[other]!.sink.post(.interruptionBegan(reason: .default, by: me.name))
+                // Those `other` held are held by this session now: its deactivation ends
+                // their interruption too (else nothing would once `other` stays inactive).
+                for held in state.records.keys where state.records[held]!.interruptedBy.contains(other) {
+                    state.records[held]!.interruptedBy.remove(other)
+                    state.records[held]!.interruptedBy.insert(id)
+                }
             }
         }
     }
@@ -151,22 +226,47 @@ public final class AudioSessionCenter: Sendable {
             state.records[id]!.hardware = nil
             state.records[id]!.interruptedBy = []
             state.records[id]!.lostDevice = false
-            for other in state.records.keys where state.records[other]!.interruptedBy.contains(id) {
-                state.records[other]!.interruptedBy.remove(id)
-                guard !state.records[other]!.isInterrupted else { continue }
-                state.records[other]!.sink.post(.interruptionEnded(shouldResume: notifyingOthers))
-            }
+            state.records[id]!.deviceBusy = false
+            Self.release(&state, heldBy: id, shouldResume: notifyingOthers)
         }
     }
 
+    /// Ends the interruption of every session `id` held (and nothing else holds).
+    static func release(_ state: inout State, heldBy id: UInt64, shouldResume: Bool) {
+        for other in state.records.keys where state.records[other]!.interruptedBy.contains(id) {
+            state.records[other]!.interruptedBy.remove(id)
+            guard !state.records[other]!.isInterrupted else { continue }
+            state.records[other]!.sink.post(.interruptionEnded(shouldResume: shouldResume))
+        }
+    }
+
+    /// The engine stopped because its device went away: the server gone (media services
+    /// lost), the device taken by another process (busy) or simply gone (route disconnected).
     private func deviceLost(_ id: UInt64, _ ioID: ObjectIdentifier) {
+        let failure = deviceLayer.servicesFailure()
         state.withLock { state in
             guard let record = state.records[id], let io = record.io, ObjectIdentifier(io) == ioID,
                   record.isActive, !io.isRunningIO else { return }
+            let probe = failure == nil ? io.probeDevice() : nil
+            if let failure {
+                Self.loseServices(&state, reason: failure)
+                return
+            }
+            if case let .mediaServicesLost(reason) = probe {
+                Self.loseServices(&state, reason: reason)
+                return
+            }
             state.records[id]!.isActive = false
             state.records[id]!.hardware = nil
-            state.records[id]!.lostDevice = true
-            record.sink.post(.interruptionBegan(reason: .routeDisconnected, by: nil))
+            // Nobody holds the audio it held any more.
+            Self.release(&state, heldBy: id, shouldResume: false)
+            if case .deviceBusy = probe {
+                state.records[id]!.deviceBusy = true
+                record.sink.post(.interruptionBegan(reason: .deviceBusy, by: nil))
+            } else {
+                state.records[id]!.lostDevice = true
+                record.sink.post(.interruptionBegan(reason: .routeDisconnected, by: nil))
+            }
         }
     }
 }

@@ -46,18 +46,30 @@ public enum AudioSessionError: Error, Equatable, Sendable, CustomStringConvertib
     case mediaServicesFailed(reason: String)
     /// resourceNotAvailable: the engine refused a resource.
     case resourceNotAvailable(reason: String)
+    /// resourceNotAvailable: another process holds `device` (EBUSY on open). The session is
+    /// interrupted (`.deviceBusy`) until the device frees.
+    case deviceBusy(device: String)
+    /// mediaServicesFailed: the sound server or the device layer is gone; every activation
+    /// fails so until `mediaServicesWereReset`.
+    case mediaServicesLost(reason: String)
+    /// incompatibleCategory: the request needs another category (a speaker override needs playAndRecord).
+    case incompatibleCategory(category: AudioSession.Category, reason: String)
+    /// badParam: no available port has this uid.
+    case portNotAvailable(uid: String)
 
     /// iOS's code for this error.
     public var code: Code {
         switch self {
-        case .optionNotAllowed, .modeNotAllowed, .unknownOptions, .preferenceOutOfRange, .notifyOthersOnlyWhenDeactivating: .badParam
+        case .optionNotAllowed, .modeNotAllowed, .unknownOptions, .preferenceOutOfRange, .notifyOthersOnlyWhenDeactivating, .portNotAvailable: .badParam
         case .isBusy: .isBusy
         case .insufficientPriority: .insufficientPriority
         case .cannotStartPlaying: .cannotStartPlaying
         case .cannotStartRecording: .cannotStartRecording
         case .sessionNotActive: .sessionNotActive
         case .mediaServicesFailed: .mediaServicesFailed
-        case .resourceNotAvailable: .resourceNotAvailable
+        case .resourceNotAvailable, .deviceBusy: .resourceNotAvailable
+        case .mediaServicesLost: .mediaServicesFailed
+        case .incompatibleCategory: .incompatibleCategory
         }
     }
 
@@ -79,6 +91,10 @@ public enum AudioSessionError: Error, Equatable, Sendable, CustomStringConvertib
         case .sessionNotActive: return "the session is not active"
         case let .mediaServicesFailed(reason): return "media services failed: \(reason)"
         case let .resourceNotAvailable(reason): return "resource not available: \(reason)"
+        case let .deviceBusy(device): return "device \(device) is held by another process"
+        case let .mediaServicesLost(reason): return "media services were lost (\(reason)); wait for mediaServicesWereReset"
+        case let .incompatibleCategory(category, reason): return "not in category \(category): \(reason)"
+        case let .portNotAvailable(uid): return "no available port \(uid)"
         }
     }
 }

@@ -17,4 +17,26 @@ public protocol AudioSessionIO: AnyObject, Sendable {
     /// Calls `handler` (from any thread, never with a session's lock held) whenever device I/O
     /// stopped by itself because the device went away. Nil clears it.
     func setDeviceLossHandler(_ handler: (@Sendable () -> Void)?)
+    /// Whether the device could start now (nil) or why not, without starting it; has a default.
+    func probeDevice() -> AudioSessionError?
+    /// The PCM the next start opens; has a default ("").
+    var deviceName: String { get }
+    /// The PCM to run on for `route`, or nil to keep its own device; has a default (nil: I/O
+    /// that does not follow routes).
+    func routeDevice(for route: AudioSession.RouteDescription) -> String?
+    /// Points the next start at PCM `name`, I/O stopped; has a default (nothing).
+    func useDevice(named name: String) throws(AudioSessionError)
+}
+
+extension AudioSessionIO {
+    /// Whether the device could start now, without starting it: nil when it could, else the
+    /// reason (`deviceBusy`, `mediaServicesLost`, or another error). What a session asks to
+    /// learn that a lost or busy device is back. By default: it could.
+    public func probeDevice() -> AudioSessionError? { nil }
+    /// No device name.
+    public var deviceName: String { "" }
+    /// Keeps its own device.
+    public func routeDevice(for route: AudioSession.RouteDescription) -> String? { nil }
+    /// Ignored.
+    public func useDevice(named name: String) throws(AudioSessionError) {}
 }

@@ -27,13 +27,10 @@ extension AudioSession {
         /// The voice processing the session's engine runs in this mode. voiceChat, videoChat and
         /// gameChat run everything (iOS runs its voice-processing I/O unit in all three);
         /// every other mode, measurement and default included, runs nothing.
-        ///
-        /// AudioProcessing's `VoiceProcessingMode` says the same for three modes; it is meant to
-        /// go once every caller configures processing through a session.
         public var processing: ProcessingConfiguration {
             switch self {
-            case .voiceChat, .videoChat, .gameChat: ProcessingConfiguration(mode: .voiceChat)
-            default: ProcessingConfiguration(mode: .measurement)
+            case .voiceChat, .videoChat, .gameChat: .voiceChat
+            default: .off
             }
         }
     }

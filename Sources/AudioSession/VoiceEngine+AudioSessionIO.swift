@@ -43,9 +43,32 @@ extension VoiceEngine: AudioSessionIO {
         }
     }
 
+    /// Opens and closes the engine's device (nothing when I/O runs): nil when it could start.
+    public func probeDevice() -> AudioSessionError? {
+        openDeviceOnce().map { Self.sessionError(.device($0)) }
+    }
+
+    /// The route's output PCM (or its input's when it has no output): the engine opens one
+    /// PCM both ways, and the output is what an override or a headset chose. Nil for an
+    /// empty route (a center without a device layer): the configured device stays.
+    public func routeDevice(for route: AudioSession.RouteDescription) -> String? {
+        route.outputs.first?.uid ?? route.inputs.first?.uid
+    }
+
+    /// Points the next start at PCM `name` of the engine's ALSA layer.
+    public func useDevice(named name: String) throws(AudioSessionError) {
+        do {
+            try setDevice(named: name)
+        } catch {
+            throw Self.sessionError(error)
+        }
+    }
+
     static func sessionError(_ error: VoiceEngineError) -> AudioSessionError {
         switch error {
         case .audioRunning: .isBusy(reason: "the engine's device I/O was started outside the session")
+        case let .device(error) where error.code == .resourceBusy: .deviceBusy(device: error.device)
+        case let .device(error) where error.code == .connectionRefused: .mediaServicesLost(reason: "\(error)")
         case let .device(error): .cannotStartPlaying(reason: "\(error)")
         case .shutDown: .mediaServicesFailed(reason: "the engine was shut down")
         default: .resourceNotAvailable(reason: "\(error)")

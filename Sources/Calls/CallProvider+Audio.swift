@@ -58,10 +58,12 @@ extension CallProvider {
     /// The call session was interrupted (a session of higher priority, the device went
     /// away): media has stopped, so `didDeactivate`; when the interruption ends, the session
     /// is activated again for the calls that still want it (`didActivate`), as iOS does for
-    /// CallKit calls.
+    /// CallKit calls. Media services lost and reset are handled the same way: the loss stopped
+    /// the session, and after the reset the system side (not the app: it is CallKit's part)
+    /// activates it again for the calls still connected. A route change needs nothing here.
     func callSessionEvent(_ event: AudioSessionEvent) {
         switch event {
-        case .interruptionBegan:
+        case .interruptionBegan, .mediaServicesWereLost:
             audio.withLock { audio in
                 guard audio.callActive, !audioSession.isActive else { return }
                 audio.callActive = false
@@ -69,9 +71,11 @@ extension CallProvider {
                 let session = audioSession
                 state.withLock { state in post(state) { provider, delegate in delegate.provider(provider, didDeactivate: session) } }
             }
-        case .interruptionEnded:
+        case .interruptionEnded, .mediaServicesWereReset:
             audio.withLock { $0.interrupted = false }
             reconcileAudio()
+        case .routeChanged:
+            break
         }
     }
 

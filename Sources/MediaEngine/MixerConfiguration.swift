@@ -18,7 +18,7 @@ public struct MixerConfiguration: Sendable, Equatable {
     /// `render` or `capture` are served in pieces of this size.
     public var maximumDevicePeriodMs = 100
     /// Voice processing on the microphone (voiceChat: echo cancellation, NS, AGC, VAD).
-    public var processing = ProcessingConfiguration(mode: .voiceChat)
+    public var processing = ProcessingConfiguration.voiceChat
     /// Echo canceller settings (its rate and frame are taken from this configuration).
     public var echoCanceller = EchoCanceller.Configuration()
     /// Calls mixed at most at once.

@@ -219,6 +219,18 @@ public final class VoiceEngine: Sendable {
         stopAudio()
     }
 
+    /// Points device I/O at the PCM `name` of the same ALSA layer from the next start (an audio
+    /// session's route chose it); only while device I/O is stopped.
+    /// - Throws: `audioRunning`, `shutDown`.
+    @_spi(AudioSession) public func setDevice(named name: String) throws(VoiceEngineError) {
+        try control.withLock { (control: inout Control) throws(VoiceEngineError) in
+            guard !control.isShutDown else { throw .shutDown }
+            guard control.stream == nil else { throw .audioRunning }
+            guard control.device.name != name else { return }
+            control.device = control.device.renamed(name)
+        }
+    }
+
     /// Replaces the mixer's voice processing (the audio session's mode decides it); only while
     /// device I/O is stopped, and kept across device restarts.
     /// - Throws: `audioRunning`, `configuration` (the processor refused it).
@@ -243,6 +255,23 @@ public final class VoiceEngine: Sendable {
     /// period an audio session reads back after activation.
     @_spi(AudioSession) public var deviceParameters: StreamParameters? {
         control.withLock { $0.stream }?.parameters(for: .playback)
+    }
+
+    /// Opens the device as `start` would and closes it again, without starting it: nil when it
+    /// could start now (or already runs), else why not — `.resourceBusy` when another process
+    /// holds it, `.connectionRefused` when its sound server is down. An audio session asks
+    /// this to learn when a lost or busy device is back, without starting audio.
+    @_spi(AudioSession) public func openDeviceOnce() -> ALSAError? {
+        control.withLock { control -> ALSAError? in
+            guard control.stream == nil, !control.isShutDown else { return nil }
+            do throws(ALSAError) {
+                let stream = try control.device.open(control.preferredParameters ?? configuration.streamParameters, configuration.recovery) { _ in }
+                stream.stop()
+                return nil
+            } catch {
+                return error
+            }
+        }
     }
 
     /// Calls `observer` with every event, synchronously on the thread that posts it (the

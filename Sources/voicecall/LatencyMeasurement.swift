@@ -179,7 +179,7 @@ struct LatencyMeasurement {
             configuration.device = device
             configuration.periodMs = periodMs
             configuration.realtimePriority = nil
-            if processing == .off { configuration.mixer.processing = .init(mode: .measurement) }
+            if processing == .off { configuration.mixer.processing = .off }
             engine = try VoiceEngine(configuration: configuration)
         }
     }

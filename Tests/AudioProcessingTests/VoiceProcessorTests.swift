@@ -35,12 +35,11 @@ import TestSupport
         return (0..<count).map { _ in Int16.random(in: -amplitude...amplitude, using: &generator) }
     }
 
-    @Test func modeConfigurations() {
-        #expect(ProcessingConfiguration(mode: .voiceChat)
+    @Test func presets() {
+        #expect(ProcessingConfiguration.voiceChat
                 == ProcessingConfiguration(echoCancellation: true, noiseSuppression: true, automaticGainControl: true,
                                            voiceActivityDetection: true))
-        #expect(!ProcessingConfiguration(mode: .measurement).isProcessing)
-        #expect(!ProcessingConfiguration(mode: .default).isProcessing)
+        #expect(!ProcessingConfiguration.off.isProcessing)
     }
 
     /// Measurement passes samples bit-exact; switching the same processor to voiceChat removes
@@ -55,17 +54,17 @@ import TestSupport
         let far = EchoScenario.farEnd
         let microphone = path.echo(of: far)
         let whole = microphone.count / 160 * 160
-        let processor = try VoiceProcessor(sampleRate: Self.rate, configuration: ProcessingConfiguration(mode: .measurement))
+        let processor = try VoiceProcessor(sampleRate: Self.rate, configuration: ProcessingConfiguration.off)
         #expect(Self.run(processor, microphone: microphone, far: far).output.prefix(whole) == microphone.prefix(whole))
-        try processor.setMode(.voiceChat)
+        try processor.setConfiguration(.voiceChat)
         let erle = EchoScenario.erle(microphone, Self.run(processor, microphone: microphone, far: far).output)
-        var withoutAGC = ProcessingConfiguration(mode: .voiceChat)
+        var withoutAGC = ProcessingConfiguration.voiceChat
         withoutAGC.automaticGainControl = false
         let chain = try VoiceProcessor(sampleRate: Self.rate, configuration: withoutAGC)
         let chainERLE = EchoScenario.erle(microphone, Self.run(chain, microphone: microphone, far: far).output)
         #expect(chainERLE > 30, "voiceChat without AGC: ERLE \(chainERLE) dB")
         #expect(erle > 30, "voiceChat: ERLE \(erle) dB")
-        try processor.setMode(.default)
+        try processor.setConfiguration(.off)
         #expect(Self.run(processor, microphone: microphone, far: far).output.prefix(whole) == microphone.prefix(whole))
     }
 
@@ -75,7 +74,7 @@ import TestSupport
         let path = EchoPath(sampleRate: Self.rate, rt60Ms: 200, bulkDelayMs: 60, gainDb: -6, seed: 9)
         let far = EchoScenario.farEnd
         let microphone = path.echo(of: far)
-        var configuration = ProcessingConfiguration(mode: .voiceChat)
+        var configuration = ProcessingConfiguration.voiceChat
         configuration.automaticGainControl = false
         let processor = try VoiceProcessor(sampleRate: Self.rate, configuration: configuration,
                                            echoCancellerConfiguration: .init(residualSuppression: .speexdsp))
@@ -93,7 +92,7 @@ import TestSupport
         let start = 4 * Self.rate
         let near = [Int16](repeating: 0, count: start) + EchoScenario.nearEnd
         let scenario = EchoScenario(path: path, near: near)
-        let processor = try VoiceProcessor(sampleRate: Self.rate, configuration: ProcessingConfiguration(mode: .voiceChat))
+        let processor = try VoiceProcessor(sampleRate: Self.rate, configuration: ProcessingConfiguration.voiceChat)
         let output = Self.run(processor, microphone: scenario.microphone, far: scenario.far).output
         let clean = Array(scenario.near[start...])
         let chain = SignalComparison.bestCorrelation(reference: clean, signal: Array(output[start...]), maxLag: 400).correlation
@@ -137,7 +136,7 @@ import TestSupport
 
     /// voiceChat on the real-time path: no allocation per frame.
     @Test func voiceChatAllocatesNothing() throws {
-        let processor = try VoiceProcessor(sampleRate: Self.rate, configuration: .init(mode: .voiceChat))
+        let processor = try VoiceProcessor(sampleRate: Self.rate, configuration: .voiceChat)
         let far = Self.noise(count: 160, amplitude: 5_000, seed: 8)
         let mic = far.map { $0 / 3 }
         var out = [Int16](repeating: 0, count: 160)

@@ -12,6 +12,8 @@ final class RecordingIO: AudioSessionIO {
         var processing: ProcessingConfiguration?
         var lossHandler: (@Sendable () -> Void)?
         var failNextStart: AudioSessionError?
+        /// What `probeDevice` answers (nil: the device would start).
+        var probe: AudioSessionError?
     }
 
     let plays: Bool
@@ -49,6 +51,8 @@ final class RecordingIO: AudioSessionIO {
     func setDeviceLossHandler(_ handler: (@Sendable () -> Void)?) {
         state.withLock { $0.lossHandler = handler }
     }
+
+    func probeDevice() -> AudioSessionError? { state.withLock { $0.probe } }
 
     /// The device goes away: I/O stops by itself and the handler hears of it.
     func loseDevice() {

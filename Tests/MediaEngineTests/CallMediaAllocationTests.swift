@@ -36,7 +36,7 @@ import TestSupport
         // Plain RTP: SRTP runs on the network thread (libsrtp's NSS backend allocates per packet).
         let speech = CallOverNetworkTests.alice
         var voiceChat = MixerConfiguration()
-        voiceChat.processing = ProcessingConfiguration(mode: .voiceChat)
+        voiceChat.processing = ProcessingConfiguration.voiceChat
         var plain = MixerConfiguration()
         plain.processing = ProcessingConfiguration()
         let alice = try CallMedia(configuration: MediaConfiguration(), sendingKey: nil, receivingKey: nil)

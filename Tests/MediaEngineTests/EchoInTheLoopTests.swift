@@ -19,7 +19,7 @@ import TestSupport
     /// Runs the call with Alice's microphone hearing `aliceSpeech` (or nothing) plus the
     /// echo of what she played through `room`.
     static func run(room: EchoPath?, aliceSpeech: [Int16]?) throws -> CallLoop {
-        let loop = try CallLoop(processing: ProcessingConfiguration(mode: .voiceChat))
+        let loop = try CallLoop(processing: ProcessingConfiguration.voiceChat)
         loop.run(frames: frames, aliceMicrophone: { index, side in
             let range = (index * 960)..<((index + 1) * 960)
             let speech = aliceSpeech.map { CallLoop.frame(index, of: $0, length: 960) } ?? [Int16](repeating: 0, count: 960)
@@ -67,7 +67,7 @@ import TestSupport
     /// The same with voiceChat's noise suppression, AGC and VAD but no echo canceller: what the
     /// rest of the chain costs the waveform (NS takes out low-level parts, AGC moves the level).
     static let withoutCancellerQuality: Double = {
-        var processing = ProcessingConfiguration(mode: .voiceChat)
+        var processing = ProcessingConfiguration.voiceChat
         processing.echoCancellation = false
         let loop = try! CallLoop(processing: processing)
         loop.run(frames: frames, aliceMicrophone: { index, _ in CallLoop.frame(index, of: alice, length: 960) },

@@ -28,7 +28,7 @@ import Transport
         var configuration = VoiceEngineConfiguration()
         configuration.device = AudioDeviceOpener(name: "null", calls: VirtualAudioDevice.null(pacing: .virtualClock))
         configuration.realtimePriority = nil
-        configuration.mixer.processing = .init(mode: .measurement)
+        configuration.mixer.processing = .off
         configuration.trafficClass = nil
         // Warm up once so lazily created runtime state is not counted as a leak.
         do {
@@ -89,7 +89,7 @@ import Transport
         var configuration = VoiceEngineConfiguration()
         configuration.device = AudioDeviceOpener(name: "null", calls: VirtualAudioDevice.null(pacing: .virtualClock))
         configuration.realtimePriority = nil
-        configuration.mixer.processing = .init(mode: .measurement)
+        configuration.mixer.processing = .off
         let threadsBefore = Self.threads(), descriptorsBefore = Self.openDescriptors()
         for _ in 0..<100 {
             let engine = try VoiceEngine(configuration: configuration)
