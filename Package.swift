@@ -80,7 +80,7 @@ let package = Package(
             dependencies: [
                 "Opus", "RTP", "SRTP", "AudioDevices", "AudioProcessing", "JitterBuffer", "NetworkSimulation", "MediaEngine",
                 "COpus", "CSpeexDSP", "CVoiceShims", "CBaseline", "TestSupport", "JitterBufferEvaluation", "EchoEvaluation",
-                "MediaEngineTesting", "AudioDevicesTesting", "Transport",
+                "MediaEngineTesting", "AudioDevicesTesting", "Transport", "Locking",
             ],
             path: "Benchmarks"
         ),

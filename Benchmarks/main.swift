@@ -1,11 +1,12 @@
 // `swift run -c release benchmarks [group…] [--rounds N] [--only ROW]… [--json PATH]`
 //   jitter options: [--trace FILE]… [--plot DIR] [--write-traces DIR] [--seed-offset N]
 //   quality options: [--seeds N] [--seed-offset N] [--python PATH]
-//   soak options: [--minutes N] (240 by default)
+//   soak options: [--minutes N] (240 by default); alsa-soak: [--minutes N] (3) [--device PCM] (pulse)
 // Groups: opus, srtp, jitter, aec, call, engine (all of these when none is named); quality, which
 // runs only when named (`make quality`): it scores speech with PESQ from PyPI, so it needs Python
 // and, on first use, pip to install `pesq` (scripts/pesq-venv does, into .build/pesq-venv); and
-// soak, only when named: a 4-hour call on the virtual clock, a few minutes of wall time.
+// soak, only when named: a 4-hour call on the virtual clock, a few minutes of wall time; and
+// alsa-soak, only when named: minutes of a call on a real device (the PulseAudio loopback).
 // Every row is ours against its baseline, measured in the same run (in interleaved rounds for
 // the timed groups; the median is reported).
 import Foundation
@@ -17,9 +18,9 @@ func fail(_ message: String, status: Int32 = 2) -> Never {
     exit(status)
 }
 
-let availableGroups = ["opus", "srtp", "jitter", "aec", "call", "engine", "quality", "soak"]
+let availableGroups = ["opus", "srtp", "jitter", "aec", "call", "engine", "quality", "soak", "alsa-soak"]
 /// The groups run when none is named: every group that needs nothing beyond this package.
-let defaultGroups = availableGroups.filter { $0 != "quality" && $0 != "soak" }
+let defaultGroups = availableGroups.filter { !["quality", "soak", "alsa-soak"].contains($0) }
 var groups: [String] = []
 var jsonPath: String? = nil
 var rounds = 15
@@ -30,7 +31,8 @@ var writeTracesDirectory: String? = nil
 var seedOffset: UInt64 = 0
 var qualitySeeds = 4
 var python: String? = nil
-var soakMinutes = 240.0
+var soakMinutes: Double? = nil
+var soakDevice = "pulse"
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
@@ -61,6 +63,9 @@ while let argument = arguments.popFirst() {
     case "--minutes":
         guard let text = arguments.popFirst(), let value = Double(text), (1...1_440).contains(value) else { fail("--minutes needs a number 1–1440") }
         soakMinutes = value
+    case "--device":
+        guard let name = arguments.popFirst() else { fail("--device needs an ALSA PCM name") }
+        soakDevice = name
     case "--python":
         guard let path = arguments.popFirst() else { fail("--python needs the path of a Python with pesq and numpy") }
         python = path
@@ -89,7 +94,8 @@ do {
         case "aec": try AECBenchmarks(comparison: comparison, report: report).run()
         case "call": try CallBenchmarks(comparison: comparison, report: report).run()
         case "engine": try EngineBenchmarks(report: report).run()
-        case "soak": try SoakBenchmarks(report: report, minutes: soakMinutes).run()
+        case "soak": try SoakBenchmarks(report: report, minutes: soakMinutes ?? 240).run()
+        case "alsa-soak": try ALSASoakBenchmarks(report: report, minutes: soakMinutes ?? 3, device: soakDevice).run()
         case "quality":
             try QualityBenchmarks(report: report, seeds: qualitySeeds, seedOffset: seedOffset, python: python).run()
         case "jitter":
