@@ -34,6 +34,12 @@ public final class AdaptiveJitterBuffer {
 
     private let decoder: OpusDecoder
     private let store: PacketStore
+    /// A packet further ahead than the maximum delay, waiting for its successor.
+    private let probation = JumpProbation()
+    /// Sequence numbers ahead of the highest beyond which a packet waits for its successor:
+    /// the maximum delay in packets (a packet further ahead could not be played on time in
+    /// a stream paced by its sender unless everything between was lost).
+    private let probationJump: Int64
     private let estimator: RelativeDelayEstimator
     private let queue: PlayoutQueue
     private let decisionLogic: DecisionLogic
@@ -103,6 +109,7 @@ public final class AdaptiveJitterBuffer {
         decoded = .allocate(capacity: maximumPacketSamples)
         decoded.initialize(repeating: 0)
         targetDelayMs = Double(configuration.initialDelayMs)
+        probationJump = Int64(max(configuration.maximumDelayMs / configuration.frameDurationMs, 3))
     }
 
     deinit { decoded.deallocate() }
@@ -114,8 +121,27 @@ public final class AdaptiveJitterBuffer {
     /// sequence number or timestamp restarts the stream; a new payload type resets the decoder;
     /// a packet beyond the store's capacity flushes it. An arrival time that is not finite, or
     /// beyond ±10^12 ms (a broken clock), is unusable too: it would poison every delay figure.
+    /// A packet of the current stream further ahead than the maximum delay waits for its
+    /// successor (`JumpProbation`): confirmed, both are stored; otherwise it is discarded.
     public func insert(_ packet: RTPPacketView, arrivalTimeMs: Double) {
         statistics.packetsReceived += 1
+        if isStarted, hasStream, packet.ssrc == ssrc {
+            if probation.isConfirmed(by: packet) {
+                probation.release { held, heldArrival in accept(held, arrivalTimeMs: heldArrival) }
+            } else {
+                if probation.isHolding {
+                    probation.drop()
+                    statistics.packetsDiscarded += 1  // a jump nothing followed
+                }
+                let ahead = SerialNumberArithmetic.distance(from: UInt16(truncatingIfNeeded: highestSequence), to: packet.sequenceNumber)
+                if ahead > probationJump, probation.hold(packet, arrivalTimeMs: arrivalTimeMs) { return }
+            }
+        }
+        accept(packet, arrivalTimeMs: arrivalTimeMs)
+    }
+
+    /// Stores a packet that passed probation (see `insert`).
+    private func accept(_ packet: RTPPacketView, arrivalTimeMs: Double) {
         let payload = packet.payload
         guard arrivalTimeMs.isFinite, abs(arrivalTimeMs) < 1e12, payload.count > 0, payload.count <= PacketStore.maximumPayloadBytes,
               let info = try? OpusPacketInfo(packet: payload, sampleRate: configuration.sampleRate) else {
@@ -197,6 +223,10 @@ public final class AdaptiveJitterBuffer {
 
     /// A clean restart: a new stream (SSRC) or a discontinuity in the same one.
     private func restart(ssrc: UInt32, payloadType: UInt8) {
+        if probation.isHolding {
+            probation.drop()
+            statistics.packetsDiscarded += 1  // a jump in the stream being replaced
+        }
         hasStream = true
         self.ssrc = ssrc
         self.payloadType = payloadType
