@@ -235,3 +235,21 @@ final class ErrorBox: Sendable {
     func set(_ error: CallDirectoryError) { value.withLock { $0 = error } }
     func get() -> CallDirectoryError? { value.withLock { $0 } }
 }
+
+/// A child reloading a 400,000-entry directory over and over, killed with SIGKILL part-way:
+/// the store is one whole data set (evens or odds, with its own label), never a mixture.
+@Suite(.timeLimit(.minutes(2))) struct KilledReloadTests {
+    @Test func killedReloadLeavesAWholeStore() throws {
+        let path = temporaryDirectory("killed") + "/directory.store"
+        let lines = try KilledChild.run("calls-crash-writer", arguments: ["directory", path]) { $0 == "reloaded 3" }
+        #expect(lines.last == "reloaded 3")
+        let directory = try CallDirectoryManager(storePath: path, provider: ClosureProvider { $0.completeRequest() }, isEnabled: true)
+        let store = directory.store
+        #expect(store.blockingCount == 400_000)
+        let blocking = store.entries.blocking
+        let parity = blocking.first! % 2
+        #expect(blocking.allSatisfy { $0 % 2 == parity } && blocking.last! == blocking.first! + 2 * 399_999)
+        #expect(store.label(for: 5) == "round parity \(parity)")
+        #expect(!FileManager.default.fileExists(atPath: CallDirectoryStore.temporaryPath(for: path)))
+    }
+}
