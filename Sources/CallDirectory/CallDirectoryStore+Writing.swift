@@ -59,6 +59,8 @@ extension CallDirectoryStore {
             if let failure { throw failure }
         }
         try putArray(header)
+        try putArray(Swift.stride(from: 0, to: contents.blocking.count, by: indexStride).map { contents.blocking[$0] })
+        try putArray(Swift.stride(from: 0, to: contents.identification.count, by: indexStride).map { contents.identification[$0] })
         try putArray(contents.blocking)
         try putArray(contents.identification)
         try putArray(contents.labelIndexes)

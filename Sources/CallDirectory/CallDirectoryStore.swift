@@ -10,10 +10,16 @@ import SystemErrors
 /// A store never changes: a reload writes a new file and maps it; readers holding the old
 /// store keep its mapping alive until they let go of it.
 ///
+/// A lookup first searches a small index of every 64th number (kept in cache: 1/64 of the
+/// list), then one 512-byte block of the list — a few cache misses instead of one per
+/// halving of a 40 MB array.
+///
 /// Layout (native byte order, 64-bit aligned sections):
 /// ```
-/// header (64 bytes): magic "VECDIR01", blocking count, identification count, label count,
+/// header (64 bytes): magic "VECDIR02", blocking count, identification count, label count,
 ///                    label byte count, 3 reserved words
+/// Int64  blockingIndex[ceil(blockingCount / 64)]               every 64th blocking number
+/// Int64  identificationIndex[ceil(identificationCount / 64)]   every 64th identified number
 /// Int64  blocking[blockingCount]                 ascending
 /// Int64  identification[identificationCount]     ascending
 /// UInt32 labelIndex[identificationCount]         into the label table
@@ -23,7 +29,12 @@ import SystemErrors
 public final class CallDirectoryStore: @unchecked Sendable {
     // @unchecked: every stored property is immutable after init and the mapping is read-only.
 
-    static let magic = UInt64(littleEndian: 0x3130_5249_4443_4556)  // "VECDIR01"
+    static let magic = UInt64(littleEndian: 0x3230_5249_4443_4556)  // "VECDIR02"
+    /// Every how many numbers the index holds one.
+    static let indexStride = 64
+
+    /// How many index entries a list of `count` numbers has.
+    static func indexCount(_ count: Int) -> Int { (count + indexStride - 1) / indexStride }
     static let headerSize = 64
 
     /// The file it maps, or nil for the empty store.
@@ -38,6 +49,8 @@ public final class CallDirectoryStore: @unchecked Sendable {
     public let byteCount: Int
 
     private let mapping: UnsafeMutableRawPointer?
+    private let blockingIndex: UnsafePointer<Int64>?
+    private let identificationIndex: UnsafePointer<Int64>?
     private let blocking: UnsafePointer<Int64>?
     private let identification: UnsafePointer<Int64>?
     private let labelIndexes: UnsafePointer<UInt32>?
@@ -48,7 +61,7 @@ public final class CallDirectoryStore: @unchecked Sendable {
     public init() {
         path = nil
         blockingCount = 0; identificationCount = 0; labelCount = 0; byteCount = 0
-        mapping = nil; blocking = nil; identification = nil; labelIndexes = nil; labelOffsets = nil; labelBytes = nil
+        mapping = nil; blockingIndex = nil; identificationIndex = nil; blocking = nil; identification = nil; labelIndexes = nil; labelOffsets = nil; labelBytes = nil
     }
 
     /// Maps the store at `path`, checking that its header and size agree.
@@ -78,7 +91,7 @@ public final class CallDirectoryStore: @unchecked Sendable {
             throw .corrupt(path: path, reason: "counts larger than the file")
         }
         let (b, i, l, lb) = (Int(counts[0]), Int(counts[1]), Int(counts[2]), Int(counts[3]))
-        let expected = Self.headerSize + 8 * b + 8 * i + 4 * i + 4 * (l + 1) + lb
+        let expected = Self.headerSize + 8 * (Self.indexCount(b) + Self.indexCount(i)) + 8 * b + 8 * i + 4 * i + 4 * (l + 1) + lb
         guard expected == size else {
             munmap(base, size)
             throw .corrupt(path: path, reason: "\(size) bytes where the header needs \(expected)")
@@ -91,6 +104,8 @@ public final class CallDirectoryStore: @unchecked Sendable {
         mapping = base
         byteCount = size
         blockingCount = b; identificationCount = i; labelCount = l
+        blockingIndex = section(Int64.self, Self.indexCount(b))
+        identificationIndex = section(Int64.self, Self.indexCount(i))
         blocking = section(Int64.self, b)
         identification = section(Int64.self, i)
         labelIndexes = section(UInt32.self, i)
@@ -115,12 +130,13 @@ public final class CallDirectoryStore: @unchecked Sendable {
     /// Whether `number` is blocked.
     public func isBlocked(_ number: Int64) -> Bool {
         guard let blocking else { return false }
-        return Self.find(number, in: blocking, count: blockingCount) != nil
+        return Self.find(number, in: blocking, count: blockingCount, index: blockingIndex!) != nil
     }
 
     /// The label of `number`, or nil when it has none.
     public func label(for number: Int64) -> String? {
-        guard let identification, let position = Self.find(number, in: identification, count: identificationCount) else { return nil }
+        guard let identification,
+              let position = Self.find(number, in: identification, count: identificationCount, index: identificationIndex!) else { return nil }
         return label(at: Int(labelIndexes![position]))
     }
 
@@ -140,6 +156,27 @@ public final class CallDirectoryStore: @unchecked Sendable {
     /// Every entry of the store (for tests and tools; a full store is millions of values).
     public var entries: (blocking: [Int64], identification: [(number: Int64, label: String)]) {
         (Array(blockingNumbers), zip(identificationNumbers, identificationLabels).map { ($0, label(at: Int($1))) })
+    }
+
+    /// The position of `number` in `base[0..<count]` (ascending) through its `index`, or nil.
+    @inline(__always)
+    static func find(_ number: Int64, in base: UnsafePointer<Int64>, count: Int, index: UnsafePointer<Int64>) -> Int? {
+        guard count > 0, index[0] <= number else { return nil }
+        let block = floor(number, in: index, count: indexCount(count))
+        let start = block * indexStride
+        return find(number, in: base + start, count: min(indexStride, count - start)).map { $0 + start }
+    }
+
+    /// The position of the last of `base[0..<count]` (ascending, `base[0] <= number`) not above `number`.
+    @inline(__always)
+    static func floor(_ number: Int64, in base: UnsafePointer<Int64>, count: Int) -> Int {
+        var low = 0, length = count
+        while length > 1 {
+            let half = length / 2
+            low = base[low + half] <= number ? low + half : low
+            length -= half
+        }
+        return low
     }
 
     /// The position of `number` in `base[0..<count]` (ascending), or nil. Branch-free halving:
