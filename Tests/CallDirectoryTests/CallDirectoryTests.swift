@@ -253,3 +253,46 @@ final class ErrorBox: Sendable {
         #expect(!FileManager.default.fileExists(atPath: CallDirectoryStore.temporaryPath(for: path)))
     }
 }
+
+/// Lookups from other threads while reloads swap the store: each reader's snapshot stays
+/// mapped and whole (one data set, never a mixture) however many reloads pass meanwhile.
+@Suite(.timeLimit(.minutes(2))) struct ConcurrentReloadTests {
+    @Test func readersKeepAWholeSnapshotDuringReloads() throws {
+        let path = temporaryDirectory("concurrent") + "/directory.store"
+        let provider = ScriptedProvider()
+        let directory = try CallDirectoryManager(storePath: path, provider: provider, isEnabled: true)
+        func load(parity: Int64) throws {
+            provider.then { context in
+                if context.isIncremental { context.removeAllBlockingEntries() }
+                context.addBlockingEntries((0..<Int64(20_000)).lazy.map { 2 * $0 + parity })
+                context.completeRequest()
+            }
+            try directory.reload()
+        }
+        try load(parity: 0)
+        final class Flags: Sendable {
+            let mixtures = Locked(0), reads = Locked(0), stop = Locked(false)
+        }
+        let flags = Flags()
+        let readers = (0..<2).map { _ in
+            Thread {
+                while !flags.stop.withLock({ $0 }) {
+                    let store = directory.store
+                    let even = store.isBlocked(10_000), odd = store.isBlocked(10_001)
+                    // Every number of the snapshot has the parity of its first.
+                    let parity = store.isBlocked(0) ? 0 : 1
+                    if even == odd || (even ? 0 : 1) != parity || store.blockingCount != 20_000 { flags.mixtures.withLock { $0 += 1 } }
+                    flags.reads.withLock { $0 += 1 }
+                }
+            }
+        }
+        readers.forEach { $0.start() }
+        while flags.reads.withLock({ $0 }) < 2 { usleep(100) }  // the readers run before the reloads start
+        for round in 1...30 { try load(parity: Int64(round % 2)) }
+        flags.stop.withLock { $0 = true }
+        while readers.contains(where: { !$0.isFinished }) { usleep(1_000) }
+        #expect(flags.mixtures.withLock { $0 } == 0)
+        #expect(flags.reads.withLock { $0 } > 0)
+        #expect(directory.isBlocked(0) && !directory.isBlocked(1), "the last round (30) loaded the evens")
+    }
+}
