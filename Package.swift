@@ -17,6 +17,8 @@ let package = Package(
         .library(name: "MediaEngine", targets: ["MediaEngine"]),
         .library(name: "AudioSession", targets: ["AudioSession"]),
         .library(name: "Calls", targets: ["Calls"]),
+        .library(name: "CallDirectory", targets: ["CallDirectory"]),
+        .library(name: "CallHistory", targets: ["CallHistory"]),
         // Test doubles and simulators, as products so an app's own tests can use them too;
         // never dependencies of the libraries above.
         .library(name: "AudioDevicesTesting", targets: ["AudioDevicesTesting"]),
@@ -30,6 +32,7 @@ let package = Package(
         .systemLibrary(name: "CSRTP", pkgConfig: "libsrtp2", providers: [.apt(["libsrtp2-dev"])]),
         .systemLibrary(name: "CSpeexDSP", pkgConfig: "speexdsp", providers: [.apt(["libspeexdsp-dev"])]),
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // The C library's eventfd (sys/eventfd.h is not in Swift's Glibc module): SocketPoller's waker.
         .systemLibrary(name: "CEventFD"),
 
@@ -65,6 +68,11 @@ let package = Package(
         // Control: CallKit's model — provider, controller, actions, transactions, observer —
         // driving the call and ringtone sessions and the engine's calls.
         .target(name: "Calls", dependencies: ["AudioSession", "MediaEngine", "AudioDevices", "RTP", "Locking"]),
+        // Control: CXCallDirectoryProvider's model — blocking and identification entries in a
+        // memory-mapped store, the number normaliser — consulted by Calls for incoming calls.
+        .target(name: "CallDirectory", dependencies: ["Calls", "SystemErrors", "Locking"]),
+        // Control: the recents list in SQLite (libsqlite3), recorded from a provider's calls.
+        .target(name: "CallHistory", dependencies: ["Calls", "CSQLite", "Locking"]),
 
         // Programs. voicecall depends on the virtual devices and the network simulator for its
         // demo (as asked in issue 17); no voicecall file imports them yet.
@@ -75,12 +83,14 @@ let package = Package(
                 "EchoEvaluation",
             ]
         ),
+        // The child the crash tests kill with SIGKILL mid-write (history and directory writers).
+        .executableTarget(name: "calls-crash-writer", dependencies: ["CallHistory", "CallDirectory", "Calls"]),
         .executableTarget(
             name: "benchmarks",
             dependencies: [
                 "Opus", "RTP", "SRTP", "AudioDevices", "AudioProcessing", "JitterBuffer", "NetworkSimulation", "MediaEngine",
                 "COpus", "CSpeexDSP", "CVoiceShims", "CBaseline", "TestSupport", "JitterBufferEvaluation", "EchoEvaluation",
-                "MediaEngineTesting", "AudioDevicesTesting", "Transport", "Locking",
+                "MediaEngineTesting", "AudioDevicesTesting", "Transport", "Locking", "CallDirectory", "CallHistory", "Calls",
             ],
             path: "Benchmarks"
         ),
@@ -120,6 +130,9 @@ let package = Package(
         .testTarget(name: "MediaEngineTests", dependencies: ["MediaEngine", "Opus", "RTP", "SRTP", "AudioProcessing", "AudioDevices", "AudioDevicesTesting", "Transport", "NetworkSimulation", "MediaEngineTesting", "Locking", "TestSupport"]),
         .testTarget(name: "AudioSessionTests", dependencies: ["AudioSession", "MediaEngine", "AudioProcessing", "AudioDevices", "AudioDevicesTesting", "TestSupport"]),
         .testTarget(name: "CallsTests", dependencies: ["Calls", "AudioSession", "MediaEngine", "MediaEngineTesting", "AudioDevices", "AudioDevicesTesting", "RTP", "SRTP", "Transport", "Locking", "TestSupport"]),
+        // calls-crash-writer: the child the crash tests kill (a dependency so `swift test` builds it).
+        .testTarget(name: "CallDirectoryTests", dependencies: ["CallDirectory", "Calls", "AudioSession", "Locking", "TestSupport", "calls-crash-writer"]),
+        .testTarget(name: "CallHistoryTests", dependencies: ["CallHistory", "Calls", "AudioSession", "CSQLite", "Locking", "TestSupport", "calls-crash-writer"]),
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
         .testTarget(name: "VoiceCallTests", dependencies: ["voicecall", "AudioDevices", "EchoEvaluation", "TestSupport"]),
     ]

@@ -2,7 +2,7 @@
 //   jitter options: [--trace FILE]… [--plot DIR] [--write-traces DIR] [--seed-offset N]
 //   quality options: [--seeds N] [--seed-offset N] [--python PATH]
 //   soak options: [--minutes N] (240 by default); alsa-soak: [--minutes N] (3) [--device PCM] (pulse)
-// Groups: opus, srtp, jitter, aec, call, engine (all of these when none is named); quality, which
+// Groups: opus, srtp, jitter, aec, call, engine, directory (all of these when none is named); quality, which
 // runs only when named (`make quality`): it scores speech with PESQ from PyPI, so it needs Python
 // and, on first use, pip to install `pesq` (scripts/pesq-venv does, into .build/pesq-venv); and
 // soak, only when named: a 4-hour call on the virtual clock, a few minutes of wall time; and
@@ -18,7 +18,7 @@ func fail(_ message: String, status: Int32 = 2) -> Never {
     exit(status)
 }
 
-let availableGroups = ["opus", "srtp", "jitter", "aec", "call", "engine", "quality", "soak", "alsa-soak"]
+let availableGroups = ["opus", "srtp", "jitter", "aec", "call", "engine", "directory", "quality", "soak", "alsa-soak"]
 /// The groups run when none is named: every group that needs nothing beyond this package.
 let defaultGroups = availableGroups.filter { !["quality", "soak", "alsa-soak"].contains($0) }
 var groups: [String] = []
@@ -94,6 +94,7 @@ do {
         case "aec": try AECBenchmarks(comparison: comparison, report: report).run()
         case "call": try CallBenchmarks(comparison: comparison, report: report).run()
         case "engine": try EngineBenchmarks(report: report).run()
+        case "directory": try DirectoryBenchmarks(report: report).run()
         case "soak": try SoakBenchmarks(report: report, minutes: soakMinutes ?? 240).run()
         case "alsa-soak": try ALSASoakBenchmarks(report: report, minutes: soakMinutes ?? 3, device: soakDevice).run()
         case "quality":

@@ -24,6 +24,12 @@ public struct ObservedCall: Sendable, Hashable {
     public let isTranslating: Bool
     /// Its group's identity (a call's UUID; its own when ungrouped).
     public let group: UUID
+    /// The other party, as last reported (nil when unknown).
+    public let remoteHandle: CallHandle?
+    /// The name shown for the other party: the app's, or the call directory's label.
+    public let localizedCallerName: String?
+    /// Whether the call has video (the update's or the start action's).
+    public let hasVideo: Bool
 }
 
 /// Watches a provider's calls (CXCallObserver): the live calls now, and every change in order,

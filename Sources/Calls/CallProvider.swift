@@ -46,6 +46,8 @@ public final class CallProvider: Sendable {
         var pending: [UUID: CallAction] = [:]
         var delegate: Delegate?
         var settings: CallSystemSettings
+        /// Blocking and identification of callers (a call directory), consulted per report.
+        var filter: (any IncomingCallFilter)?
         var isInvalidated = false
         var observers: [Int: @Sendable (ObservedCall) -> Void] = [:]
         var nextObserver = 0
@@ -137,11 +139,22 @@ public final class CallProvider: Sendable {
     /// - Throws: `callUUIDAlreadyExists`, `filteredByDoNotDisturb`, `filteredByBlockList`,
     ///   `maximumCallGroupsReached`, `providerInvalidated`.
     public func reportNewIncomingCall(with uuid: UUID, update: CallUpdate) throws(IncomingCallError) {
+        // The filter looks up outside the state lock (a directory lookup is a file access).
+        let decision = update.remoteHandle.flatMap { handle in
+            state.withLock { $0.filter }.map { $0.decision(for: handle) }
+        } ?? .allow
+        var update = update
         try state.withLock { (state: inout State) throws(IncomingCallError) in
             guard !state.isInvalidated else { throw .providerInvalidated }
             guard state.calls[uuid] == nil else { throw .callUUIDAlreadyExists(uuid) }
             if state.settings.doNotDisturb { throw .filteredByDoNotDisturb }
             if let handle = update.remoteHandle, state.settings.blockList.contains(handle) { throw .filteredByBlockList(handle) }
+            switch decision {
+            case .allow: break
+            case .block: throw .filteredByBlockList(update.remoteHandle!)
+            case let .identify(callerName):
+                if update.localizedCallerName?.isEmpty ?? true { update.localizedCallerName = callerName }
+            }
             guard state.groups.count < configuration.maximumCallGroups else {
                 throw .maximumCallGroupsReached(maximum: configuration.maximumCallGroups)
             }
@@ -236,6 +249,12 @@ public final class CallProvider: Sendable {
         let removed = state.withLock { state in endAll(&state) }
         finish(removed)
         state.withLock { state in post(state) { provider, delegate in delegate.providerDidReset(provider) } }
+    }
+
+    /// What blocks or identifies incoming callers (a call directory); nil for nothing.
+    public var incomingCallFilter: (any IncomingCallFilter)? {
+        get { state.withLock { $0.filter } }
+        set { state.withLock { $0.filter = newValue } }
     }
 
     /// The user's settings for incoming calls.

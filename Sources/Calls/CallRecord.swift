@@ -67,7 +67,8 @@ struct CallRecord {
     func observed(ended: CallEndedReason? = nil) -> ObservedCall {
         ObservedCall(uuid: uuid, isOutgoing: isOutgoing, isOnHold: isOnHold, hasStartedConnecting: hasStartedConnecting,
                      hasConnected: hasConnected, hasEnded: ended != nil, endedReason: ended, mute: mute,
-                     isTranslating: isTranslating, group: group)
+                     isTranslating: isTranslating, group: group, remoteHandle: update.remoteHandle,
+                     localizedCallerName: update.localizedCallerName, hasVideo: update.hasVideo)
     }
 }
 

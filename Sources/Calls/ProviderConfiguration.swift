@@ -9,7 +9,8 @@ public struct ProviderConfiguration: Sendable {
     public var maximumCallGroups: Int
     /// How many calls one group may hold (CallKit: 5).
     public var maximumCallsPerCallGroup: Int
-    /// Whether calls go to the recents list (CallKit: true). Recorded; no list yet.
+    /// Whether calls go to the recents list (CallKit: true): `CallHistoryRecorder` records
+    /// every call of a provider configured so, and none otherwise.
     public var includesCallsInRecents: Bool
     /// Whether calls may have video (CallKit: false).
     public var supportsVideo: Bool

@@ -1,0 +1,25 @@
+/// Why the call history could not be opened, read or written. A damaged or busy database is
+/// always one of these, never a crash.
+public enum CallHistoryError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The file could not be opened (missing directory, permissions): SQLite's `code` and text.
+    case cannotOpen(path: String, code: Int32, message: String)
+    /// The file is not a database, or is damaged (SQLITE_NOTADB, SQLITE_CORRUPT).
+    case corrupt(path: String, message: String)
+    /// Another connection holds the lock and did not let go within the busy timeout
+    /// (SQLITE_BUSY, SQLITE_LOCKED).
+    case locked(path: String, message: String)
+    /// The database was written by a newer version of this library (`found` > `supported`).
+    case newerSchema(found: Int, supported: Int)
+    /// Any other SQLite failure: its result code and text.
+    case sqlite(code: Int32, message: String)
+
+    public var description: String {
+        switch self {
+        case let .cannotOpen(path, code, message): "cannot open \(path): \(message) (\(code))"
+        case let .corrupt(path, message): "\(path) is damaged or not a database: \(message)"
+        case let .locked(path, message): "\(path) is locked by another connection: \(message)"
+        case let .newerSchema(found, supported): "schema version \(found) is newer than \(supported), the newest this library knows"
+        case let .sqlite(code, message): "SQLite error \(code): \(message)"
+        }
+    }
+}
