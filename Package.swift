@@ -22,6 +22,7 @@ let package = Package(
         // Test doubles and simulators, as products so an app's own tests can use them too;
         // never dependencies of the libraries above.
         .library(name: "AudioDevicesTesting", targets: ["AudioDevicesTesting"]),
+        .library(name: "AudioSessionTesting", targets: ["AudioSessionTesting"]),
         .library(name: "NetworkSimulation", targets: ["NetworkSimulation"]),
         .executable(name: "voicecall", targets: ["voicecall"]),
         .executable(name: "benchmarks", targets: ["benchmarks"]),
@@ -99,6 +100,8 @@ let package = Package(
         // the libraries). AudioDevicesTesting: ScriptedALSA, VirtualAudioDevice (ALSACalls
         // without ALSA). NetworkSimulation: G.1050 profiles, NetworkSimulator, NetworkTrace.
         .target(name: "AudioDevicesTesting", dependencies: ["AudioDevices", "SystemErrors", "Locking"]),
+        // AudioSessionTesting: RecordingSessionIO, device I/O that records what a session asks.
+        .target(name: "AudioSessionTesting", dependencies: ["AudioSession", "AudioProcessing", "Locking"]),
         .target(name: "NetworkSimulation"),
         // MediaEngineTesting: a stand-in translation engine (ToneTranslationEngine), two calls
         // joined by simulated links on a virtual clock (CallLoop, SimulatedLink) and a speech
@@ -128,8 +131,8 @@ let package = Package(
         .testTarget(name: "TransportTests", dependencies: ["Transport", "SystemErrors", "TestSupport"]),
         .testTarget(name: "NetworkSimulationTests", dependencies: ["NetworkSimulation", "TestSupport"]),
         .testTarget(name: "MediaEngineTests", dependencies: ["MediaEngine", "Opus", "RTP", "SRTP", "AudioProcessing", "AudioDevices", "AudioDevicesTesting", "Transport", "NetworkSimulation", "MediaEngineTesting", "Locking", "TestSupport"]),
-        .testTarget(name: "AudioSessionTests", dependencies: ["AudioSession", "MediaEngine", "AudioProcessing", "AudioDevices", "AudioDevicesTesting", "TestSupport"]),
-        .testTarget(name: "CallsTests", dependencies: ["Calls", "AudioSession", "MediaEngine", "MediaEngineTesting", "AudioDevices", "AudioDevicesTesting", "RTP", "SRTP", "Transport", "Locking", "TestSupport"]),
+        .testTarget(name: "AudioSessionTests", dependencies: ["AudioSession", "MediaEngine", "AudioProcessing", "AudioDevices", "AudioDevicesTesting", "AudioSessionTesting", "TestSupport"]),
+        .testTarget(name: "CallsTests", dependencies: ["Calls", "AudioSession", "MediaEngine", "MediaEngineTesting", "AudioDevices", "AudioDevicesTesting", "AudioSessionTesting", "RTP", "SRTP", "Transport", "Locking", "TestSupport"]),
         // calls-crash-writer: the child the crash tests kill (a dependency so `swift test` builds it).
         .testTarget(name: "CallDirectoryTests", dependencies: ["CallDirectory", "Calls", "AudioSession", "Locking", "TestSupport", "calls-crash-writer"]),
         .testTarget(name: "CallHistoryTests", dependencies: ["CallHistory", "Calls", "AudioSession", "CSQLite", "Locking", "TestSupport", "calls-crash-writer"]),
