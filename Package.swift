@@ -106,7 +106,7 @@ let package = Package(
         // MediaEngineTesting: a stand-in translation engine (ToneTranslationEngine), two calls
         // joined by simulated links on a virtual clock (CallLoop, SimulatedLink) and a speech
         // fixture played through them for scoring (SpeechCallRun), for the tests and benchmarks.
-        .target(name: "MediaEngineTesting", dependencies: ["MediaEngine", "SRTP", "AudioProcessing", "NetworkSimulation", "TestSupport"]),
+        .target(name: "MediaEngineTesting", dependencies: ["MediaEngine", "SRTP", "AudioProcessing", "NetworkSimulation", "TestSupport", "Transport"]),
         // EchoEvaluation: ERLE and convergence over whole recordings and the canceller run over
         // a recording (offline, pure Swift), for the tests, the benchmarks and voicecall aec.
         .target(name: "EchoEvaluation", dependencies: ["AudioProcessing"]),

@@ -3,6 +3,7 @@ import AudioDevicesTesting
 import Dispatch
 import Locking
 import MediaEngine
+import MediaEngineTesting
 import SRTP
 import TestSupport
 import Transport
@@ -55,10 +56,7 @@ struct ALSASoakBenchmarks {
         }
         let aliceKey = SRTPKeyingMaterial.random(profile: .aesCM128HmacSha1_80)
         let bobKey = SRTPKeyingMaterial.random(profile: .aesCM128HmacSha1_80)
-        let aliceSocket = try UDPSocket(bindingTo: UDPEndpoint(host: "127.0.0.1", port: 0))
-        let bobSocket = try UDPSocket(bindingTo: UDPEndpoint(host: "127.0.0.1", port: 0))
-        try aliceSocket.setRemote(bobSocket.localEndpoint)
-        try bobSocket.setRemote(aliceSocket.localEndpoint)
+        let (aliceSocket, bobSocket) = try LoopbackSocketPair.make()
         let aliceCall = try alice.addCall(try CallMedia(configuration: MediaConfiguration(), sendingKey: aliceKey, receivingKey: bobKey),
                                           transport: CallTransport(rtp: aliceSocket))
         let bobCall = try bob.addCall(try CallMedia(configuration: MediaConfiguration(), sendingKey: bobKey, receivingKey: aliceKey),

@@ -5,6 +5,7 @@ import Foundation
 import Glibc
 #endif
 import MediaEngine
+import MediaEngineTesting
 import SRTP
 import TestSupport
 import Transport
@@ -47,10 +48,7 @@ struct EngineBenchmarks {
         for _ in 0..<calls {
             let aliceKey = SRTPKeyingMaterial.random(profile: .aesCM128HmacSha1_80)
             let bobKey = SRTPKeyingMaterial.random(profile: .aesCM128HmacSha1_80)
-            let aliceSocket = try UDPSocket(bindingTo: UDPEndpoint(host: "127.0.0.1", port: 0))
-            let bobSocket = try UDPSocket(bindingTo: UDPEndpoint(host: "127.0.0.1", port: 0))
-            try aliceSocket.setRemote(bobSocket.localEndpoint)
-            try bobSocket.setRemote(aliceSocket.localEndpoint)
+            let (aliceSocket, bobSocket) = try LoopbackSocketPair.make()
             try alice.addCall(try CallMedia(configuration: MediaConfiguration(), sendingKey: aliceKey, receivingKey: bobKey),
                               transport: CallTransport(rtp: aliceSocket))
             try bob.addCall(try CallMedia(configuration: MediaConfiguration(), sendingKey: bobKey, receivingKey: aliceKey),

@@ -38,10 +38,7 @@ import Transport
         // Bob: a plain engine on a null device, running now.
         let aliceKey = SRTPKeyingMaterial.random(profile: .aesCM128HmacSha1_80)
         let bobKey = SRTPKeyingMaterial.random(profile: .aesCM128HmacSha1_80)
-        let bobSocket = try UDPSocket(bindingTo: UDPEndpoint(host: "127.0.0.1", port: 0))
-        let aliceSocket = try UDPSocket(bindingTo: UDPEndpoint(host: "127.0.0.1", port: 0))
-        try bobSocket.setRemote(aliceSocket.localEndpoint)
-        try aliceSocket.setRemote(bobSocket.localEndpoint)
+        let (bobSocket, aliceSocket) = try LoopbackSocketPair.make()
         var bobConfiguration = VoiceEngineConfiguration()
         bobConfiguration.device = AudioDeviceOpener(name: "bob", calls: VirtualAudioDevice.null())
         bobConfiguration.realtimePriority = nil
