@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "MediaEngine", targets: ["MediaEngine"]),
         .library(name: "AudioSession", targets: ["AudioSession"]),
         .library(name: "Calls", targets: ["Calls"]),
+        .library(name: "PushRegistry", targets: ["PushRegistry"]),
         // Test doubles and simulators, as products so an app's own tests can use them too;
         // never dependencies of the libraries above.
         .library(name: "AudioDevicesTesting", targets: ["AudioDevicesTesting"]),
@@ -65,6 +66,9 @@ let package = Package(
         // Control: CallKit's model — provider, controller, actions, transactions, observer —
         // driving the call and ringtone sessions and the engine's calls.
         .target(name: "Calls", dependencies: ["AudioSession", "MediaEngine", "AudioDevices", "RTP", "Locking"]),
+        // Control: PushKit's model — VoIP pushes (in-process and UnifiedPush over D-Bus) with
+        // the reporting rule enforced against a Calls provider.
+        .target(name: "PushRegistry", dependencies: ["Calls", "Locking"]),
 
         // Programs. voicecall depends on the virtual devices and the network simulator for its
         // demo (as asked in issue 17); no voicecall file imports them yet.
@@ -120,6 +124,7 @@ let package = Package(
         .testTarget(name: "MediaEngineTests", dependencies: ["MediaEngine", "Opus", "RTP", "SRTP", "AudioProcessing", "AudioDevices", "AudioDevicesTesting", "Transport", "NetworkSimulation", "MediaEngineTesting", "Locking", "TestSupport"]),
         .testTarget(name: "AudioSessionTests", dependencies: ["AudioSession", "MediaEngine", "AudioProcessing", "AudioDevices", "AudioDevicesTesting", "TestSupport"]),
         .testTarget(name: "CallsTests", dependencies: ["Calls", "AudioSession", "MediaEngine", "MediaEngineTesting", "AudioDevices", "AudioDevicesTesting", "RTP", "SRTP", "Transport", "Locking", "TestSupport"]),
+        .testTarget(name: "PushRegistryTests", dependencies: ["PushRegistry", "Calls", "AudioSession", "Locking", "TestSupport"]),
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
         .testTarget(name: "VoiceCallTests", dependencies: ["voicecall", "AudioDevices", "EchoEvaluation", "TestSupport"]),
     ]
