@@ -31,6 +31,7 @@ let package = Package(
         .systemLibrary(name: "CSRTP", pkgConfig: "libsrtp2", providers: [.apt(["libsrtp2-dev"])]),
         .systemLibrary(name: "CSpeexDSP", pkgConfig: "speexdsp", providers: [.apt(["libspeexdsp-dev"])]),
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
+        .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
         // The C library's eventfd (sys/eventfd.h is not in Swift's Glibc module): SocketPoller's waker.
         .systemLibrary(name: "CEventFD"),
 
@@ -68,7 +69,7 @@ let package = Package(
         .target(name: "Calls", dependencies: ["AudioSession", "MediaEngine", "AudioDevices", "RTP", "Locking"]),
         // Control: PushKit's model — VoIP pushes (in-process and UnifiedPush over D-Bus) with
         // the reporting rule enforced against a Calls provider.
-        .target(name: "PushRegistry", dependencies: ["Calls", "Locking"]),
+        .target(name: "PushRegistry", dependencies: ["Calls", "CDBus", "Locking"]),
 
         // Programs. voicecall depends on the virtual devices and the network simulator for its
         // demo (as asked in issue 17); no voicecall file imports them yet.
