@@ -32,6 +32,8 @@ final class TestDistributor: Sendable {
         bus.start { call in box.distributor?.handle(call) ?? .notHandled }
     }
 
+    deinit { bus.close() }
+
     final class Box: Sendable {
         weak let distributor: TestDistributor?
         init(state: TestDistributor) { distributor = state }

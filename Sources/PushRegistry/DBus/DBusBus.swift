@@ -1,6 +1,7 @@
 internal import CDBus
 import Dispatch
 import Foundation
+import Glibc
 import Locking
 
 /// A method call that arrived on the bus.
@@ -38,6 +39,11 @@ final class DBusBus: @unchecked Sendable {
         var running = false
         var closed = false
         var disconnected = false
+        /// The dispatch thread, while it runs.
+        var dispatchThread: pthread_t?
+        /// `close()` was called on the dispatch thread (from a handler): the loop releases the
+        /// connection when it ends, as the thread cannot wait for itself.
+        var releaseOnExit = false
     }
 
     private let state = Locked(State())
@@ -97,13 +103,18 @@ final class DBusBus: @unchecked Sendable {
     /// Reads, writes and dispatches until stopped or disconnected. The 20 ms wait bounds how
     /// long `close()` waits for the thread.
     private func dispatchLoop() {
+        state.withLock { $0.dispatchThread = pthread_self() }
         while state.withLock({ $0.running }) {
             if dbus_connection_read_write_dispatch(connection, 20) == 0 {
                 state.withLock { $0.disconnected = true }
                 break
             }
         }
-        stopped.signal()
+        let release = state.withLock { state -> Bool in
+            state.dispatchThread = nil
+            return state.releaseOnExit
+        }
+        if release { releaseConnection() } else { stopped.signal() }
     }
 
     /// Whether the bus went away (the daemon exited, the connection broke).
@@ -136,12 +147,21 @@ final class DBusBus: @unchecked Sendable {
 
     /// Stops the dispatch thread, then closes and releases the connection. Idempotent.
     func close() {
-        let (wasRunning, wasClosed) = state.withLock { state -> (Bool, Bool) in
-            defer { state.running = false; state.closed = true }
-            return (state.running, state.closed)
+        let (wasRunning, wasClosed, onDispatchThread) = state.withLock { state -> (Bool, Bool, Bool) in
+            let onDispatchThread = state.dispatchThread.map { pthread_equal($0, pthread_self()) != 0 } ?? false
+            defer {
+                state.running = false
+                state.closed = true
+                if onDispatchThread { state.releaseOnExit = true }
+            }
+            return (state.running, state.closed, onDispatchThread)
         }
-        guard !wasClosed else { return }
+        guard !wasClosed, !onDispatchThread else { return }
         if wasRunning { stopped.wait() }
+        releaseConnection()
+    }
+
+    private func releaseConnection() {
         dbus_connection_close(connection)
         dbus_connection_unref(connection)
     }
