@@ -73,10 +73,14 @@ extension PushRegistry {
         } catch {
             reportError = error
         }
-        let ended: CallEndedReason = if case .cancelled = reason { .remoteEnded } else { .failed }
-        // Also when the report was refused as a duplicate: the app reported this call from an
-        // earlier push, and the signalling now says it is over.
-        provider.reportCall(with: uuid, endedAt: now(), reason: ended)
+        let isCancelled = if case .cancelled = reason { true } else { false }
+        let isDuplicate = if case .callUUIDAlreadyExists = reportError { true } else { false }
+        // A cancelled push ends the call also when the report was refused as a duplicate: the
+        // app reported it from an earlier push, and the signalling now says it is over. An
+        // unusable payload never ends a call the app already has under that id.
+        if isCancelled || !isDuplicate {
+            provider.reportCall(with: uuid, endedAt: now(), reason: isCancelled ? .remoteEnded : .failed)
+        }
         let push = HandledVoIPPush(reason: reason, callUUID: uuid, fields: fields, reportError: reportError, channel: channel)
         state.withLock { $0.target.delegate }?.pushRegistry(self, didHandle: push)
     }

@@ -65,7 +65,7 @@ public final class UnifiedPushConnector: Sendable {
     /// Connects to the session bus (or `busAddress`), takes `serviceName`, and serves the
     /// connector interface. `token`: the one stored from an earlier start, nil for a new
     /// random one.
-    /// - Throws: `noSessionBus`, `connectionFailed`, `serviceNameTaken`.
+    /// - Throws: `noSessionBus`, `connectionFailed`, `serviceNameTaken`, `invalidServiceName`.
     public init(registry: PushRegistry, serviceName: String, token: String? = nil, busAddress: String? = nil,
                 timeout: Double = 5) throws(UnifiedPushError) {
         guard let address = busAddress ?? ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] else { throw .noSessionBus }
@@ -82,7 +82,8 @@ public final class UnifiedPushConnector: Sendable {
             try bus.requestName(serviceName)
         } catch {
             bus.close()
-            throw .serviceNameTaken(serviceName)
+            if error == .nameTaken(serviceName) { throw .serviceNameTaken(serviceName) }
+            throw .invalidServiceName(serviceName, reason: error.message)
         }
         let handler = ConnectorHandler(registry: registry, token: self.token, state: StateBox(connector: self))
         bus.start { call in handler.handle(call) }

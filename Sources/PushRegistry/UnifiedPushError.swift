@@ -6,6 +6,8 @@ public enum UnifiedPushError: Error, Sendable, Equatable, CustomStringConvertibl
     case connectionFailed(name: String, message: String)
     /// The app's service name is owned by another connection (another instance runs).
     case serviceNameTaken(String)
+    /// The bus refused the service name (not a valid bus name, or not allowed), with its text.
+    case invalidServiceName(String, reason: String)
     /// No `org.unifiedpush.Distributor.*` service is on the bus.
     case noDistributor
     /// The distributor asked for is not on the bus.
@@ -26,6 +28,7 @@ public enum UnifiedPushError: Error, Sendable, Equatable, CustomStringConvertibl
         case .noSessionBus: "no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS is not set)"
         case let .connectionFailed(name, message): "cannot connect to the bus: \(name): \(message)"
         case let .serviceNameTaken(name): "service name \(name) is owned by another connection"
+        case let .invalidServiceName(name, reason): "the bus refused service name \(name): \(reason)"
         case .noDistributor: "no UnifiedPush distributor on the bus"
         case let .distributorNotFound(name): "distributor \(name) is not on the bus"
         case let .registrationFailed(reason): "the distributor refused the registration: \(reason.isEmpty ? "no reason given" : reason)"

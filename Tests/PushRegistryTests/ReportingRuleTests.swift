@@ -165,6 +165,16 @@ import Testing
         #expect(harness.delegate.handled.last?.reportError == .callUUIDAlreadyExists(ringing))
     }
 
+    @Test func anUnusablePushNeverEndsACallTheAppAlreadyHas() throws {
+        let harness = try PushHarness(behaviour: .reportNow)
+        let call = harness.push(harness.payload())
+        // The same call id again, without a handle: reported (refused as a duplicate), not ended.
+        harness.pushRaw(Data(#"{"callId": "\#(call.uuidString)"}"#.utf8))
+        let handled = try #require(harness.delegate.handled.last)
+        #expect(handled.reportError == .callUUIDAlreadyExists(call))
+        #expect(harness.isLive(call) && harness.changes.endedReason(call) == nil)
+    }
+
     @Test func aRefusedReportStillHonoursThePush() throws {
         let harness = try PushHarness(behaviour: .reportNow)
         harness.provider.settings = CallSystemSettings(doNotDisturb: true)

@@ -54,6 +54,12 @@ struct UnifiedPushTests {
         #expect(eventually { harness.registry.statistics.received == 2 })
         harness.settle()
         #expect(connector.statistics.ignored == 1 && connector.statistics.messages == 2)
+        #expect(harness.delegate.handled.last?.reason == .unusablePayload(.notJSON))
+        // An empty message (an empty byte array on the bus) is a push too: unusable.
+        try distributor.push(Data(), token: connector.token)
+        #expect(eventually { harness.registry.statistics.received == 3 })
+        harness.settle()
+        #expect(harness.registry.statistics.unusable == 2)
         let handled = try #require(harness.delegate.handled.last)
         #expect(handled.reason == .unusablePayload(.notJSON) && handled.channel == .unifiedPush)
         #expect(harness.changes.endedReason(handled.callUUID) == .failed)
@@ -117,8 +123,16 @@ struct UnifiedPushTests {
         #expect(throws: UnifiedPushError.serviceNameTaken(Self.service)) {
             try UnifiedPushConnector(registry: setup.harness.registry, serviceName: Self.service, busAddress: setup.bus.address)
         }
-        #expect(throws: UnifiedPushError.self) {
+        #expect {
             try UnifiedPushConnector(registry: setup.harness.registry, serviceName: "org.voiceengine.Other", busAddress: "unix:path=/nonexistent/bus")
+        } throws: { error in
+            if case UnifiedPushError.connectionFailed = error { true } else { false }
+        }
+        // libdbus aborts the process on an invalid bus name: the connector refuses it first.
+        #expect {
+            try UnifiedPushConnector(registry: setup.harness.registry, serviceName: "not a bus name", busAddress: setup.bus.address)
+        } throws: { error in
+            if case UnifiedPushError.invalidServiceName("not a bus name", _) = error { true } else { false }
         }
 
         distributor.close()

@@ -78,10 +78,11 @@ final class DBusBus: @unchecked Sendable {
 
     /// Takes `name` on the bus (without queueing behind another owner).
     func requestName(_ name: String) throws(DBusFailure) {
+        try Self.validate(name: name)
         let (result, failure) = DBusFailure.check { dbus_bus_request_name(connection, name, UInt32(DBUS_NAME_FLAG_DO_NOT_QUEUE), $0) }
         if let failure { throw failure }
         guard result == DBUS_REQUEST_NAME_REPLY_PRIMARY_OWNER else {
-            throw DBusFailure(name: "org.freedesktop.DBus.Error.NameHasNoOwner", message: "\(name) is owned by another connection")
+            throw .nameTaken(name)
         }
     }
 
@@ -123,6 +124,7 @@ final class DBusBus: @unchecked Sendable {
     /// Calls `member` and waits (at most `timeout` seconds) for its reply's arguments.
     func call(destination: String, path: String, interface: String, member: String, arguments: [DBusValue],
               timeout: Double = 5) throws(DBusFailure) -> [DBusValue] {
+        try Self.validate(destination: destination, path: path, interface: interface, member: member)
         guard let message = dbus_message_new_method_call(destination, path, interface, member) else { throw .outOfMemory }
         defer { dbus_message_unref(message) }
         guard DBusArguments.append(arguments, to: message) else { throw .invalidArguments(member) }
@@ -137,6 +139,7 @@ final class DBusBus: @unchecked Sendable {
 
     /// Sends a method call that wants no reply (the UnifiedPush callbacks), flushed.
     func send(destination: String, path: String, interface: String, member: String, arguments: [DBusValue]) throws(DBusFailure) {
+        try Self.validate(destination: destination, path: path, interface: interface, member: member)
         guard let message = dbus_message_new_method_call(destination, path, interface, member) else { throw .outOfMemory }
         defer { dbus_message_unref(message) }
         dbus_message_set_no_reply(message, 1)
@@ -159,6 +162,26 @@ final class DBusBus: @unchecked Sendable {
         guard !wasClosed, !onDispatchThread else { return }
         if wasRunning { stopped.wait() }
         releaseConnection()
+    }
+
+    /// libdbus aborts the process on an invalid name or path ("arguments … were incorrect"):
+    /// every one is checked first and refused as an error.
+    static func validate(name: String) throws(DBusFailure) {
+        let (valid, failure) = DBusFailure.check { dbus_validate_bus_name(name, $0) }
+        if valid == 0 { throw failure ?? DBusFailure(name: "org.freedesktop.DBus.Error.InvalidArgs", message: "invalid bus name \(name)") }
+    }
+
+    static func validate(destination: String, path: String, interface: String, member: String) throws(DBusFailure) {
+        try validate(name: destination)
+        let checks: [(String, (UnsafeMutablePointer<DBusError>) -> dbus_bool_t)] = [
+            ("object path \(path)", { dbus_validate_path(path, $0) }),
+            ("interface \(interface)", { dbus_validate_interface(interface, $0) }),
+            ("member \(member)", { dbus_validate_member(member, $0) }),
+        ]
+        for (what, check) in checks {
+            let (valid, failure) = DBusFailure.check(check)
+            if valid == 0 { throw failure ?? DBusFailure(name: "org.freedesktop.DBus.Error.InvalidArgs", message: "invalid \(what)") }
+        }
     }
 
     private func releaseConnection() {
@@ -189,6 +212,10 @@ final class DBusBus: @unchecked Sendable {
 }
 
 extension DBusFailure {
+    /// `requestName`: another connection owns the name.
+    static func nameTaken(_ name: String) -> DBusFailure {
+        DBusFailure(name: "org.freedesktop.DBus.Error.AddressInUse", message: "\(name) is owned by another connection")
+    }
     static let outOfMemory = DBusFailure(name: "org.freedesktop.DBus.Error.NoMemory", message: "libdbus is out of memory")
     static func invalidArguments(_ member: String) -> DBusFailure {
         DBusFailure(name: "org.freedesktop.DBus.Error.InvalidArgs", message: "arguments of \(member) cannot be written or read")

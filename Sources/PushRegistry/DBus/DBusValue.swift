@@ -33,9 +33,12 @@ enum DBusArguments {
             case let .bytes(bytes):
                 var array = DBusMessageIter()
                 guard dbus_message_iter_open_container(&iter, CDBUS_TYPE_ARRAY, "y", &array) != 0 else { return false }
-                let ok = bytes.withUnsafeBufferPointer { buffer -> dbus_bool_t in
-                    var base: UnsafePointer<UInt8>? = buffer.baseAddress ?? UnsafePointer(bitPattern: 1)
-                    return dbus_message_iter_append_fixed_array(&array, CDBUS_TYPE_BYTE, &base, Int32(buffer.count))
+                // libdbus wants a valid pointer even for no elements: an empty array appends
+                // from a one-byte buffer with a count of 0.
+                let storage = bytes.isEmpty ? [0] : bytes
+                let ok = storage.withUnsafeBufferPointer { buffer -> dbus_bool_t in
+                    var base: UnsafePointer<UInt8>? = buffer.baseAddress
+                    return dbus_message_iter_append_fixed_array(&array, CDBUS_TYPE_BYTE, &base, Int32(bytes.count))
                 }
                 guard ok != 0, dbus_message_iter_close_container(&iter, &array) != 0 else { return false }
             }
