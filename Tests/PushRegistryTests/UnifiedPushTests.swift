@@ -18,10 +18,11 @@ struct UnifiedPushTests {
         let connector: UnifiedPushConnector
     }
 
-    func setUp(behaviour: AppBehaviour = .reportNow, token: String? = nil) throws -> Setup {
+    func setUp(behaviour: AppBehaviour = .reportNow, configuration: PushRegistryConfiguration = PushRegistryConfiguration(),
+               token: String? = nil) throws -> Setup {
         let bus = try #require(try PrivateSessionBus())
         let distributor = try TestDistributor(address: bus.address)
-        let harness = try PushHarness(behaviour: behaviour)
+        let harness = try PushHarness(configuration: configuration, behaviour: behaviour)
         let connector = try UnifiedPushConnector(registry: harness.registry, serviceName: Self.service, token: token, busAddress: bus.address)
         return Setup(bus: bus, distributor: distributor, harness: harness, connector: connector)
     }
@@ -77,6 +78,24 @@ struct UnifiedPushTests {
         #expect(harness.delegate.events.last == .invalidated(.unifiedPush))
         #expect(connector.distributor == nil && harness.registry.credentials(on: .unifiedPush) == nil)
         connector.close()
+    }
+
+    @Test func theReportingRuleHoldsOverUnifiedPush() throws {
+        let setup = try setUp(behaviour: .ignore, configuration: PushRegistryConfiguration(maximumViolations: 1))
+        let (distributor, harness, connector) = (setup.distributor, setup.harness, setup.connector)
+        try connector.register()
+        #expect(eventually { connector.endpoint != nil })
+        let ignored = harness.payload()
+        try distributor.push(ignored.jsonData, token: connector.token)
+        #expect(eventually { harness.registry.statistics.received == 1 })
+        harness.settle()
+        #expect(harness.registry.violations.map(\.callUUID) == [ignored.callUUID])
+        #expect(harness.registry.violations.first?.channel == .unifiedPush)
+        #expect(harness.registry.deliveryState == .stopped(violations: 1))
+        try distributor.push(harness.payload().jsonData, token: connector.token)
+        #expect(eventually { harness.registry.statistics.received == 2 })
+        harness.settle()
+        #expect(harness.registry.statistics.droppedWhileStopped == 1 && harness.delegate.received.count == 1)
     }
 
     @Test func unregisterIsConfirmedAndInvalidatesTheEndpoint() throws {
