@@ -197,24 +197,25 @@ public final class UnifiedPushConnector: Sendable {
             switch (call.member, arguments.count) {
             case ("Message", 3):
                 guard arguments[0].string == token, let message = arguments[1].bytes, arguments[2].string != nil else { return ignored() }
-                state.update { $0.statistics.messages += 1 }
                 registry.receive(Data(message), on: .unifiedPush)
+                state.update { $0.statistics.messages += 1 }
             case ("NewEndpoint", 2):
                 guard arguments[0].string == token, let endpoint = arguments[1].string else { return ignored() }
+                // The registry first: once `endpoint` shows the new value, `didUpdate` is queued.
+                registry.setToken(Data(endpoint.utf8), on: .unifiedPush)
                 state.update { state in
                     state.endpoint = endpoint
                     state.statistics.endpoints += 1
                 }
-                registry.setToken(Data(endpoint.utf8), on: .unifiedPush)
             case ("Unregistered", 1):
                 // An empty token confirms our own Unregister; ours means the distributor dropped us.
                 guard let received = arguments[0].string, received == token || received.isEmpty else { return ignored() }
+                registry.setToken(nil, on: .unifiedPush)
                 state.update { state in
                     state.endpoint = nil
                     state.distributor = nil
                     state.statistics.unregistrations += 1
                 }
-                registry.setToken(nil, on: .unifiedPush)
             case ("Message", _), ("NewEndpoint", _), ("Unregistered", _):
                 state.update { $0.statistics.ignored += 1 }
                 return .error(name: "org.freedesktop.DBus.Error.InvalidArgs", message: "wrong arguments for \(call.member)")

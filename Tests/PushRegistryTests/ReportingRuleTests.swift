@@ -199,12 +199,15 @@ import Testing
         // The registry holds its delegate weakly: one that went away cannot report.
         let wallClock = harness.wallClock
         let registry = PushRegistry(provider: harness.provider, queue: harness.queue, now: { wallClock.now })
+        // The app's queue holds the push until the delegate is gone.
+        harness.queue.suspend()
         do {
             let shortLived = RecordingPushDelegate { _, _, _ in }
             registry.delegate = shortLived
             registry.desiredPushTypes = [.voIP]
             registry.deliver(jsonPayload: harness.payload().jsonData)
         }
+        harness.queue.resume()
         harness.settle()
         #expect(registry.statistics.violations == 1, "\(registry.statistics)")
         #expect(registry.violations.first?.hadNoDelegate == true)
