@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "Calls", targets: ["Calls"]),
         .library(name: "CallDirectory", targets: ["CallDirectory"]),
         .library(name: "CallHistory", targets: ["CallHistory"]),
+        .library(name: "PushRegistry", targets: ["PushRegistry"]),
         // Test doubles and simulators, as products so an app's own tests can use them too;
         // never dependencies of the libraries above.
         .library(name: "AudioDevicesTesting", targets: ["AudioDevicesTesting"]),
@@ -34,6 +35,7 @@ let package = Package(
         .systemLibrary(name: "CSpeexDSP", pkgConfig: "speexdsp", providers: [.apt(["libspeexdsp-dev"])]),
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
         // The C library's eventfd (sys/eventfd.h is not in Swift's Glibc module): SocketPoller's waker.
         .systemLibrary(name: "CEventFD"),
 
@@ -74,6 +76,9 @@ let package = Package(
         .target(name: "CallDirectory", dependencies: ["Calls", "SystemErrors", "Locking"]),
         // Control: the recents list in SQLite (libsqlite3), recorded from a provider's calls.
         .target(name: "CallHistory", dependencies: ["Calls", "CSQLite", "Locking"]),
+        // Control: PushKit's model — VoIP pushes (in-process and UnifiedPush over D-Bus) with
+        // the reporting rule enforced against a Calls provider.
+        .target(name: "PushRegistry", dependencies: ["Calls", "CDBus", "Locking"]),
 
         // Programs. voicecall depends on the virtual devices and the network simulator for its
         // demo (as asked in issue 17); no voicecall file imports them yet.
@@ -136,6 +141,7 @@ let package = Package(
         // calls-crash-writer: the child the crash tests kill (a dependency so `swift test` builds it).
         .testTarget(name: "CallDirectoryTests", dependencies: ["CallDirectory", "Calls", "AudioSession", "Locking", "TestSupport", "calls-crash-writer"]),
         .testTarget(name: "CallHistoryTests", dependencies: ["CallHistory", "Calls", "AudioSession", "CSQLite", "Locking", "TestSupport", "calls-crash-writer"]),
+        .testTarget(name: "PushRegistryTests", dependencies: ["PushRegistry", "Calls", "AudioSession", "Locking", "TestSupport"]),
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
         .testTarget(name: "VoiceCallTests", dependencies: ["voicecall", "AudioDevices", "EchoEvaluation", "TestSupport"]),
     ]

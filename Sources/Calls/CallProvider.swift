@@ -82,6 +82,9 @@ public final class CallProvider: Sendable {
     let clock: any CallClock
     let engine: VoiceEngine?
     let hasRinger: Bool
+    /// Every `reportNewIncomingCall` made, refused ones included (PushRegistry's reporting rule:
+    /// a refused report — blocked, busy — still honours the push). Its own lock, taken alone.
+    let incomingReports = Locked(0)
 
     /// A provider with `configuration` over the system `audio`, its timeouts on `clock`.
     /// - Throws: `engineStartsWithoutSession` when `audio.callIO` is a `VoiceEngine` not
@@ -139,6 +142,7 @@ public final class CallProvider: Sendable {
     /// - Throws: `callUUIDAlreadyExists`, `filteredByDoNotDisturb`, `filteredByBlockList`,
     ///   `maximumCallGroupsReached`, `providerInvalidated`.
     public func reportNewIncomingCall(with uuid: UUID, update: CallUpdate) throws(IncomingCallError) {
+        incomingReports.withLock { $0 += 1 }
         // The filter looks up outside the state lock (a directory lookup is a file access).
         let decision = update.remoteHandle.flatMap { handle in
             state.withLock { $0.filter }.map { $0.decision(for: handle) }
@@ -317,6 +321,9 @@ public final class CallProvider: Sendable {
     public var isCallAudioActive: Bool { audio.withLock { $0.callActive } }
     /// Whether the ringtone plays.
     public var isRinging: Bool { audio.withLock { $0.ringing } }
+    /// How many times `reportNewIncomingCall` was called, refused reports included: what
+    /// PushRegistry reads before and after a VoIP push's delegate call to see it reported.
+    @_spi(PushRegistry) public var incomingCallReportCount: Int { incomingReports.withLock { $0 } }
 
     func addObserverSink(_ sink: @escaping @Sendable (ObservedCall) -> Void) -> Int {
         state.withLock { state in
