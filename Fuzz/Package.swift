@@ -21,6 +21,7 @@ let package = Package(
                 .product(name: "AudioDevices", package: "VoiceEngine"),
                 .product(name: "NetworkSimulation", package: "VoiceEngine"),
                 .product(name: "MediaEngine", package: "VoiceEngine"),
+                .product(name: "PushRegistry", package: "VoiceEngine"),
             ]
         ),
     ]

@@ -13,6 +13,7 @@ struct FuzzTarget: Sendable {
         RTCPCompoundTarget.target,
         SRTPUnprotectTarget.target,
         SDESCryptoTarget.target,
+        PushPayloadTarget.target,
         TelephoneEventTarget.target,
         WAVTarget.target,
         TraceCSVTarget.target,
