@@ -66,13 +66,13 @@ let package = Package(
         // driving the call and ringtone sessions and the engine's calls.
         .target(name: "Calls", dependencies: ["AudioSession", "MediaEngine", "AudioDevices", "RTP", "Locking"]),
 
-        // Programs. voicecall depends on the virtual devices and the network simulator for its
-        // demo (as asked in issue 17); no voicecall file imports them yet.
+        // Programs. voicecall's demo runs two softphones (AudioSession, Calls) on virtual WAV
+        // devices (AudioDevicesTesting) through the network simulator.
         .executableTarget(
             name: "voicecall",
             dependencies: [
                 "MediaEngine", "SRTP", "AudioDevices", "AudioProcessing", "AudioDevicesTesting", "NetworkSimulation",
-                "EchoEvaluation",
+                "EchoEvaluation", "AudioSession", "Calls", "Transport", "Locking",
             ]
         ),
         .executableTarget(

@@ -30,6 +30,14 @@ struct DemoCall {
     var pacing: Pacing
     /// Numeric loopback host both endpoints bind to.
     var host: String
+    /// The simulated network between the endpoints (nil: a clean loopback). On the virtual
+    /// clock a datagram is handed to its receiver stamped with its due time.
+    var network: (aliceToBob: DemoNetworkPath, bobToAlice: DemoNetworkPath)?
+    /// Called every `sampleIntervalMs` of call time (and at the end) with the media time in ms
+    /// and both sides' figures: the live status and the plots.
+    var onSample: ((Double, DemoSnapshot) -> Void)?
+    /// Spacing of `onSample` calls, in ms of call time.
+    var sampleIntervalMs = 500.0
 
     /// The longest call `run` records, in seconds (10 hours): the recording is preallocated.
     static let maximumSeconds = 36_000.0
@@ -87,12 +95,28 @@ struct DemoCall {
 
         let start = MonotonicClock.nanoseconds
         let frameMs = Double(configuration.frameDurationMs)
+        var link = network.map { VirtualLink(aliceToBob: $0.aliceToBob, bobToAlice: $0.bobToAlice) }
+        var nextSampleMs = sampleIntervalMs
+        func snapshot() -> DemoSnapshot {
+            DemoSnapshot(alice: alice.call.statistics, bob: bob.call.statistics,
+                         aliceSource: alice.mixer.mediaSourceStatistics, bobSource: bob.mixer.mediaSourceStatistics)
+        }
         for tick in 0..<frameCount {
             let now = pacing == .realTime ? Double(MonotonicClock.nanoseconds - start) / 1e6 : Double(tick) * frameMs
+            if link != nil { try link!.release(untilMs: now, alice: alice, bob: bob) }
             try alice.receive(arrivalTimeMs: now)
             try bob.receive(arrivalTimeMs: now)
-            try alice.tick(tick, nowMs: now)
-            try bob.tick(tick, nowMs: now)
+            if link != nil {
+                try alice.tick(tick, nowMs: now) { link!.carry($0, sendMs: now, towardBob: true) }
+                try bob.tick(tick, nowMs: now) { link!.carry($0, sendMs: now, towardBob: false) }
+            } else {
+                try alice.tick(tick, nowMs: now, through: nil)
+                try bob.tick(tick, nowMs: now, through: nil)
+            }
+            if let onSample, now + frameMs >= nextSampleMs {
+                onSample(now + frameMs, snapshot())
+                nextSampleMs += sampleIntervalMs
+            }
             if pacing == .realTime {
                 MonotonicClock.sleep(untilNanoseconds: start + Int64(tick + 1) * Int64(configuration.frameDurationMs) * 1_000_000)
             }
@@ -102,6 +126,8 @@ struct DemoCall {
         let aliceStatistics = alice.call.statistics, bobStatistics = bob.call.statistics
         return DemoCallResult(
             offer: offer, answer: answer, callSeconds: callSeconds, elapsedSeconds: elapsed,
+            paths: link.map { ($0.aliceToBob, $0.bobToAlice) },
+            aliceSource: alice.mixer.mediaSourceStatistics, bobSource: bob.mixer.mediaSourceStatistics,
             aliceToBob: DirectionSummary(from: "alice", to: "bob", sender: aliceStatistics, receiver: bobStatistics, callSeconds: callSeconds),
             bobToAlice: DirectionSummary(from: "bob", to: "alice", sender: bobStatistics, receiver: aliceStatistics, callSeconds: callSeconds),
             receivedByBob: WAVAudio(sampleRate: configuration.sampleRate, channelCount: 1, samples: bob.recording),
@@ -110,7 +136,9 @@ struct DemoCall {
     }
 
     /// One side of the call: its socket, mixer, call, input and recording.
-    private final class Endpoint {
+    typealias EndpointAccess = Endpoint
+
+    final class Endpoint {
         let socket: UDPSocket
         let mixer: CallMixer
         let call: CallMedia
@@ -158,7 +186,7 @@ struct DemoCall {
 
         /// Plays frame `tick` to the recording and captures frame `tick` of the input (silence
         /// past its end), then sends what the call queued.
-        func tick(_ tick: Int, nowMs: Double) throws(DemoCallError) {
+        func tick(_ tick: Int, nowMs: Double, through network: ((UnsafeRawBufferPointer) -> Void)?) throws(DemoCallError) {
             mixer.render(into: frame, nowMs: nowMs)
             recording.append(contentsOf: frame)
             let start = tick * frame.count
@@ -168,10 +196,24 @@ struct DemoCall {
             mixer.capture(UnsafeBufferPointer(frame))
             var failure: SocketError?
             call.sendDatagrams(nowMs: nowMs) { datagram in
+                if let network { network(datagram); return }
                 do throws(SocketError) {
                     try socket.send(datagram)
                 } catch {
                     failure = error
+                }
+            }
+            if let failure { throw .socket(failure) }
+        }
+
+        /// Sends `bytes` to the peer now (the simulated network decided when).
+        func forward(_ bytes: [UInt8]) throws(DemoCallError) {
+            let failure: SocketError? = bytes.withUnsafeBytes { raw in
+                do throws(SocketError) {
+                    _ = try socket.send(raw)
+                    return nil
+                } catch {
+                    return error
                 }
             }
             if let failure { throw .socket(failure) }
@@ -189,6 +231,55 @@ struct DemoCall {
             }
         }
     }
+}
+
+/// The simulated network on the virtual clock: datagrams held until their due time, then
+/// sent over the real sockets and taken in by the receiver stamped with that time (loopback
+/// UDP delivers during `sendto`, and a late one is taken at the next tick).
+private struct VirtualLink {
+    var aliceToBob: DemoNetworkPath
+    var bobToAlice: DemoNetworkPath
+    private var held: [(dueMs: Double, order: Int, towardBob: Bool, bytes: [UInt8])] = []
+    private var order = 0
+
+    init(aliceToBob: DemoNetworkPath, bobToAlice: DemoNetworkPath) {
+        self.aliceToBob = aliceToBob
+        self.bobToAlice = bobToAlice
+    }
+
+    /// Takes a datagram sent at `sendMs`: dropped, or held until its delay passed.
+    mutating func carry(_ datagram: UnsafeRawBufferPointer, sendMs: Double, towardBob: Bool) {
+        let fate = towardBob ? aliceToBob.fate(sendMs: sendMs) : bobToAlice.fate(sendMs: sendMs)
+        guard let delay = fate else { return }
+        held.append((sendMs + delay, order, towardBob, Array(datagram)))
+        order += 1
+    }
+
+    /// Delivers every held datagram due by `untilMs`, in due order, each stamped with its due time.
+    mutating func release(untilMs: Double, alice: DemoCall.EndpointAccess, bob: DemoCall.EndpointAccess) throws(DemoCallError) {
+        held.sort { ($0.dueMs, $0.order) < ($1.dueMs, $1.order) }
+        var count = 0
+        for item in held {
+            guard item.dueMs <= untilMs else { break }
+            count += 1
+            let (sender, receiver) = item.towardBob ? (alice, bob) : (bob, alice)
+            try sender.forward(item.bytes)
+            try receiver.receive(arrivalTimeMs: item.dueMs)
+        }
+        held.removeFirst(count)
+    }
+}
+
+/// Both sides' figures at one moment of the call.
+struct DemoSnapshot {
+    /// Alice's call counters (her sending and her receiving).
+    var alice: CallMediaStatistics
+    /// Bob's call counters.
+    var bob: CallMediaStatistics
+    /// Alice's microphone side: levels and echo cancellation.
+    var aliceSource: MediaSourceStatistics
+    /// Bob's microphone side.
+    var bobSource: MediaSourceStatistics
 }
 
 /// What one direction of the demo call carried.
@@ -218,6 +309,12 @@ struct DemoCallResult {
     var callSeconds: Double
     /// Wall-clock time the call took, in seconds.
     var elapsedSeconds: Double
+    /// The simulated network's two directions as they ended (nil: clean loopback).
+    var paths: (aliceToBob: DemoNetworkPath, bobToAlice: DemoNetworkPath)?
+    /// Alice's microphone side at the end.
+    var aliceSource: MediaSourceStatistics
+    /// Bob's microphone side at the end.
+    var bobSource: MediaSourceStatistics
     /// Alice's audio as Bob's side saw it.
     var aliceToBob: DirectionSummary
     /// Bob's audio as Alice's side saw it.
