@@ -38,6 +38,8 @@ struct DemoCall {
     var onSample: ((Double, DemoSnapshot) -> Void)?
     /// Spacing of `onSample` calls, in ms of call time.
     var sampleIntervalMs = 500.0
+    /// Whether each side's loudspeaker echoes into its microphone (`DemoEchoPath`).
+    var echoes = false
 
     /// The longest call `run` records, in seconds (10 hours): the recording is preallocated.
     static let maximumSeconds = 36_000.0
@@ -83,9 +85,9 @@ struct DemoCall {
         }
 
         let alice = try Endpoint(host: host, configuration: configuration, sendKey: aliceKey, receiveKey: keyFromAnswer,
-                                 input: aliceInput, recordingCapacity: frameCount * frameSamples)
+                                 input: aliceInput, recordingCapacity: frameCount * frameSamples, echo: echoes ? DemoEchoPath() : nil)
         let bob = try Endpoint(host: host, configuration: configuration, sendKey: bobKey, receiveKey: keyFromOffer,
-                               input: bobInput, recordingCapacity: frameCount * frameSamples)
+                               input: bobInput, recordingCapacity: frameCount * frameSamples, echo: echoes ? DemoEchoPath() : nil)
         do {
             try alice.socket.setRemote(bob.socket.localEndpoint)
             try bob.socket.setRemote(alice.socket.localEndpoint)
@@ -144,12 +146,15 @@ struct DemoCall {
         let call: CallMedia
         let input: [Int16]
         var recording: [Int16] = []
+        /// The loudspeaker-to-microphone path, if any.
+        let echo: DemoEchoPath?
         private let frame: UnsafeMutableBufferPointer<Int16>
         /// The largest UDP payload, so no datagram is ever truncated: `CallMedia` judges size.
         private let datagram: UnsafeMutableRawBufferPointer
 
         init(host: String, configuration: MediaConfiguration, sendKey: SRTPKeyingMaterial, receiveKey: SRTPKeyingMaterial,
-             input: WAVAudio, recordingCapacity: Int) throws(DemoCallError) {
+             input: WAVAudio, recordingCapacity: Int, echo: DemoEchoPath? = nil) throws(DemoCallError) {
+            self.echo = echo
             do {
                 socket = try UDPSocket(bindingTo: UDPEndpoint(host: host, port: 0))
             } catch {
@@ -189,10 +194,12 @@ struct DemoCall {
         func tick(_ tick: Int, nowMs: Double, through network: ((UnsafeRawBufferPointer) -> Void)?) throws(DemoCallError) {
             mixer.render(into: frame, nowMs: nowMs)
             recording.append(contentsOf: frame)
+            echo?.play(UnsafeBufferPointer(frame))
             let start = tick * frame.count
             for index in 0..<frame.count {
                 frame[index] = start + index < input.count ? input[start + index] : 0
             }
+            echo?.addEcho(into: frame)
             mixer.capture(UnsafeBufferPointer(frame))
             var failure: SocketError?
             call.sendDatagrams(nowMs: nowMs) { datagram in

@@ -21,9 +21,9 @@ struct DemoRealtimeRun {
         let aliceDevice = VirtualAudioDevice.wavFile(aliceInput, pacing: .realtime, recordingCapacitySamples: capacity)
         let bobDevice = VirtualAudioDevice.wavFile(bobInput, pacing: .realtime, recordingCapacitySamples: capacity)
         let aliceEngine = try Self.engine(device: options.device.map { AudioDeviceOpener.alsa($0) }
-                                              ?? AudioDeviceOpener(name: "alice.wav", calls: aliceDevice), media: media)
+                                              ?? AudioDeviceOpener(name: "alice.wav", calls: DemoEchoDevice(device: aliceDevice)), media: media)
         defer { aliceEngine.shutdown() }
-        let bobEngine = try Self.engine(device: AudioDeviceOpener(name: "bob.wav", calls: bobDevice), media: media)
+        let bobEngine = try Self.engine(device: AudioDeviceOpener(name: "bob.wav", calls: DemoEchoDevice(device: bobDevice)), media: media)
         defer { bobEngine.shutdown() }
 
         let log = DemoLog()
