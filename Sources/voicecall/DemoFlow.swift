@@ -56,8 +56,8 @@ final class DemoFlow: Sendable {
     func hangUp(_ uuid: UUID) throws(DemoFlowError) {
         note("alice: hangs up (EndCallAction)")
         try alice.request(EndCallAction(call: uuid))
+        note("bob: the BYE arrives — reportCall(endedAt:, reason: .remoteEnded)")
         bob.provider.reportCall(with: uuid, endedAt: nil, reason: .remoteEnded)
-        note("bob: reportCall(endedAt:, reason: .remoteEnded)")
         let deadline = Date().addingTimeInterval(5)
         while alice.delegate.isActive || bob.delegate.isActive || alice.io.isRunningIO || bob.io.isRunningIO {
             guard Date() < deadline else { throw .provider("the call sessions did not deactivate") }

@@ -23,6 +23,10 @@ struct DemoRealtimeRun {
         let aliceEngine = try Self.engine(device: options.device.map { AudioDeviceOpener.alsa($0) }
                                               ?? AudioDeviceOpener(name: "alice.wav", calls: DemoEchoDevice(device: aliceDevice)), media: media)
         defer { aliceEngine.shutdown() }
+        // A real device is tried before any call: a missing or busy one is named at once.
+        if let pcm = options.device, let problem = aliceEngine.probeDevice() {
+            throw .engine("cannot open the ALSA device \(pcm) (voicecall devices lists them): \(problem)")
+        }
         let bobEngine = try Self.engine(device: AudioDeviceOpener(name: "bob.wav", calls: DemoEchoDevice(device: bobDevice)), media: media)
         defer { bobEngine.shutdown() }
 

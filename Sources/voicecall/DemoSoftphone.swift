@@ -58,7 +58,9 @@ final class DemoSoftphone: Sendable {
     func waitUntilActive(seconds: Double = 5) throws(DemoFlowError) {
         let deadline = Date().addingTimeInterval(seconds)
         while !(delegate.isActive && io.isRunningIO) {
-            guard Date() < deadline else { throw .provider("\(name): the call audio session did not activate") }
+            guard Date() < deadline else {
+                throw .provider("\(name): the call audio session did not activate" + (io.probeDevice().map { ": \($0)" } ?? ""))
+            }
             delegate.settle()
             usleep(2_000)
         }

@@ -67,7 +67,7 @@ import TestSupport
 
         // The flow went through every step, in order.
         let steps = ["dials", "push:", "reportNewIncomingCall — ringing", "answers", "bob: didActivate", "connected", "hangs up",
-                     "bob: reportCall(endedAt:, reason: .remoteEnded)"]
+                     "reportCall(endedAt:, reason: .remoteEnded)"]
         let positions = steps.map { step in report.flow.firstIndex { $0.contains(step) } }
         #expect(!positions.contains(nil), "\(report.flow)")
         #expect(positions.compactMap { $0 } == positions.compactMap { $0 }.sorted(), "\(report.flow)")
