@@ -10,7 +10,7 @@ import SRTP
 struct DemoCommand {
     static let usage = """
         voicecall demo [--network A…H|none] [--seconds N] [--seed N] [--fast] [--device PCM]
-                       [--bitrate BPS] [--ptime MS] [--dtx] [--srtp SUITE]
+                       [--bitrate BPS] [--ptime MS] [--dtx] [--srtp SUITE] [--together]
                        [--out DIR] [--json PATH] [--plot DIR] [--alice WAV] [--bob WAV]
           Two softphones in this process, each with its own CallKit-style provider, audio
           session and VoiceEngine, call each other: push → report → ring → answer → didActivate
@@ -21,7 +21,7 @@ struct DemoCommand {
           While it runs, one status line per direction; at the end a summary for both,
           DIR/received-by-bob.wav and DIR/received-by-alice.wav (what each side heard).
           --network C     G.1050 class A…H with bursty last-mile loss (default C), or none
-          --seconds N     call length, 0 < N ≤ 36000 (default: the longer input, 8 s)
+          --seconds N     call length, 0 < N ≤ 36000 (default: both turns, 16 s)
           --seed N        seed of the network simulator, 0…2147483647 (default 1)
           --fast          virtual clock, as fast as the CPU goes (no VoiceEngine threads)
           --device PCM    a real ALSA microphone and loudspeaker for Alice (real time only)
@@ -32,19 +32,26 @@ struct DemoCommand {
           --out DIR       where the received audio goes (default: out)
           --json PATH     the summary and the samples over time as JSON
           --plot DIR      SVG plots: delay.svg (network vs playout), levels.svg, mos.svg
-          --alice/--bob   mono 48 kHz WAV each side speaks (default: the speech fixtures)
+          --alice/--bob   mono 48 kHz WAV each side speaks (default: the speech fixtures);
+                          Bob replies when Alice is done
+          --together      both talk from the start (double talk)
         """
 
     static func run(_ arguments: inout CommandArguments) throws {
         let options = try DemoOptions(&arguments)
         let aliceInput = try WAVAudio(contentsOf: URL(fileURLWithPath: options.alicePath))
-        let bobInput = try WAVAudio(contentsOf: URL(fileURLWithPath: options.bobPath))
+        var bobInput = try WAVAudio(contentsOf: URL(fileURLWithPath: options.bobPath))
         for (name, input) in [("alice", aliceInput), ("bob", bobInput)] where input.channelCount != 1 || input.sampleRate != options.media.sampleRate {
             throw CommandError.usage("--\(name): \(input.channelCount) channel(s) at \(input.sampleRate) Hz; the demo needs mono at \(options.media.sampleRate) Hz")
         }
+        if !options.together {
+            // Turns: Bob replies 0.3 s after Alice's last word.
+            let pause = [Int16](repeating: 0, count: aliceInput.samples.count + options.media.sampleRate * 3 / 10)
+            bobInput = WAVAudio(sampleRate: bobInput.sampleRate, channelCount: 1, samples: pause + bobInput.samples)
+        }
         let seconds = options.seconds ?? max(aliceInput.durationSeconds, bobInput.durationSeconds)
         let media = options.media
-        DemoOutput.line("voicecall demo: alice ↔ bob on 127.0.0.1, network \(options.networkName) (seed \(options.seed)), "
+        DemoOutput.line("voicecall demo: alice ↔ bob\(options.together ? " (talking together)" : "") on 127.0.0.1, network \(options.networkName) (seed \(options.seed)), "
                         + "SRTP \(media.srtpProfile.sdesName), Opus \(media.frameDurationMs) ms \(media.bitrate / 1_000) kb/s"
                         + "\(media.inbandFEC ? " FEC" : "")\(media.discontinuousTransmission ? " DTX" : ""), "
                         + String(format: "%.1f s ", seconds) + (options.fast ? "on a virtual clock" : "in real time")

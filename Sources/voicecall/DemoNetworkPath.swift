@@ -1,13 +1,14 @@
 import NetworkSimulation
 
-/// One direction of the simulated network: the n-th datagram sent takes the fate of the
-/// n-th packet of a `NetworkSimulator` trace (lost, or delayed by its arrival minus its send
-/// time). The same for the real-time relay and the virtual-clock loop, so `--fast` and real
-/// time impair a call alike for one seed.
+/// One direction of the simulated network: a datagram sent at time t takes the fate of the
+/// `NetworkSimulator` trace's packet sent nearest t (lost, or delayed by its arrival minus its
+/// send time), so RTP packet n meets trace packet n and an RTCP report shares the fate of the
+/// packet it travels with — RTCP's randomised timing does not shift the pattern, and one seed
+/// gives one call on the virtual clock. The same for the real-time relay.
 struct DemoNetworkPath {
-    /// The delay (ms) of each datagram in send order, nil for a lost one; empty: clean.
+    /// The delay (ms) of each packet interval's packet, nil for a lost one; empty: clean.
     private let fates: [Double?]
-    private var next = 0
+    private let intervalMs: Double
     /// The delays applied so far, with the send time (ms since the path started) of each:
     /// what the "network delay" plot draws.
     private(set) var appliedDelays: [(sendMs: Double, delayMs: Double)] = []
@@ -19,9 +20,10 @@ struct DemoNetworkPath {
     /// A path impairing like `profile` (nil: clean) for about `seconds` of `ptimeMs` packets,
     /// its randomness from `seed`.
     init(profile: NetworkProfile?, seconds: Double, ptimeMs: Int, seed: UInt64) {
+        intervalMs = Double(ptimeMs)
         guard let profile else { fates = []; return }
-        // RTCP shares the path (rtcp-mux): a margin of one datagram in eight, and twice over.
-        let count = Int(min(seconds, DemoOptions.maximumSeconds) * 1_000 / Double(ptimeMs) * 2.25) + 64
+        // A margin for the set-up and the hang-up around the call.
+        let count = Int(min(seconds, DemoOptions.maximumSeconds) * 1_000 / Double(ptimeMs)) + 256
         var generator = DemoRandom(seed: seed)
         let trace = NetworkSimulator(profile: profile).trace(packetCount: count, packetIntervalMs: Double(ptimeMs), using: &generator)
         fates = trace.packets.map(\.delayMs)
@@ -30,13 +32,13 @@ struct DemoNetworkPath {
     /// Whether the path is a clean loopback.
     var isClean: Bool { fates.isEmpty }
 
-    /// The next datagram's fate, sent at `sendMs`: its delay in ms, or nil when lost. Past the
-    /// trace's end the path is clean (it is sized for twice the call).
+    /// The fate of a datagram sent at `sendMs`: its delay in ms, or nil when lost. Past the
+    /// trace's end the path is clean.
     mutating func fate(sendMs: Double) -> Double? {
         carried += 1
         guard !fates.isEmpty else { return 0 }
-        let fate = next < fates.count ? fates[next] : 0
-        next += 1
+        let slot = sendMs.isFinite ? Int(max(0, min((sendMs / intervalMs).rounded(), Double(fates.count)))) : fates.count
+        let fate = slot < fates.count ? fates[slot] : 0
         if let delay = fate {
             appliedDelays.append((sendMs, delay))
         } else {

@@ -19,6 +19,9 @@ struct DemoOptions {
     var device: String?
     /// Virtual clock, as fast as the CPU goes (`--fast`).
     var fast = false
+    /// Both talk from the start (`--together`); by default Bob replies once Alice is done, so
+    /// each direction is heard alone and echo suppression is measured in single talk.
+    var together = false
     /// Where the received audio goes (`--out`).
     var outDirectory = "out"
     /// Where the figures go as JSON (`--json`), if anywhere.
@@ -74,6 +77,7 @@ struct DemoOptions {
         jsonPath = try arguments.value("--json")
         plotDirectory = try arguments.value("--plot")
         fast = arguments.flag("--fast")
+        together = arguments.flag("--together")
         if let name = try arguments.value("--network") { network = try Self.network(named: name) }
         if let seed = try arguments.integer("--seed", in: 0...Int(Int32.max)) { self.seed = UInt64(seed) }
         device = try arguments.value("--device")

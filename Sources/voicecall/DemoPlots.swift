@@ -78,8 +78,8 @@ enum DemoPlots {
                 svg += "<line x1=\"\(left)\" x2=\"\(format(left + plotWidth))\" y1=\"\(format(y(value)))\" y2=\"\(format(y(value)))\" stroke=\"#eee\"/>\n"
                 svg += "<text x=\"\(format(left - 6))\" y=\"\(format(y(value) + 4))\" text-anchor=\"end\">\(format(value))</text>\n"
             }
-            for step in 0...5 {
-                let t = span * Double(step) / 5
+            let tick = niceCeiling(span / 6)
+            for t in stride(from: 0.0, through: span + tick * 1e-9, by: tick) {
                 svg += "<text x=\"\(format(x(t)))\" y=\"\(format(y0 + panelHeight + 16))\" text-anchor=\"middle\">\(format(t)) s</text>\n"
             }
             svg += "<text x=\"14\" y=\"\(format(y0 + panelHeight / 2))\" transform=\"rotate(-90 14 \(format(y0 + panelHeight / 2)))\" text-anchor=\"middle\">\(escape(unit))</text>\n"

@@ -33,8 +33,12 @@ struct DemoDirectionReport: Codable, Equatable {
     var mos: Double?
     /// The receiver's listening MOS estimate (delay excluded).
     var listeningMos: Double?
-    /// Echo suppression at the sender's microphone (ERLE), dB, nil without an echo path.
+    /// Echo suppression at the sender's microphone (ERLE) at the end, dB, nil before the far
+    /// end talked. The meter has a 1 s memory and counts near-end speech over far-end speech
+    /// (double talk) too, so it reads low while both talk.
     var echoSuppressionDb: Double?
+    /// The highest echo suppression sampled during the call (single talk, once converged), dB.
+    var echoSuppressionPeakDb: Double?
     /// SRTP authentication failures plus replays at the receiver (0 on a working call).
     var srtpFailures: Int
     /// The samples taken while the call ran.
@@ -61,6 +65,7 @@ struct DemoDirectionReport: Codable, Equatable {
         mos = receiver.quality?.meanOpinionScore
         listeningMos = receiver.quality?.listeningMeanOpinionScore
         echoSuppressionDb = senderSource.echoReturnLossEnhancement
+        echoSuppressionPeakDb = samples.compactMap(\.echoSuppressionDb).max()
         srtpFailures = receiver.transport.srtp.authFailures + receiver.transport.srtp.replays
         self.samples = samples
     }
@@ -102,7 +107,8 @@ struct DemoReport: Codable, Equatable {
             ("bitrate (SRTP)", { number($0.bitrateKbps, "%.1f kb/s") }),
             ("MOS, conversational", { number($0.mos, "%.2f") }),
             ("MOS, listening", { number($0.listeningMos, "%.2f") }),
-            ("echo suppression", { number($0.echoSuppressionDb, "%.0f dB") }),
+            ("echo suppression, peak", { number($0.echoSuppressionPeakDb, "%.0f dB") }),
+            ("echo suppression, end", { number($0.echoSuppressionDb, "%.0f dB") }),
             ("SRTP failures", { "\($0.srtpFailures)" }),
         ]
         let header = directions.map { "\($0.from) → \($0.to)" }

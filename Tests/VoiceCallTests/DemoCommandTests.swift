@@ -62,7 +62,7 @@ import TestSupport
 
     @Test(arguments: ["none", "A", "C", "F"])
     func fastDemoThroughTheNetworkWritesItsFiles(network: String) throws {
-        let (run, report, directory) = try Self.fastDemo(["--network", network, "--seed", "7"])
+        let (run, report, directory) = try Self.fastDemo(["--network", network, "--seed", "7", "--together"])
         defer { try? FileManager.default.removeItem(at: directory) }
 
         // The flow went through every step, in order.
@@ -117,7 +117,7 @@ import TestSupport
     /// On a clean loopback each side hears the other: what Bob heard correlates with what
     /// Alice said (and not with what he said himself), and the other way round.
     @Test func cleanCallCarriesTheSpeech() throws {
-        let (_, _, directory) = try Self.fastDemo(["--network", "none"], seconds: 4)
+        let (_, _, directory) = try Self.fastDemo(["--network", "none", "--together"], seconds: 4)
         defer { try? FileManager.default.removeItem(at: directory) }
         let alice = try WAVAudio(contentsOf: VectorFiles.url("speech/alice-en-us-48k.wav")).samples
         let bob = try WAVAudio(contentsOf: VectorFiles.url("speech/bob-en-gb-48k.wav")).samples
@@ -142,7 +142,7 @@ import TestSupport
         let directory = try Self.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let json = directory.appendingPathComponent("demo.json")
-        let run = try Self.run(["demo", "--seconds", "1.5", "--network", "B", "--out", directory.path, "--json", json.path])
+        let run = try Self.run(["demo", "--seconds", "1.5", "--network", "B", "--together", "--out", directory.path, "--json", json.path])
         #expect(run.exited && run.status == 0, "\(run.errors)")
         let report = try JSONDecoder().decode(DemoReport.self, from: Data(contentsOf: json))
         #expect(!report.fast && report.callSeconds >= 1.5)
