@@ -17,7 +17,9 @@ struct DemoRealtimeRun {
 
     func run() throws(DemoFlowError) -> DemoOutcome {
         let media = options.media
-        let capacity = Int((seconds + 5) * Double(media.sampleRate))
+        // The WAVs keep the first half hour: reserved up front (the I/O threads never
+        // allocate), 170 MB a side at most however long the call.
+        let capacity = Int((min(seconds, 1_800) + 5) * Double(media.sampleRate))
         let aliceDevice = VirtualAudioDevice.wavFile(aliceInput, pacing: .realtime, recordingCapacitySamples: capacity)
         let bobDevice = VirtualAudioDevice.wavFile(bobInput, pacing: .realtime, recordingCapacitySamples: capacity)
         let aliceEngine = try Self.engine(device: options.device.map { AudioDeviceOpener.alsa($0) }
