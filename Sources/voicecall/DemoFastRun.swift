@@ -47,6 +47,11 @@ struct DemoFastRun {
         } catch {
             throw .media("\(error)")
         }
+        if figures.live.aliceToBob.samples.last.map({ $0.seconds < result.callSeconds - 0.01 }) ?? true {
+            // The call's last moments, when they did not end on a sampling instant.
+            figures.live.update(seconds: result.callSeconds, alice: result.bobToAlice.receiver, bob: result.aliceToBob.receiver,
+                                aliceSource: result.aliceSource, bobSource: result.bobSource, paths: nil, final: true)
+        }
         try flow.hangUp(uuid)
         // The network delays are known once the call ran: fold them into the samples.
         var samples = (figures.live.aliceToBob.samples, figures.live.bobToAlice.samples)

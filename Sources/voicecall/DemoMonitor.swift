@@ -111,7 +111,8 @@ struct DemoStatusDisplay {
             for line in lines { text += "\r\u{1B}[K" + line + "\n" }
             drawn = true
             DemoOutput.write(text)
-        } else if final || seconds - lastPlain >= plainEverySeconds {
+        } else if final || seconds - lastPlain >= plainEverySeconds - 0.25 {
+            // (The tolerance: samples come every 0.5 s give or take a few ms.)
             lastPlain = seconds
             DemoOutput.write(lines.joined(separator: "\n") + "\n")
         }
