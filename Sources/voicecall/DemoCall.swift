@@ -168,7 +168,7 @@ struct DemoCall {
             do {
                 var mixing = MixerConfiguration()
                 mixing.sampleRate = configuration.sampleRate
-                mixing.frameDurationMs = min(configuration.frameDurationMs, 20)
+                mixing.frameDurationMs = configuration.frameDurationMs  // the mixer refuses a call of another frame
                 mixing.deviceSampleRate = configuration.sampleRate
                 // No device: the input and the recording share the call's clock.
                 mixing.compensatesDeviceDrift = false

@@ -116,6 +116,19 @@ import TestSupport
         #expect(!json.contains("inline:") && !json.contains("crypto"), "no key material in the JSON")
     }
 
+    /// The media options reach both sides: 60 ms packets (the virtual-clock mixer used to
+    /// refuse them), DTX, an AEAD suite.
+    @Test func mediaOptionsReachTheCall() throws {
+        let (_, report, directory) = try Self.fastDemo(["--network", "none", "--ptime", "60", "--dtx", "--srtp", "AEAD_AES_256_GCM", "--together"])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect(report.ptimeMs == 60 && report.dtx && report.srtp == "AEAD_AES_256_GCM")
+        for direction in report.directions {
+            // 50 packets of 60 ms in 3 s, fewer with DTX in the speech's pauses.
+            #expect(direction.packetsSent > 20 && direction.packetsSent <= 50, "\(direction.from): \(direction.packetsSent)")
+            #expect(direction.packetsLost == 0 && direction.srtpFailures == 0 && direction.packetsReceived >= direction.packetsSent - 1)
+        }
+    }
+
     /// One seed, one network: the same packets are lost in two runs (RTCP's random timing
     /// does not shift the pattern); another seed loses others.
     @Test func aSeedGivesTheSameLosses() throws {
