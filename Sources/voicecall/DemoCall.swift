@@ -8,7 +8,9 @@ import Transport
 /// library's own parts: each side is a `CallMixer` (voiceChat processing) with one
 /// `CallMedia` (SRTP keys generated now and exchanged as SDES `a=crypto` lines, Opus, RTP,
 /// the adaptive jitter buffer). Alice's input is her microphone, Bob's his; each side
-/// records what its loudspeaker plays.
+/// records what its loudspeaker plays. `voicecall demo --fast` runs its media on this, on
+/// the virtual clock, with `network` between the sides and an echo path on each
+/// (`echoes`); the real-time demo runs `VoiceEngine`s instead (`DemoRealtimeRun`).
 struct DemoCall {
     /// How ticks are paced.
     enum Pacing: Equatable {
