@@ -209,6 +209,17 @@ import TestSupport
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty, "nothing written")
     }
 
+    /// A `--device` that does not exist is named before any call starts: exit status 1, no files.
+    @Test func aMissingDeviceIsNamed() throws {
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let run = try Self.run(["demo", "--device", "voicecall-no-such-pcm", "--seconds", "1", "--out", directory.path])
+        #expect(run.exited && run.status == 1)
+        #expect(run.errors.contains("voicecall demo: engine: cannot open the ALSA device voicecall-no-such-pcm"), "\(run.errors)")
+        #expect(!run.output.contains("dials"), "no call was tried")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
+    }
+
     // The parts, in process.
 
     @Test func defaultsAndNetworks() throws {
