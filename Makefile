@@ -7,9 +7,10 @@ deps:
 test-deps:
 	scripts/install-deps --test
 
-## A demo call on built-in defaults: two endpoints, real UDP on 127.0.0.1, SRTP, Opus.
+## A demo call: two softphones through the CallKit-style flow, SRTP/Opus over UDP on 127.0.0.1
+## through the network simulator (G.1050 class C, bursty loss). make demo ARGS="--fast --plot out/plots"
 demo: deps
-	swift run voicecall demo
+	swift run voicecall demo $(ARGS)
 
 ## The whole test suite, with a PulseAudio null-sink loopback for the real-ALSA tests
 ## (started before, stopped after, also on failure; PULSE_SERVER exported to the tests).

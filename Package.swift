@@ -80,13 +80,13 @@ let package = Package(
         // the reporting rule enforced against a Calls provider.
         .target(name: "PushRegistry", dependencies: ["Calls", "CDBus", "Locking"]),
 
-        // Programs. voicecall depends on the virtual devices and the network simulator for its
-        // demo (as asked in issue 17); no voicecall file imports them yet.
+        // Programs. voicecall's demo runs two softphones (AudioSession, Calls) on virtual WAV
+        // devices (AudioDevicesTesting) through the network simulator.
         .executableTarget(
             name: "voicecall",
             dependencies: [
                 "MediaEngine", "SRTP", "AudioDevices", "AudioProcessing", "AudioDevicesTesting", "NetworkSimulation",
-                "EchoEvaluation",
+                "EchoEvaluation", "AudioSession", "Calls", "Transport", "Locking",
             ]
         ),
         // The child the crash tests kill with SIGKILL mid-write (history and directory writers).

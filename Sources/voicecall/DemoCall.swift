@@ -8,7 +8,9 @@ import Transport
 /// library's own parts: each side is a `CallMixer` (voiceChat processing) with one
 /// `CallMedia` (SRTP keys generated now and exchanged as SDES `a=crypto` lines, Opus, RTP,
 /// the adaptive jitter buffer). Alice's input is her microphone, Bob's his; each side
-/// records what its loudspeaker plays.
+/// records what its loudspeaker plays. `voicecall demo --fast` runs its media on this, on
+/// the virtual clock, with `network` between the sides and an echo path on each
+/// (`echoes`); the real-time demo runs `VoiceEngine`s instead (`DemoRealtimeRun`).
 struct DemoCall {
     /// How ticks are paced.
     enum Pacing: Equatable {
@@ -30,6 +32,16 @@ struct DemoCall {
     var pacing: Pacing
     /// Numeric loopback host both endpoints bind to.
     var host: String
+    /// The simulated network between the endpoints (nil: a clean loopback). On the virtual
+    /// clock a datagram is handed to its receiver stamped with its due time.
+    var network: (aliceToBob: DemoNetworkPath, bobToAlice: DemoNetworkPath)?
+    /// Called every `sampleIntervalMs` of call time (and at the end) with the media time in ms
+    /// and both sides' figures: the live status and the plots.
+    var onSample: ((Double, DemoSnapshot) -> Void)?
+    /// Spacing of `onSample` calls, in ms of call time.
+    var sampleIntervalMs = 500.0
+    /// Whether each side's loudspeaker echoes into its microphone (`DemoEchoPath`).
+    var echoes = false
 
     /// The longest call `run` records, in seconds (10 hours): the recording is preallocated.
     static let maximumSeconds = 36_000.0
@@ -75,9 +87,9 @@ struct DemoCall {
         }
 
         let alice = try Endpoint(host: host, configuration: configuration, sendKey: aliceKey, receiveKey: keyFromAnswer,
-                                 input: aliceInput, recordingCapacity: frameCount * frameSamples)
+                                 input: aliceInput, recordingCapacity: frameCount * frameSamples, echo: echoes ? DemoEchoPath() : nil)
         let bob = try Endpoint(host: host, configuration: configuration, sendKey: bobKey, receiveKey: keyFromOffer,
-                               input: bobInput, recordingCapacity: frameCount * frameSamples)
+                               input: bobInput, recordingCapacity: frameCount * frameSamples, echo: echoes ? DemoEchoPath() : nil)
         do {
             try alice.socket.setRemote(bob.socket.localEndpoint)
             try bob.socket.setRemote(alice.socket.localEndpoint)
@@ -87,12 +99,28 @@ struct DemoCall {
 
         let start = MonotonicClock.nanoseconds
         let frameMs = Double(configuration.frameDurationMs)
+        var link = network.map { VirtualLink(aliceToBob: $0.aliceToBob, bobToAlice: $0.bobToAlice) }
+        var nextSampleMs = sampleIntervalMs
+        func snapshot() -> DemoSnapshot {
+            DemoSnapshot(alice: alice.call.statistics, bob: bob.call.statistics,
+                         aliceSource: alice.mixer.mediaSourceStatistics, bobSource: bob.mixer.mediaSourceStatistics)
+        }
         for tick in 0..<frameCount {
             let now = pacing == .realTime ? Double(MonotonicClock.nanoseconds - start) / 1e6 : Double(tick) * frameMs
+            if link != nil { try link!.release(untilMs: now, alice: alice, bob: bob) }
             try alice.receive(arrivalTimeMs: now)
             try bob.receive(arrivalTimeMs: now)
-            try alice.tick(tick, nowMs: now)
-            try bob.tick(tick, nowMs: now)
+            if link != nil {
+                try alice.tick(tick, nowMs: now) { link!.carry($0, sendMs: now, towardBob: true) }
+                try bob.tick(tick, nowMs: now) { link!.carry($0, sendMs: now, towardBob: false) }
+            } else {
+                try alice.tick(tick, nowMs: now, through: nil)
+                try bob.tick(tick, nowMs: now, through: nil)
+            }
+            if let onSample, now + frameMs >= nextSampleMs {
+                onSample(now + frameMs, snapshot())
+                nextSampleMs += sampleIntervalMs
+            }
             if pacing == .realTime {
                 MonotonicClock.sleep(untilNanoseconds: start + Int64(tick + 1) * Int64(configuration.frameDurationMs) * 1_000_000)
             }
@@ -102,6 +130,8 @@ struct DemoCall {
         let aliceStatistics = alice.call.statistics, bobStatistics = bob.call.statistics
         return DemoCallResult(
             offer: offer, answer: answer, callSeconds: callSeconds, elapsedSeconds: elapsed,
+            paths: link.map { ($0.aliceToBob, $0.bobToAlice) },
+            aliceSource: alice.mixer.mediaSourceStatistics, bobSource: bob.mixer.mediaSourceStatistics,
             aliceToBob: DirectionSummary(from: "alice", to: "bob", sender: aliceStatistics, receiver: bobStatistics, callSeconds: callSeconds),
             bobToAlice: DirectionSummary(from: "bob", to: "alice", sender: bobStatistics, receiver: aliceStatistics, callSeconds: callSeconds),
             receivedByBob: WAVAudio(sampleRate: configuration.sampleRate, channelCount: 1, samples: bob.recording),
@@ -110,18 +140,23 @@ struct DemoCall {
     }
 
     /// One side of the call: its socket, mixer, call, input and recording.
-    private final class Endpoint {
+    typealias EndpointAccess = Endpoint
+
+    final class Endpoint {
         let socket: UDPSocket
         let mixer: CallMixer
         let call: CallMedia
         let input: [Int16]
         var recording: [Int16] = []
+        /// The loudspeaker-to-microphone path, if any.
+        let echo: DemoEchoPath?
         private let frame: UnsafeMutableBufferPointer<Int16>
         /// The largest UDP payload, so no datagram is ever truncated: `CallMedia` judges size.
         private let datagram: UnsafeMutableRawBufferPointer
 
         init(host: String, configuration: MediaConfiguration, sendKey: SRTPKeyingMaterial, receiveKey: SRTPKeyingMaterial,
-             input: WAVAudio, recordingCapacity: Int) throws(DemoCallError) {
+             input: WAVAudio, recordingCapacity: Int, echo: DemoEchoPath? = nil) throws(DemoCallError) {
+            self.echo = echo
             do {
                 socket = try UDPSocket(bindingTo: UDPEndpoint(host: host, port: 0))
             } catch {
@@ -135,7 +170,7 @@ struct DemoCall {
             do {
                 var mixing = MixerConfiguration()
                 mixing.sampleRate = configuration.sampleRate
-                mixing.frameDurationMs = min(configuration.frameDurationMs, 20)
+                mixing.frameDurationMs = configuration.frameDurationMs  // the mixer refuses a call of another frame
                 mixing.deviceSampleRate = configuration.sampleRate
                 // No device: the input and the recording share the call's clock.
                 mixing.compensatesDeviceDrift = false
@@ -158,20 +193,36 @@ struct DemoCall {
 
         /// Plays frame `tick` to the recording and captures frame `tick` of the input (silence
         /// past its end), then sends what the call queued.
-        func tick(_ tick: Int, nowMs: Double) throws(DemoCallError) {
+        func tick(_ tick: Int, nowMs: Double, through network: ((UnsafeRawBufferPointer) -> Void)?) throws(DemoCallError) {
             mixer.render(into: frame, nowMs: nowMs)
             recording.append(contentsOf: frame)
+            echo?.play(UnsafeBufferPointer(frame))
             let start = tick * frame.count
             for index in 0..<frame.count {
                 frame[index] = start + index < input.count ? input[start + index] : 0
             }
+            echo?.addEcho(into: frame)
             mixer.capture(UnsafeBufferPointer(frame))
             var failure: SocketError?
             call.sendDatagrams(nowMs: nowMs) { datagram in
+                if let network { network(datagram); return }
                 do throws(SocketError) {
                     try socket.send(datagram)
                 } catch {
                     failure = error
+                }
+            }
+            if let failure { throw .socket(failure) }
+        }
+
+        /// Sends `bytes` to the peer now (the simulated network decided when).
+        func forward(_ bytes: [UInt8]) throws(DemoCallError) {
+            let failure: SocketError? = bytes.withUnsafeBytes { raw in
+                do throws(SocketError) {
+                    _ = try socket.send(raw)
+                    return nil
+                } catch {
+                    return error
                 }
             }
             if let failure { throw .socket(failure) }
@@ -189,6 +240,55 @@ struct DemoCall {
             }
         }
     }
+}
+
+/// The simulated network on the virtual clock: datagrams held until their due time, then
+/// sent over the real sockets and taken in by the receiver stamped with that time (loopback
+/// UDP delivers during `sendto`, and a late one is taken at the next tick).
+private struct VirtualLink {
+    var aliceToBob: DemoNetworkPath
+    var bobToAlice: DemoNetworkPath
+    private var held: [(dueMs: Double, order: Int, towardBob: Bool, bytes: [UInt8])] = []
+    private var order = 0
+
+    init(aliceToBob: DemoNetworkPath, bobToAlice: DemoNetworkPath) {
+        self.aliceToBob = aliceToBob
+        self.bobToAlice = bobToAlice
+    }
+
+    /// Takes a datagram sent at `sendMs`: dropped, or held until its delay passed.
+    mutating func carry(_ datagram: UnsafeRawBufferPointer, sendMs: Double, towardBob: Bool) {
+        let fate = towardBob ? aliceToBob.fate(sendMs: sendMs) : bobToAlice.fate(sendMs: sendMs)
+        guard let delay = fate else { return }
+        held.append((sendMs + delay, order, towardBob, Array(datagram)))
+        order += 1
+    }
+
+    /// Delivers every held datagram due by `untilMs`, in due order, each stamped with its due time.
+    mutating func release(untilMs: Double, alice: DemoCall.EndpointAccess, bob: DemoCall.EndpointAccess) throws(DemoCallError) {
+        held.sort { ($0.dueMs, $0.order) < ($1.dueMs, $1.order) }
+        var count = 0
+        for item in held {
+            guard item.dueMs <= untilMs else { break }
+            count += 1
+            let (sender, receiver) = item.towardBob ? (alice, bob) : (bob, alice)
+            try sender.forward(item.bytes)
+            try receiver.receive(arrivalTimeMs: item.dueMs)
+        }
+        held.removeFirst(count)
+    }
+}
+
+/// Both sides' figures at one moment of the call.
+struct DemoSnapshot {
+    /// Alice's call counters (her sending and her receiving).
+    var alice: CallMediaStatistics
+    /// Bob's call counters.
+    var bob: CallMediaStatistics
+    /// Alice's microphone side: levels and echo cancellation.
+    var aliceSource: MediaSourceStatistics
+    /// Bob's microphone side.
+    var bobSource: MediaSourceStatistics
 }
 
 /// What one direction of the demo call carried.
@@ -218,6 +318,12 @@ struct DemoCallResult {
     var callSeconds: Double
     /// Wall-clock time the call took, in seconds.
     var elapsedSeconds: Double
+    /// The simulated network's two directions as they ended (nil: clean loopback).
+    var paths: (aliceToBob: DemoNetworkPath, bobToAlice: DemoNetworkPath)?
+    /// Alice's microphone side at the end.
+    var aliceSource: MediaSourceStatistics
+    /// Bob's microphone side at the end.
+    var bobSource: MediaSourceStatistics
     /// Alice's audio as Bob's side saw it.
     var aliceToBob: DirectionSummary
     /// Bob's audio as Alice's side saw it.

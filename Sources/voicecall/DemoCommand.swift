@@ -1,72 +1,88 @@
 import AudioDevices
 import Foundation
 import MediaEngine
+import NetworkSimulation
 import SRTP
 
-/// `voicecall demo`: a two-party call over real UDP + SRTP on loopback, on built-in defaults.
+/// `voicecall demo`: two softphones in this process call each other through the CallKit-style
+/// flow, over SRTP/Opus on real UDP through the network simulator; a live status, then a
+/// summary, the received audio, and optionally the figures as JSON and SVG plots.
 struct DemoCommand {
     static let usage = """
-        voicecall demo [--alice WAV] [--bob WAV] [--seconds N] [--out DIR] [--fast]
-                       [--profile SUITE] [--bitrate BPS] [--ptime MS] [--dtx]
-          Two endpoints in this process exchange speech over UDP on 127.0.0.1 with SRTP keys
-          generated now and exchanged as SDES a=crypto lines, Opus in RTP. Writes what each
-          side heard as WAV files and prints packets, bytes, bitrate and SRTP failures.
-          --alice/--bob   mono 48 kHz WAV each side speaks (default: the speech fixtures)
-          --seconds N     call length (default: the longer input)
+        voicecall demo [--network A…H|none] [--seconds N] [--seed N] [--fast] [--device PCM]
+                       [--bitrate BPS] [--ptime MS] [--dtx] [--srtp SUITE] [--together]
+                       [--out DIR] [--json PATH] [--plot DIR] [--alice WAV] [--bob WAV]
+          Two softphones in this process, each with its own CallKit-style provider, audio
+          session and VoiceEngine, call each other: push → report → ring → answer → didActivate
+          → talk → hang up. Media: Opus in SRTP (keys made now, exchanged as SDES a=crypto
+          lines, never printed) over UDP on 127.0.0.1 through a relay that applies the network
+          simulator's delay and loss, echo cancellation, the adaptive jitter buffer. Runs
+          without a sound card: each side speaks a WAV file into a virtual device.
+          While it runs, one status line per direction; at the end a summary for both,
+          DIR/received-by-bob.wav and DIR/received-by-alice.wav (what each side heard).
+          --network C     G.1050 class A…H with bursty last-mile loss (default C), or none
+          --seconds N     call length, 0 < N ≤ 36000 (default: both turns, 16 s)
+          --seed N        seed of the network simulator, 0…2147483647 (default 1)
+          --fast          virtual clock, as fast as the CPU goes (no VoiceEngine threads)
+          --device PCM    a real ALSA microphone and loudspeaker for Alice (real time only)
+          --bitrate BPS   Opus bitrate, 6000…510000 (default 24000)
+          --ptime MS      packet time: 10, 20, 40 or 60 (default 20)
+          --dtx           discontinuous transmission (nothing sent in silence)
+          --srtp SUITE    \(SRTPProfile.allCases.map(\.sdesName).joined(separator: ", "))
           --out DIR       where the received audio goes (default: out)
-          --fast          run as fast as possible instead of in real time
-          --profile SUITE SRTP suite: \(SRTPProfile.allCases.map(\.sdesName).joined(separator: ", "))
+          --json PATH     the summary and the samples over time as JSON
+          --plot DIR      SVG plots: delay.svg (network vs playout), levels.svg, mos.svg
+          --alice/--bob   mono 48 kHz WAV each side speaks (default: the speech fixtures);
+                          Bob replies when Alice is done
+          --together      both talk from the start (double talk)
         """
 
-    /// Default inputs: the committed speech fixtures of this checkout.
-    static let fixtures = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("vectors/speech")
-
     static func run(_ arguments: inout CommandArguments) throws {
-        var configuration = MediaConfiguration()
-        let alicePath = try arguments.value("--alice") ?? fixtures.appendingPathComponent("alice-en-us-48k.wav").path
-        let bobPath = try arguments.value("--bob") ?? fixtures.appendingPathComponent("bob-en-gb-48k.wav").path
-        let seconds = try arguments.seconds("--seconds", upTo: DemoCall.maximumSeconds)
-        let outDirectory = try arguments.value("--out") ?? "out"
-        let fast = arguments.flag("--fast")
-        if let name = try arguments.value("--profile") {
-            guard let profile = SRTPProfile.allCases.first(where: { $0.sdesName == name }) else {
-                throw CommandError.usage("unknown SRTP suite \(name)")
-            }
-            configuration.srtpProfile = profile
+        let options = try DemoOptions(&arguments)
+        let aliceInput = try WAVAudio(contentsOf: URL(fileURLWithPath: options.alicePath))
+        var bobInput = try WAVAudio(contentsOf: URL(fileURLWithPath: options.bobPath))
+        for (name, input) in [("alice", aliceInput), ("bob", bobInput)] where input.channelCount != 1 || input.sampleRate != options.media.sampleRate {
+            throw CommandError.usage("--\(name): \(input.channelCount) channel(s) at \(input.sampleRate) Hz; the demo needs mono at \(options.media.sampleRate) Hz")
         }
-        if let bitrate = try arguments.integer("--bitrate", in: 6_000...510_000) { configuration.bitrate = bitrate }
-        if let ptime = try arguments.integer("--ptime", oneOf: [10, 20, 40, 60]) { configuration.frameDurationMs = ptime }
-        configuration.discontinuousTransmission = arguments.flag("--dtx")
-        try arguments.finish()
-        try configuration.validate()
+        if !options.together {
+            // Turns: Bob replies 0.3 s after Alice's last word.
+            let pause = [Int16](repeating: 0, count: aliceInput.samples.count + options.media.sampleRate * 3 / 10)
+            bobInput = WAVAudio(sampleRate: bobInput.sampleRate, channelCount: 1, samples: pause + bobInput.samples)
+        }
+        let seconds = options.seconds ?? max(aliceInput.durationSeconds, bobInput.durationSeconds)
+        let media = options.media
+        DemoOutput.line("voicecall demo: alice ↔ bob\(options.together ? " (talking together)" : "") on 127.0.0.1, network \(options.networkName) (seed \(options.seed)), "
+                        + "SRTP \(media.srtpProfile.sdesName), Opus \(media.frameDurationMs) ms \(media.bitrate / 1_000) kb/s"
+                        + "\(media.inbandFEC ? " FEC" : "")\(media.discontinuousTransmission ? " DTX" : ""), "
+                        + String(format: "%.1f s ", seconds) + (options.fast ? "on a virtual clock" : "in real time")
+                        + (options.device.map { ", alice on ALSA \($0)" } ?? ""))
+        let outcome = options.fast
+            ? try DemoFastRun(options: options, aliceInput: aliceInput, bobInput: bobInput, seconds: seconds).run()
+            : try DemoRealtimeRun(options: options, aliceInput: aliceInput, bobInput: bobInput, seconds: seconds).run()
+        let report = outcome.report
+        DemoOutput.line("  offer  \(redacted(outcome.offer))")
+        DemoOutput.line("  answer \(redacted(outcome.answer))")
+        DemoOutput.line(String(format: "summary: %.2f s of call in %.2f s", report.callSeconds, report.elapsedSeconds))
+        DemoOutput.line(report.table)
 
-        let call = DemoCall(
-            aliceInput: try WAVAudio(contentsOf: URL(fileURLWithPath: alicePath)),
-            bobInput: try WAVAudio(contentsOf: URL(fileURLWithPath: bobPath)),
-            configuration: configuration, durationSeconds: seconds, pacing: fast ? .asFastAsPossible : .realTime
-        )
-        print("voicecall demo: alice ↔ bob over UDP on \(call.host), SRTP \(configuration.srtpProfile.sdesName), "
-              + "Opus \(configuration.sampleRate / 1_000) kHz \(configuration.frameDurationMs) ms \(configuration.bitrate / 1_000) kb/s"
-              + " c\(configuration.complexity)\(configuration.inbandFEC ? ", FEC on reported loss" : "")\(configuration.discontinuousTransmission ? " DTX" : ""), "
-              + (fast ? "as fast as possible" : "real time"))
-        let result = try call.run()
-        print("  offer  \(redacted(result.offer))")
-        print("  answer \(redacted(result.answer))")
-        print(String(format: "  %.2f s of audio each way in %.2f s", result.callSeconds, result.elapsedSeconds))
-        for direction in [result.aliceToBob, result.bobToAlice] { print(describe(direction)) }
-
-        let directory = URL(fileURLWithPath: outDirectory, isDirectory: true)
+        let directory = URL(fileURLWithPath: options.outDirectory, isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let heardByBob = directory.appendingPathComponent("received-by-bob.wav")
-        let heardByAlice = directory.appendingPathComponent("received-by-alice.wav")
-        try result.receivedByBob.write(to: heardByBob)
-        try result.receivedByAlice.write(to: heardByAlice)
-        print("  wrote \(heardByBob.path) (alice's voice as bob heard it)")
-        print("  wrote \(heardByAlice.path) (bob's voice as alice heard it)")
-        let failures = [result.aliceToBob, result.bobToAlice].reduce(0) { $0 + $1.receiver.transport.srtp.authFailures + $1.receiver.transport.srtp.replays }
-        if failures > 0 { throw CommandError.failed("\(failures) SRTP failures on a clean loopback") }
+        for (file, audio, what) in [("received-by-bob.wav", outcome.receivedByBob, "alice's voice as bob heard it"),
+                                    ("received-by-alice.wav", outcome.receivedByAlice, "bob's voice as alice heard it")] {
+            guard let audio else { continue }
+            let url = directory.appendingPathComponent(file)
+            try audio.write(to: url)
+            DemoOutput.line("  wrote \(url.path) (\(what))")
+        }
+        if let path = options.jsonPath {
+            try report.write(to: path)
+            DemoOutput.line("  wrote \(path)")
+        }
+        if let plots = options.plotDirectory {
+            for path in try DemoPlots.write(report, to: plots) { DemoOutput.line("  wrote \(path)") }
+        }
+        let failures = report.directions.reduce(0) { $0 + $1.srtpFailures }
+        if failures > 0 { throw CommandError.failed("\(failures) SRTP authentication failures or replays") }
     }
 
     /// The SDES line's tag and suite, and no key material at all (even a few base64
@@ -74,18 +90,5 @@ struct DemoCommand {
     static func redacted(_ line: String) -> String {
         guard let attribute = try? SDESCryptoAttribute(parsing: line) else { return "a=crypto: (not shown)" }
         return "a=crypto:\(attribute.tag) \(attribute.profile.sdesName) inline:<key not shown>"
-    }
-
-    static func describe(_ direction: DirectionSummary) -> String {
-        let sent = direction.sender.transport
-        let received = direction.receiver
-        let inbound = received.inbound
-        let srtp = received.transport.srtp
-        let delayMs = inbound.jitterBufferEmittedCount > 0 ? inbound.jitterBufferDelay / Double(inbound.jitterBufferEmittedCount) * 1_000 : 0
-        return String(format: "  %@ → %@: sent %d packets, %d bytes (%.1f kb/s SRTP); received %d, lost %d, discarded %d, "
-                      + "SRTP auth failures %d, replays %d, malformed %d; jitter buffer %.0f ms; concealed %d samples, FEC-recovered %d",
-                      direction.from, direction.to, sent.datagramsSent, sent.bytesSent, direction.bitrateKbps,
-                      inbound.packetsReceived, inbound.packetsLost, inbound.packetsDiscarded, srtp.authFailures, srtp.replays,
-                      srtp.malformed + inbound.malformedPackets, delayMs, inbound.concealedSamples, inbound.fecPacketsRecovered)
     }
 }
