@@ -86,7 +86,7 @@ let package = Package(
             name: "voicecall",
             dependencies: [
                 "MediaEngine", "SRTP", "AudioDevices", "AudioProcessing", "AudioDevicesTesting", "NetworkSimulation",
-                "EchoEvaluation", "AudioSession", "Calls", "Transport", "Locking",
+                "EchoEvaluation", "AudioSession", "Calls", "PushRegistry", "Transport", "Locking",
             ]
         ),
         // The child the crash tests kill with SIGKILL mid-write (history and directory writers).
@@ -143,6 +143,6 @@ let package = Package(
         .testTarget(name: "CallHistoryTests", dependencies: ["CallHistory", "Calls", "AudioSession", "CSQLite", "Locking", "TestSupport", "calls-crash-writer"]),
         .testTarget(name: "PushRegistryTests", dependencies: ["PushRegistry", "Calls", "AudioSession", "Locking", "TestSupport"]),
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
-        .testTarget(name: "VoiceCallTests", dependencies: ["voicecall", "AudioDevices", "EchoEvaluation", "TestSupport"]),
+        .testTarget(name: "VoiceCallTests", dependencies: ["voicecall", "AudioDevices", "EchoEvaluation", "PushRegistry", "TestSupport"]),
     ]
 )

@@ -1,51 +1,59 @@
 import Calls
+import Dispatch
 import Foundation
+import PushRegistry
 
-/// The demo's push step: Alice's side hands Bob's side a VoIP push payload (JSON, as a push
-/// server would deliver it through PushKit), and Bob's side reports the call it announces to
-/// its provider at once, as PushKit requires. The one place the payload crosses: when the
-/// PushRegistry module lands, `deliver` becomes its in-process channel's `deliver(jsonPayload:)`
-/// and `DemoPush.report` the registry delegate's body; nothing else changes.
+/// The demo's push step: Alice's side sends Bob's side a VoIP push (the JSON a push server
+/// would carry), which arrives through Bob's `PushRegistry` on its in-process channel; Bob's
+/// delegate reports the call it announces before returning, as the registry enforces (a push
+/// that is not reported would be a violation, and the demo fails on one).
 enum DemoPush {
-    /// What a VoIP push for an incoming call carries: who calls and the call's identity. No
-    /// keys: media keys travel in the SDP offer/answer, never in a push.
-    struct Payload: Codable, Equatable {
-        /// The call's UUID, as the caller's provider knows it.
-        var callUUID: String
-        /// The caller's address (a SIP URI).
-        var handle: String
-        /// The caller's name, shown while it rings.
-        var callerName: String
-    }
-
-    /// The JSON of a push announcing call `uuid` from `handle`.
+    /// The JSON of a push announcing call `uuid` from `handle`. No keys: media keys travel in
+    /// the SDP offer/answer, never in a push.
     static func payload(uuid: UUID, handle: String, callerName: String) -> String {
-        let payload = Payload(callUUID: uuid.uuidString, handle: handle, callerName: callerName)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        // Encoding three strings cannot fail.
-        return String(decoding: (try? encoder.encode(payload)) ?? Data(), as: UTF8.self)
+        let payload = VoIPPushPayload(callUUID: uuid, handle: CallHandle(kind: .generic, value: handle), callerName: callerName,
+                                      sentAt: Date())
+        return String(decoding: payload.jsonData, as: UTF8.self)
     }
 
-    /// Delivers `jsonPayload` to `phone` (today: in process, synchronously) and returns the call
-    /// it reported.
+    /// Bob's app: reports every VoIP push as an incoming call, and says which call it reported.
+    final class Receiver: PushRegistryDelegate, @unchecked Sendable {
+        let phone: DemoSoftphone
+        let done = DispatchSemaphore(value: 0)
+        // Written on the registry's queue before `done` is signalled, read after waiting on it.
+        var outcome: Result<UUID, DemoFlowError> = .failure(.push("no push arrived"))
+
+        init(phone: DemoSoftphone) { self.phone = phone }
+
+        func pushRegistry(_ registry: PushRegistry, didUpdate credentials: PushCredentials, for type: PushType) {}
+        func pushRegistry(_ registry: PushRegistry, didInvalidatePushTokenFor type: PushType, channel: PushChannel) {}
+
+        func pushRegistry(_ registry: PushRegistry, didReceiveIncomingVoIPPush payload: VoIPPushPayload, metadata: VoIPPushMetadata) {
+            defer { done.signal() }
+            do {
+                try phone.provider.reportNewIncomingCall(with: payload.callUUID, update: payload.callUpdate)
+                outcome = .success(payload.callUUID)
+            } catch {
+                outcome = .failure(.push("\(phone.name)'s provider refused the call: \(error)"))
+            }
+        }
+
+        func pushRegistry(_ registry: PushRegistry, didHandle push: HandledVoIPPush) {
+            outcome = .failure(.push("the push was not delivered as a call: \(push)"))
+            done.signal()
+        }
+    }
+
+    /// Delivers `jsonPayload` to `phone` through a `PushRegistry` and returns the call its
+    /// delegate reported.
     static func deliver(jsonPayload: String, to phone: DemoSoftphone) throws(DemoFlowError) -> UUID {
-        try report(jsonPayload: jsonPayload, on: phone)
-    }
-
-    /// What the receiving app does with a push: decodes it and reports the incoming call to its
-    /// provider (the call rings from now on).
-    static func report(jsonPayload: String, on phone: DemoSoftphone) throws(DemoFlowError) -> UUID {
-        guard let payload = try? JSONDecoder().decode(Payload.self, from: Data(jsonPayload.utf8)),
-              let uuid = UUID(uuidString: payload.callUUID) else {
-            throw .push("malformed payload")
-        }
-        let update = CallUpdate(remoteHandle: CallHandle(kind: .generic, value: payload.handle), localizedCallerName: payload.callerName)
-        do {
-            try phone.provider.reportNewIncomingCall(with: uuid, update: update)
-        } catch {
-            throw .push("\(phone.name)'s provider refused the call: \(error)")
-        }
-        return uuid
+        let registry = PushRegistry(provider: phone.provider)
+        let receiver = Receiver(phone: phone)
+        registry.delegate = receiver
+        registry.desiredPushTypes = [.voIP]
+        registry.deliver(jsonPayload: Data(jsonPayload.utf8))
+        guard receiver.done.wait(timeout: .now() + 5) == .success else { throw .push("the push was not delivered within 5 s") }
+        guard registry.violations.isEmpty else { throw .push("the push was not reported in time: \(registry.violations)") }
+        return try receiver.outcome.get()
     }
 }
