@@ -50,7 +50,7 @@ fuzz: deps
 test-asan: test-deps
 	@trap 'scripts/pulseaudio-loopback stop' EXIT; trap 'exit 130' INT TERM; \
 	scripts/pulseaudio-loopback start || true; eval "$$(scripts/pulseaudio-loopback env)"; \
-	SWIFT_BACKTRACE=enable=no swift test --sanitize=address --scratch-path .build/asan $(SWIFT_TEST_FLAGS)
+	LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan-suppressions.txt SWIFT_BACKTRACE=enable=no swift test --sanitize=address --scratch-path .build/asan $(SWIFT_TEST_FLAGS)
 
 test-tsan: test-deps
 	@trap 'scripts/pulseaudio-loopback stop' EXIT; trap 'exit 130' INT TERM; \

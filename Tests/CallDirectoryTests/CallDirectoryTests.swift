@@ -100,8 +100,9 @@ import TestSupport
         }
         // currentlyLoading: a reload asked while one runs.
         let inner = ErrorBox()
-        expectFailure(.loadingInterrupted, directory) { [directory] context in
-            do throws(CallDirectoryError) { try directory.reload() } catch { inner.set(error) }
+        // Weakly: the provider keeps this closure and the directory keeps the provider.
+        expectFailure(.loadingInterrupted, directory) { [weak directory] context in
+            do throws(CallDirectoryError) { try directory?.reload() } catch { inner.set(error) }
             context.cancelRequest(reason: "test")
         }
         #expect(inner.get()?.code == .currentlyLoading)
