@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "MediaEngine", targets: ["MediaEngine"]),
         .library(name: "AudioSession", targets: ["AudioSession"]),
         .library(name: "Calls", targets: ["Calls"]),
+        .library(name: "SessionDescription", targets: ["SessionDescription"]),
         // Test doubles and simulators, as products so an app's own tests can use them too;
         // never dependencies of the libraries above.
         .library(name: "AudioDevicesTesting", targets: ["AudioDevicesTesting"]),
@@ -66,13 +67,17 @@ let package = Package(
         // driving the call and ringtone sessions and the engine's calls.
         .target(name: "Calls", dependencies: ["AudioSession", "MediaEngine", "AudioDevices", "RTP", "Locking"]),
 
+        // Signalling: the SDP subset a SIP stack hands over for one SRTP/Opus audio stream, and
+        // offer/answer over it (keys from SRTP's a=crypto).
+        .target(name: "SessionDescription", dependencies: ["SRTP"]),
+
         // Programs. voicecall depends on the virtual devices and the network simulator for its
         // demo (as asked in issue 17); no voicecall file imports them yet.
         .executableTarget(
             name: "voicecall",
             dependencies: [
                 "MediaEngine", "SRTP", "AudioDevices", "AudioProcessing", "AudioDevicesTesting", "NetworkSimulation",
-                "EchoEvaluation",
+                "EchoEvaluation", "SessionDescription", "Transport", "Opus",
             ]
         ),
         .executableTarget(
@@ -122,5 +127,6 @@ let package = Package(
         .testTarget(name: "CallsTests", dependencies: ["Calls", "AudioSession", "MediaEngine", "MediaEngineTesting", "AudioDevices", "AudioDevicesTesting", "RTP", "SRTP", "Transport", "Locking", "TestSupport"]),
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
         .testTarget(name: "VoiceCallTests", dependencies: ["voicecall", "AudioDevices", "EchoEvaluation", "TestSupport"]),
+        .testTarget(name: "SessionDescriptionTests", dependencies: ["SessionDescription", "SRTP"]),
     ]
 )
