@@ -11,6 +11,9 @@ struct VoiceCall {
           loopback  plays a chirp or WAV and captures it back: round-trip latency and xruns
           aec       removes the echo of a far-end recording from a microphone recording
           latency   mouth-to-ear latency and time to first audio of a call on real threads
+          receive   receives SRTP/Opus from any sender into a WAV file (--crypto or --sdp)
+          send      sends a WAV file as SRTP/Opus to any receiver (--crypto or --sdp)
+          call      a call both ways, SDP offer/answer through files or standard input/output
           help      this text
         """
 
@@ -34,6 +37,15 @@ struct VoiceCall {
             case "aec":
                 if arguments.flag("--help") { print(EchoCancelCommand.usage); return }
                 try EchoCancelCommand.run(&arguments)
+            case "receive":
+                if arguments.flag("--help") { print(ReceiveCommand.usage); return }
+                ReceiveCommand.run(&arguments)
+            case "send":
+                if arguments.flag("--help") { print(SendCommand.usage); return }
+                SendCommand.run(&arguments)
+            case "call":
+                if arguments.flag("--help") { print(CallCommand.usage); return }
+                CallCommand.run(&arguments)
             case "help", "--help", "-h":
                 print(usage)
             default:
