@@ -10,7 +10,7 @@ enum CallCommand {
     static let usage = """
         usage: voicecall call --listen HOST:PORT (--device NAME | --input IN.wav --output OUT.wav)
                               [--sdp FILE|- [--answer-out FILE|-] | --offer-out FILE|- --answer-in FILE|-]
-                              [--seconds N] [--bitrate BPS] [--ptime MS] [--give-up S]
+                              [--seconds N] [--bitrate BPS] [--ptime MS] [--ssrc N] [--give-up S]
           Without --sdp we offer: the offer goes to --offer-out (default standard output) and the
           answer is read from --answer-in (default standard input: paste it, then an empty line;
           a file is waited for up to 10 minutes). With --sdp we answer that offer: the answer goes
@@ -72,7 +72,7 @@ enum CallCommand {
         }
         RealCallSetup.say("call", "negotiated: \(negotiated)")
         let configuration = try RealCallSetup.configuration(options, negotiated: negotiated)
-        let media = try RealCallSetup.media(configuration, sending: negotiated.sendingKey, receiving: negotiated.receivingKey)
+        let media = try RealCallSetup.media(configuration, sending: negotiated.sendingKey, receiving: negotiated.receivingKey, ssrc: options.ssrc)
         let remote = try RealCallSetup.peer(UDPEndpoint(host: negotiated.remoteAddress, port: negotiated.remotePort))
         RealCallSetup.handleInterrupts()
 

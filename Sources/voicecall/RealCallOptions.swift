@@ -19,6 +19,9 @@ struct RealCallOptions: Equatable {
     var payloadType: UInt8 = 111
     /// `--bitrate BPS` for what we send.
     var bitrate = 24_000
+    /// `--ssrc N`: the source we send as (random by default); receivers such as GStreamer's
+    /// srtpdec need it in advance.
+    var ssrc: UInt32?
     /// `--ptime MS`: our packet time.
     var ptime = 20
     /// `--input IN.wav`: what we send.
@@ -60,6 +63,7 @@ struct RealCallOptions: Equatable {
                 options.bitrate = try arguments.integer("--bitrate", in: 6_000...510_000) ?? options.bitrate
                 options.ptime = try arguments.integer("--ptime", oneOf: [10, 20, 40, 60]) ?? options.ptime
                 options.input = try arguments.value("--input")
+                options.ssrc = try arguments.integer("--ssrc", in: 0...Int(UInt32.max)).map(UInt32.init)
             }
             if role != .send {
                 options.output = try arguments.value("--output")

@@ -91,9 +91,11 @@ enum RealCallSetup {
     }
 
     /// The call's media.
-    static func media(_ configuration: MediaConfiguration, sending: SRTPKeyingMaterial, receiving: SRTPKeyingMaterial) throws(RealCallFailure) -> CallMedia {
+    static func media(_ configuration: MediaConfiguration, sending: SRTPKeyingMaterial, receiving: SRTPKeyingMaterial,
+                      ssrc: UInt32? = nil) throws(RealCallFailure) -> CallMedia {
         do {
-            return try CallMedia(configuration: configuration, sendingKey: sending, receivingKey: receiving)
+            return try CallMedia(configuration: configuration, sendingKey: sending, receivingKey: receiving,
+                                 ssrc: ssrc ?? .random(in: .min ... .max))
         } catch {
             throw .failed("\(error)")
         }

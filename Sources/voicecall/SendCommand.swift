@@ -8,7 +8,7 @@ import Transport
 enum SendCommand {
     static let usage = """
         usage: voicecall send --input IN.wav (--to HOST:PORT --crypto 'SUITE inline:KEY' | --sdp FILE|-)
-                              [--listen HOST:PORT] [--payload-type N] [--bitrate BPS] [--ptime MS] [--give-up S]
+                              [--listen HOST:PORT] [--payload-type N] [--bitrate BPS] [--ptime MS] [--ssrc N] [--give-up S]
           Sends IN.wav (any rate; mixed to mono, resampled to 48 kHz) as SRTP/Opus in real time,
           with RTCP on the same port (rtcp-mux).
           --to           where the receiver listens
@@ -20,6 +20,8 @@ enum SendCommand {
           --payload-type Opus's RTP payload type, 96…127 (default 111)
           --bitrate      Opus bitrate, 6000…510000 (default 24000)
           --ptime        packet time, 10, 20, 40 or 60 ms (default 20)
+          --ssrc         the RTP source to send as, 0…4294967295 (default random; GStreamer's
+                         srtpdec needs it in its caps)
           --give-up      fail (exit 6) when the receiver's host refuses every packet this long (default 10)
           Keys are never printed, except in the SDP answer meant for the peer.
 
@@ -44,7 +46,7 @@ enum SendCommand {
             destination = to
             socket = try RealCallSetup.openSocket(options.listen ?? RealCallSetup.anyLocal(like: to))
             let configuration = try RealCallSetup.configuration(options, profile: crypto.profile)
-            media = try RealCallSetup.media(configuration, sending: crypto.keyingMaterial, receiving: .random(profile: crypto.profile))
+            media = try RealCallSetup.media(configuration, sending: crypto.keyingMaterial, receiving: .random(profile: crypto.profile), ssrc: options.ssrc)
         } else {
             let offer = try SDPExchange.read(options.sdp ?? "-")
             guard let connection = offer.audioConnection else { throw .badDescription("the offer has no c= line") }
@@ -61,7 +63,7 @@ enum SendCommand {
             RealCallSetup.say("send", "answered: \(negotiated)")
             destination = UDPEndpoint(host: negotiated.remoteAddress, port: negotiated.remotePort)
             let configuration = try RealCallSetup.configuration(options, negotiated: negotiated)
-            media = try RealCallSetup.media(configuration, sending: negotiated.sendingKey, receiving: negotiated.receivingKey)
+            media = try RealCallSetup.media(configuration, sending: negotiated.sendingKey, receiving: negotiated.receivingKey, ssrc: options.ssrc)
         }
         let remote = try RealCallSetup.peer(destination)
         RealCallSetup.say("send", String(format: "sending %.1f s of %@ to %@ from %@, %@, opus pt %d",
