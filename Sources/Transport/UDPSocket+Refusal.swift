@@ -42,4 +42,32 @@ extension UDPSocket {
             throw SocketError(function: "sendto", code: code)
         }
     }
+
+    /// Takes the ICMP errors the system queued for this socket (with `reportICMPErrors()`) and
+    /// returns how many there were: each is a datagram the peer's host refused.
+    ///
+    /// Call it whenever the socket polls ready: a queued error keeps `poll` reporting the socket
+    /// ready (POLLERR) until it is taken, and `receive(into:)` skips it without taking it.
+    public func takeRefusals() -> Int {
+        var count = 0
+        var byte: UInt8 = 0
+        while true {
+            let received = withUnsafeMutablePointer(to: &byte) { pointer in
+                var vector = iovec(iov_base: UnsafeMutableRawPointer(pointer), iov_len: 1)
+                return withUnsafeMutablePointer(to: &vector) { vectorPointer in
+                    var header = msghdr()
+                    header.msg_iov = vectorPointer
+                    header.msg_iovlen = 1
+                    return recvmsg(descriptor, &header, Int32(MSG_ERRQUEUE) | Int32(MSG_DONTWAIT))
+                }
+            }
+            if received < 0 { break }
+            count += 1
+        }
+        // Clear the pending error too, so the next send does not fail on an old refusal.
+        var pending: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        _ = getsockopt(descriptor, SOL_SOCKET, SO_ERROR, &pending, &length)
+        return count
+    }
 }

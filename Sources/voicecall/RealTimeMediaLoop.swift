@@ -80,6 +80,12 @@ final class RealTimeMediaLoop {
                 do {
                     _ = try socket.waitForData(timeoutMs: max(1, Int((nextFrame - now).rounded(.up))))
                     now = Self.nowMs()
+                    let refusals = socket.takeRefusals()
+                    if refusals > 0 {
+                        outcome.refused += refusals
+                        if lastRefusal.map({ now - $0 > 1_000 }) ?? true { refusalStreakStart = now }
+                        lastRefusal = now
+                    }
                     while let datagram = try socket.receive(into: buffer) {
                         guard datagram.length <= buffer.count else { continue }
                         let bytes = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<datagram.length])
