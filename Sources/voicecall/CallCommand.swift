@@ -22,6 +22,9 @@ enum CallCommand {
                          the call ends when IN.wav is sent and the peer has stopped for 2 s
           --listen       where we receive; the address goes into our SDP (0.0.0.0 → 127.0.0.1)
           --seconds      the longest the call lasts, up to 36000
+          --bitrate      Opus bitrate, 6000…510000 (default 24000, capped by the peer's maxaveragebitrate)
+          --ptime        our packet time, 10, 20, 40 or 60 ms (default 20; the peer's a=ptime wins)
+          --ssrc         the RTP source to send as, 0…4294967295 (default random)
           --give-up      fail (exit 6) when nothing authenticates within this many seconds, or the
                          peer's host refuses every packet that long (default 10)
 

@@ -11,9 +11,6 @@ struct VoiceCall {
           loopback  plays a chirp or WAV and captures it back: round-trip latency and xruns
           aec       removes the echo of a far-end recording from a microphone recording
           latency   mouth-to-ear latency and time to first audio of a call on real threads
-          receive   receives SRTP/Opus from any sender into a WAV file (--crypto or --sdp)
-          send      sends a WAV file as SRTP/Opus to any receiver (--crypto or --sdp)
-          call      a call both ways, SDP offer/answer through files or standard input/output
           help      this text
         """
 
