@@ -89,7 +89,8 @@ final class RealTimeMediaLoop {
                     while let datagram = try socket.receive(into: buffer) {
                         guard datagram.length <= buffer.count else { continue }
                         let bytes = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<datagram.length])
-                        if media.receiveDatagram(bytes, arrivalTimeMs: now - start).isAuthenticated {
+                        // RTP only: RTCP keeps coming after the peer's speech has ended.
+                        if case .media(authenticated: true) = media.receiveDatagram(bytes, arrivalTimeMs: now - start) {
                             if firstMedia == nil { firstMedia = now }
                             lastMedia = now
                         }
@@ -154,9 +155,10 @@ final class RealTimeMediaLoop {
                !plan.records || lastMedia.map({ now - $0 >= 2_000 }) == true { break }
             if let silence = plan.endsAfterPeerSilenceSeconds, let last = lastMedia, now - last >= silence * 1_000 { break }
         }
-        // The recording's tail after the last packet is the jitter buffer's concealment: cut it.
-        if let silence = plan.endsAfterPeerSilenceSeconds, let last = lastMedia, Self.nowMs() - last >= silence * 1_000 {
-            let tailFrames = min(outcome.recordingFrames, Int(((Self.nowMs() - last) / frameMs).rounded(.down)))
+        // The recording's tail after the last packet is the jitter buffer's concealment: cut it,
+        // keeping 100 ms for the audio the buffer still held when that packet came.
+        if plan.records, let last = lastMedia {
+            let tailFrames = min(outcome.recordingFrames, max(0, Int(((Self.nowMs() - last - 100) / frameMs).rounded(.down))))
             outcome.recording.removeLast(tailFrames * samplesPerFrame)
             outcome.recordingFrames -= tailFrames
         }

@@ -57,9 +57,11 @@ import Testing
         #expect(offerText.contains("a=rtcp-mux") && offerText.contains("opus/48000/2"))
         let heardByBob = try RealCallSupport.similarity(of: bobOut, to: aliceSpeech)
         let heardByAlice = try RealCallSupport.similarity(of: aliceOut, to: bobSpeech)
-        print("voicecall call ⇄ call: alice → bob \(heardByBob.correlation), bob → alice \(heardByAlice.correlation)")
+        print("voicecall call ⇄ call: alice → bob \(heardByBob.correlation) (\(heardByBob.seconds) s), bob → alice \(heardByAlice.correlation) (\(heardByAlice.seconds) s)")
         #expect(heardByBob.correlation > RealCallSupport.sameSpeech)
         #expect(heardByAlice.correlation > RealCallSupport.sameSpeech)
+        // The recordings end with the speech, not with seconds of concealment after it.
+        #expect(abs(heardByBob.seconds - 2) < 0.5 && abs(heardByAlice.seconds - 2) < 0.5, "\(heardByBob.seconds) s, \(heardByAlice.seconds) s")
         // Neither heard itself: the streams are not crossed.
         #expect(try RealCallSupport.similarity(of: bobOut, to: bobSpeech).correlation < 0.5)
         // Status lines name the suite, never the key (which only the SDP files hold).
