@@ -25,7 +25,7 @@ enum SDPExchange {
             text = lines.joined(separator: "\n") + "\n"
         } else {
             let deadline = Date().addingTimeInterval(waitingSeconds)
-            while !FileManager.default.fileExists(atPath: path) && Date() < deadline { usleep(100_000) }
+            while !FileManager.default.fileExists(atPath: path) && Date() < deadline { usleep(10_000) }
             guard let data = FileManager.default.contents(atPath: path) else {
                 throw .file(waitingSeconds > 0 ? "\(path) did not appear in \(Int(waitingSeconds)) s" : "cannot read SDP file \(path)")
             }
