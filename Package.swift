@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "CallDirectory", targets: ["CallDirectory"]),
         .library(name: "CallHistory", targets: ["CallHistory"]),
         .library(name: "PushRegistry", targets: ["PushRegistry"]),
+        .library(name: "SessionDescription", targets: ["SessionDescription"]),
         // Test doubles and simulators, as products so an app's own tests can use them too;
         // never dependencies of the libraries above.
         .library(name: "AudioDevicesTesting", targets: ["AudioDevicesTesting"]),
@@ -80,13 +81,17 @@ let package = Package(
         // the reporting rule enforced against a Calls provider.
         .target(name: "PushRegistry", dependencies: ["Calls", "CDBus", "Locking"]),
 
+        // Signalling: the SDP subset a SIP stack hands over for one SRTP/Opus audio stream, and
+        // offer/answer over it (keys from SRTP's a=crypto).
+        .target(name: "SessionDescription", dependencies: ["SRTP"]),
+
         // Programs. voicecall's demo runs two softphones (AudioSession, Calls) on virtual WAV
         // devices (AudioDevicesTesting) through the network simulator.
         .executableTarget(
             name: "voicecall",
             dependencies: [
                 "MediaEngine", "SRTP", "AudioDevices", "AudioProcessing", "AudioDevicesTesting", "NetworkSimulation",
-                "EchoEvaluation", "AudioSession", "Calls", "PushRegistry", "Transport", "Locking",
+                "EchoEvaluation", "AudioSession", "Calls", "PushRegistry", "SessionDescription", "Transport", "Opus", "Locking",
             ]
         ),
         // The child the crash tests kill with SIGKILL mid-write (history and directory writers).
@@ -144,5 +149,6 @@ let package = Package(
         .testTarget(name: "PushRegistryTests", dependencies: ["PushRegistry", "Calls", "AudioSession", "Locking", "TestSupport"]),
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
         .testTarget(name: "VoiceCallTests", dependencies: ["voicecall", "AudioDevices", "EchoEvaluation", "PushRegistry", "TestSupport"]),
+        .testTarget(name: "SessionDescriptionTests", dependencies: ["SessionDescription", "SRTP"]),
     ]
 )

@@ -6,7 +6,11 @@ struct VoiceCall {
     static let usage = """
         usage: voicecall <command> [options]
         commands:
-          demo      a two-party SRTP/Opus call over UDP on loopback (see: voicecall demo --help)
+          demo      two softphones call each other through push, ring, answer, talk and hang up,
+                    SRTP/Opus over UDP through a simulated network (see: voicecall demo --help)
+          receive   receives SRTP/Opus from any sender into a WAV file (--crypto or --sdp)
+          send      sends a WAV file as SRTP/Opus to any receiver (--crypto or --sdp)
+          call      a call both ways, SDP offer/answer through files or standard input/output
           devices   lists ALSA devices and sound cards
           loopback  plays a chirp or WAV and captures it back: round-trip latency and xruns
           aec       removes the echo of a far-end recording from a microphone recording
@@ -34,6 +38,15 @@ struct VoiceCall {
             case "aec":
                 if arguments.flag("--help") { print(EchoCancelCommand.usage); return }
                 try EchoCancelCommand.run(&arguments)
+            case "receive":
+                if arguments.flag("--help") { print(ReceiveCommand.usage); return }
+                ReceiveCommand.run(&arguments)
+            case "send":
+                if arguments.flag("--help") { print(SendCommand.usage); return }
+                SendCommand.run(&arguments)
+            case "call":
+                if arguments.flag("--help") { print(CallCommand.usage); return }
+                CallCommand.run(&arguments)
             case "help", "--help", "-h":
                 print(usage)
             default:

@@ -1,0 +1,71 @@
+import SRTP
+
+/// The `m=audio` section of an SDP body, in the subset a SIP stack hands over for one SRTP
+/// audio stream: port, profile, payload types, `a=rtpmap`, `a=fmtp`, `a=crypto`, `a=ptime`,
+/// `a=rtcp-mux`, `a=rtcp`, and a media-level `c=`.
+///
+/// `crypto` holds the attributes with the key: never print them. `description` leaves it out.
+public struct AudioDescription: Sendable, Equatable, CustomStringConvertible {
+    /// The RTP port (`m=audio <port> …`); 0 rejects the stream.
+    public var port: UInt16
+    /// The transport profile, `RTP/SAVP` (or `RTP/SAVPF`; `RTP/AVP` is plain RTP).
+    public var profile: String
+    /// The payload types in the order of preference given on the `m=` line.
+    public var payloadTypes: [UInt8]
+    /// The `a=rtpmap` attributes.
+    public var rtpMaps: [RTPMap]
+    /// The `a=fmtp` parameters by payload type, as written (e.g. `useinbandfec=1`).
+    public var formatParameters: [UInt8: String]
+    /// The `a=crypto` lines with a suite we support, in the order given.
+    public var crypto: [SDESCryptoAttribute]
+    /// The suite names of `a=crypto` lines we skipped because we do not support them.
+    public var unsupportedSuites: [String]
+    /// `a=ptime`, milliseconds.
+    public var ptime: Int?
+    /// Whether `a=rtcp-mux` is present (RTCP on the RTP port).
+    public var rtcpMux: Bool
+    /// `a=rtcp:<port> [IN IP4 <address>]`: where RTCP goes without rtcp-mux.
+    public var rtcpPort: UInt16?
+    /// A media-level `c=`, which takes precedence over the session's.
+    public var connection: ConnectionAddress?
+
+    /// An audio section; everything but the port optional.
+    public init(port: UInt16, profile: String = "RTP/SAVP", payloadTypes: [UInt8] = [], rtpMaps: [RTPMap] = [],
+                formatParameters: [UInt8: String] = [:], crypto: [SDESCryptoAttribute] = [], unsupportedSuites: [String] = [],
+                ptime: Int? = nil, rtcpMux: Bool = false, rtcpPort: UInt16? = nil, connection: ConnectionAddress? = nil) {
+        self.port = port
+        self.profile = profile
+        self.payloadTypes = payloadTypes
+        self.rtpMaps = rtpMaps
+        self.formatParameters = formatParameters
+        self.crypto = crypto
+        self.unsupportedSuites = unsupportedSuites
+        self.ptime = ptime
+        self.rtcpMux = rtcpMux
+        self.rtcpPort = rtcpPort
+        self.connection = connection
+    }
+
+    /// The first Opus mapping in `payloadTypes` order.
+    public var opus: RTPMap? { preferred { $0.isOpus } }
+    /// The telephone-event mapping at `clockRate` if there is one, else the first.
+    public func telephoneEvent(preferringClockRate clockRate: Int) -> RTPMap? {
+        preferred { $0.isTelephoneEvent && $0.clockRate == clockRate } ?? preferred(\.isTelephoneEvent)
+    }
+
+    /// Whether the profile is secure RTP.
+    public var isSecure: Bool { profile.hasPrefix("RTP/SAVP") }
+
+    private func preferred(_ matching: (RTPMap) -> Bool) -> RTPMap? {
+        for payloadType in payloadTypes {
+            if let map = rtpMaps.first(where: { $0.payloadType == payloadType }), matching(map) { return map }
+        }
+        return nil
+    }
+
+    /// The section without key material: port, profile, payload types and the suites offered.
+    public var description: String {
+        "m=audio \(port) \(profile) \(payloadTypes.map(String.init).joined(separator: " ")), "
+            + "crypto suites [\(crypto.map { $0.profile.sdesName }.joined(separator: ", "))]"
+    }
+}

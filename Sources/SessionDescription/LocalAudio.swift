@@ -1,0 +1,72 @@
+import SRTP
+
+/// What this side offers or answers with: where it receives, its payload types and packet
+/// time, and the crypto suites it accepts, most preferred first.
+public struct LocalAudio: Sendable, Equatable {
+    /// The address the peer sends to (numeric IPv4 or IPv6).
+    public var address: String
+    /// The RTP port (RTCP too: we always offer and accept rtcp-mux).
+    public var port: UInt16
+    /// Opus's payload type when we offer (an answer takes the offer's).
+    public var opusPayloadType: UInt8 = 111
+    /// telephone-event's payload type when we offer, or nil to leave DTMF out.
+    public var telephoneEventPayloadType: UInt8? = 101
+    /// telephone-event's clock rate when we offer (RFC 7874: the audio codec's, 48 kHz).
+    public var telephoneEventClockRate = 48_000
+    /// Our Opus `a=fmtp` parameters (what we want to receive).
+    public var opusFormatParameters = "useinbandfec=1"
+    /// Our packet time in milliseconds.
+    public var ptime = 20
+    /// The suites we accept, most preferred first.
+    public var suites: [SRTPProfile] = [.aesCM128HmacSha1_80, .aesCM128HmacSha1_32]
+    /// The `o=` user and session id.
+    public var originUser = "voicecall"
+    /// The session id in `o=` (any number; an answer and its offer need not agree).
+    public var sessionID: UInt64 = 1
+
+    /// A side receiving at `address`:`port`.
+    public init(address: String, port: UInt16) {
+        self.address = address
+        self.port = port
+    }
+
+    /// The `o=` value for this side.
+    var origin: String {
+        "\(originUser) \(sessionID) 1 IN \(ConnectionAddress(address: address).family.rawValue) \(address)"
+    }
+}
+
+/// What an offer/answer settled for one audio stream: where to send, what to send it as,
+/// and the keys each way.
+///
+/// Holds keys: `description` leaves them out; never print the keys themselves.
+public struct NegotiatedAudio: Sendable, Equatable, CustomStringConvertible {
+    /// The peer's media address (its `c=`).
+    public var remoteAddress: String
+    /// The peer's RTP port (its `m=audio`).
+    public var remotePort: UInt16
+    /// The Opus payload type both sides use.
+    public var opusPayloadType: UInt8
+    /// The peer's Opus `a=fmtp` parameters (what it wants to receive), as written.
+    public var peerOpusFormatParameters: String
+    /// telephone-event's payload type and clock rate both sides use, or nil without DTMF.
+    public var telephoneEvent: RTPMap?
+    /// The peer's `a=ptime`, if it gave one.
+    public var peerPtime: Int?
+    /// Whether RTCP shares the RTP port (both sides said `a=rtcp-mux`).
+    public var rtcpMux: Bool
+    /// The SRTP suite both sides use.
+    public var profile: SRTPProfile { sendingKey.profile }
+    /// Our key: we protect what we send with it.
+    public var sendingKey: SRTPKeyingMaterial
+    /// The peer's key: we unprotect what we receive with it.
+    public var receivingKey: SRTPKeyingMaterial
+
+    /// Where to send, the payload types and suite; no keys.
+    public var description: String {
+        let address = remoteAddress.contains(":") ? "[\(remoteAddress)]" : remoteAddress
+        return "send to \(address):\(remotePort), opus pt \(opusPayloadType)"
+            + (telephoneEvent.map { ", telephone-event pt \($0.payloadType)/\($0.clockRate)" } ?? "")
+            + ", \(profile.sdesName)" + (rtcpMux ? ", rtcp-mux" : "")
+    }
+}

@@ -1,0 +1,101 @@
+import SRTP
+
+// Offer/answer (RFC 3264) for one SRTP audio stream with SDES keys (RFC 4568).
+
+extension SessionDescription {
+    /// Our offer: Opus and telephone-event, an `a=crypto` line per suite in `local.suites`
+    /// order (tags 1, 2, …), rtcp-mux.
+    ///
+    /// - Parameter keys: our key for each suite (one per entry of `local.suites`, same order).
+    ///   Keep them: `negotiated(offer:answer:)` needs the offer to find which one was taken.
+    /// - Throws: never in practice (tags 1… are valid); typed for the SDES constructor.
+    public static func offer(from local: LocalAudio, keys: [SRTPKeyingMaterial]) throws(SDESError) -> SessionDescription {
+        var crypto: [SDESCryptoAttribute] = []
+        for (index, key) in keys.enumerated() {
+            crypto.append(try SDESCryptoAttribute(tag: index + 1, keyingMaterial: key))
+        }
+        var maps = [RTPMap(payloadType: local.opusPayloadType, encoding: "opus", clockRate: 48_000, channels: 2)]
+        var payloadTypes = [local.opusPayloadType]
+        if let telephoneEvent = local.telephoneEventPayloadType {
+            maps.append(RTPMap(payloadType: telephoneEvent, encoding: "telephone-event", clockRate: local.telephoneEventClockRate))
+            payloadTypes.append(telephoneEvent)
+        }
+        let audio = AudioDescription(port: local.port, payloadTypes: payloadTypes, rtpMaps: maps,
+                                     formatParameters: [local.opusPayloadType: local.opusFormatParameters],
+                                     crypto: crypto, ptime: local.ptime, rtcpMux: true)
+        return SessionDescription(origin: local.origin, connection: ConnectionAddress(address: local.address), audio: audio)
+    }
+
+    /// Our answer to this offer, and what it settles.
+    ///
+    /// Picks the offer's first Opus payload type, its telephone-event (at 48 kHz if offered,
+    /// else at whatever rate it is), the offer's first `a=crypto` line whose suite we accept
+    /// (answered with the same tag and our own key of that suite), and rtcp-mux when offered.
+    ///
+    /// - Parameter key: makes our key for the chosen suite (e.g. `SRTPKeyingMaterial.random`).
+    /// - Throws: `.noAudio`, `.notSecure`, `.noConnection`, `.noOpus` or `.noCommonSuite`.
+    public func answer(from local: LocalAudio, key: (SRTPProfile) -> SRTPKeyingMaterial) throws(SessionDescriptionError)
+        -> (answer: SessionDescription, negotiated: NegotiatedAudio)
+    {
+        let (offered, connection, opus) = try mediaEssentials()
+        guard let theirs = offered.crypto.first(where: { local.suites.contains($0.profile) }) else {
+            throw .noCommonSuite(offered: offered.crypto.map(\.profile.sdesName) + offered.unsupportedSuites)
+        }
+        let ours: SDESCryptoAttribute
+        do {
+            ours = try SDESCryptoAttribute(tag: theirs.tag, keyingMaterial: key(theirs.profile))
+        } catch {
+            // The tag came from a parsed line, so it is valid.
+            throw .noCommonSuite(offered: [theirs.profile.sdesName])
+        }
+        let telephoneEvent = offered.telephoneEvent(preferringClockRate: 48_000)
+        var maps = [opus]
+        var payloadTypes = [opus.payloadType]
+        if let telephoneEvent {
+            maps.append(telephoneEvent)
+            payloadTypes.append(telephoneEvent.payloadType)
+        }
+        let audio = AudioDescription(port: local.port, payloadTypes: payloadTypes, rtpMaps: maps,
+                                     formatParameters: [opus.payloadType: local.opusFormatParameters],
+                                     crypto: [ours], ptime: local.ptime, rtcpMux: offered.rtcpMux)
+        let answer = SessionDescription(origin: local.origin, connection: ConnectionAddress(address: local.address), audio: audio)
+        let negotiated = NegotiatedAudio(
+            remoteAddress: connection.address, remotePort: offered.port, opusPayloadType: opus.payloadType,
+            peerOpusFormatParameters: offered.formatParameters[opus.payloadType] ?? "", telephoneEvent: telephoneEvent,
+            peerPtime: offered.ptime, rtcpMux: offered.rtcpMux,
+            sendingKey: ours.keyingMaterial, receivingKey: theirs.keyingMaterial)
+        return (answer, negotiated)
+    }
+
+    /// What our `offer` and this, the peer's answer to it, settle.
+    ///
+    /// - Throws: `.noCommonSuite` when the answer's `a=crypto` tag is not one we offered with
+    ///   the same suite, or what `answer(from:key:)` throws for a missing part.
+    public func negotiated(offer: SessionDescription) throws(SessionDescriptionError) -> NegotiatedAudio {
+        let (answered, connection, opus) = try mediaEssentials()
+        guard let theirs = answered.crypto.first,
+              let ours = offer.audio?.crypto.first(where: { $0.tag == theirs.tag && $0.profile == theirs.profile })
+        else {
+            throw .noCommonSuite(offered: answered.crypto.map(\.profile.sdesName) + answered.unsupportedSuites)
+        }
+        // The answer's telephone-event counts only as one of those offered (number and rate).
+        let offeredEvents = offer.audio?.rtpMaps.filter(\.isTelephoneEvent) ?? []
+        let telephoneEvent = answered.rtpMaps.first { map in
+            map.isTelephoneEvent && offeredEvents.contains { $0.payloadType == map.payloadType && $0.clockRate == map.clockRate }
+        }
+        return NegotiatedAudio(
+            remoteAddress: connection.address, remotePort: answered.port, opusPayloadType: opus.payloadType,
+            peerOpusFormatParameters: answered.formatParameters[opus.payloadType] ?? "", telephoneEvent: telephoneEvent,
+            peerPtime: answered.ptime, rtcpMux: answered.rtcpMux && offer.audio?.rtcpMux == true,
+            sendingKey: ours.keyingMaterial, receivingKey: theirs.keyingMaterial)
+    }
+
+    /// The audio section, its connection and its Opus mapping, or the error naming what is missing.
+    private func mediaEssentials() throws(SessionDescriptionError) -> (AudioDescription, ConnectionAddress, RTPMap) {
+        guard let audio else { throw .noAudio }
+        guard audio.isSecure else { throw .notSecure(profile: audio.profile) }
+        guard let connection = audioConnection else { throw .noConnection }
+        guard let opus = audio.opus else { throw .noOpus }
+        return (audio, connection, opus)
+    }
+}

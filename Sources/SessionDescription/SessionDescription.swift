@@ -1,0 +1,56 @@
+import SRTP
+
+/// An SDP body (RFC 8866) in the subset a SIP stack hands over for an SRTP audio call:
+/// `v=`, `o=`, `s=`, `c=`, `t=` and one `m=audio` section (others are kept out of the way:
+/// skipped when parsing, never written).
+///
+/// `formatted` contains the `a=crypto` keys: write it where the peer reads it, never to a
+/// log. `description` leaves the keys out.
+public struct SessionDescription: Sendable, Equatable, CustomStringConvertible {
+    /// `o=` without its prefix: `<user> <session id> <version> IN IP4 <address>`.
+    public var origin: String
+    /// `s=` (a single space or `-` when there is nothing to say).
+    public var sessionName: String
+    /// The session-level `c=`.
+    public var connection: ConnectionAddress?
+    /// The `m=audio` section.
+    public var audio: AudioDescription?
+
+    /// A description from its parts.
+    public init(origin: String, sessionName: String = "-", connection: ConnectionAddress?, audio: AudioDescription?) {
+        self.origin = origin
+        self.sessionName = sessionName
+        self.connection = connection
+        self.audio = audio
+    }
+
+    /// Where the audio goes: the media-level `c=`, else the session's.
+    public var audioConnection: ConnectionAddress? { audio?.connection ?? connection }
+
+    /// The body, lines ending in CRLF as RFC 8866 asks. Contains the keys.
+    public var formatted: String {
+        var lines = ["v=0", "o=\(origin)", "s=\(sessionName)"]
+        if let connection { lines.append("c=\(connection.value)") }
+        lines.append("t=0 0")
+        if let audio {
+            lines.append("m=audio \(audio.port) \(audio.profile) " + audio.payloadTypes.map(String.init).joined(separator: " "))
+            if let connection = audio.connection { lines.append("c=\(connection.value)") }
+            for map in audio.rtpMaps { lines.append("a=rtpmap:\(map.attributeValue)") }
+            for payloadType in audio.payloadTypes {
+                if let parameters = audio.formatParameters[payloadType] { lines.append("a=fmtp:\(payloadType) \(parameters)") }
+            }
+            if let ptime = audio.ptime { lines.append("a=ptime:\(ptime)") }
+            if audio.rtcpMux { lines.append("a=rtcp-mux") }
+            if let rtcpPort = audio.rtcpPort { lines.append("a=rtcp:\(rtcpPort)") }
+            for crypto in audio.crypto { lines.append(crypto.attributeLine) }
+            lines.append("a=sendrecv")
+        }
+        return lines.map { $0 + "\r\n" }.joined()
+    }
+
+    /// A summary without keys.
+    public var description: String {
+        let address = audioConnection.map(\.address) ?? "?"
+        return "SDP \(address) " + (audio.map { "\($0)" } ?? "no audio")
+    }
+}

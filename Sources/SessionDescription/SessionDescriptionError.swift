@@ -1,0 +1,39 @@
+import SRTP
+
+/// Why an SDP body could not be read or answered.
+///
+/// Errors about a line give its number (1-based) and kind (`c=`, `m=`, `a=rtpmap`, …). No
+/// case carries key material: an `a=crypto` line is never quoted, only the `SDESError` that
+/// says which field is wrong (which itself never holds the key).
+public enum SessionDescriptionError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// A line is not what its kind takes: the line number, its kind and what is wrong.
+    case malformed(line: Int, kind: String, reason: String)
+    /// An `a=crypto` line that names a suite we know is malformed (line number and why).
+    case crypto(line: Int, SDESError)
+    /// There is no `m=audio` section.
+    case noAudio
+    /// Neither the session nor the audio section has a `c=` line.
+    case noConnection
+    /// The audio section does not offer Opus (`a=rtpmap:<pt> opus/48000/2`).
+    case noOpus
+    /// The audio section is not `RTP/SAVP` (or `RTP/SAVPF`): this tool sends only SRTP.
+    case notSecure(profile: String)
+    /// No `a=crypto` line names a suite we support; the suites that were offered.
+    case noCommonSuite(offered: [String])
+
+    /// One line naming what failed and, when it is about a line, which.
+    public var description: String {
+        switch self {
+        case let .malformed(line, kind, reason): return "SDP line \(line) (\(kind)): \(reason)"
+        case let .crypto(line, error): return "SDP line \(line) (a=crypto): \(error)"
+        case .noAudio: return "SDP has no m=audio section"
+        case .noConnection: return "SDP has no c= line (neither session nor audio level)"
+        case .noOpus: return "SDP audio section offers no opus/48000/2 payload type"
+        case let .notSecure(profile): return "SDP audio section uses \(profile), not RTP/SAVP (SRTP with SDES keys)"
+        case let .noCommonSuite(offered):
+            let list = offered.isEmpty ? "none" : offered.joined(separator: ", ")
+            return "SDP offers no crypto suite we support (offered: \(list); we support "
+                + SRTPProfile.allCases.map(\.sdesName).joined(separator: ", ") + ")"
+        }
+    }
+}

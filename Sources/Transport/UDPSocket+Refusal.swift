@@ -1,0 +1,73 @@
+internal import Glibc
+import SystemErrors
+
+/// What became of one datagram handed to `UDPSocket.sendNoticingRefusal(_:to:)`.
+public enum SendOutcome: Sendable, Equatable {
+    /// The system took it.
+    case sent
+    /// The send buffer was full: dropped, as the network could have done.
+    case dropped
+    /// The peer's host answered an earlier datagram with ICMP port unreachable (nobody
+    /// listens there): this one was not sent.
+    case refused
+}
+
+extension UDPSocket {
+    /// Asks the system to report ICMP errors (port unreachable) on this unconnected socket
+    /// (`IP_RECVERR` / `IPV6_RECVERR`): without it Linux reports them only on connected sockets,
+    /// and a sender to a port nobody listens on would never know.
+    public func reportICMPErrors() throws(SocketError) {
+        var on: Int32 = 1
+        // IP_RECVERR (11) and IPV6_RECVERR (25) from <bits/in.h>.
+        let (level, option) = family == Int32(AF_INET6) ? (Int32(IPPROTO_IPV6), Int32(25)) : (Int32(IPPROTO_IP), Int32(11))
+        guard setsockopt(descriptor, level, option, &on, socklen_t(MemoryLayout<Int32>.size)) == 0 else {
+            throw .current("setsockopt")
+        }
+    }
+
+    /// Sends one datagram to `destination` like `send(_:to:)`, but tells a refusal (an ICMP
+    /// error from an earlier datagram, reported with `reportICMPErrors()`) from a full buffer.
+    public func sendNoticingRefusal(_ datagram: UnsafeRawBufferPointer, to destination: PeerAddress) throws(SocketError) -> SendOutcome {
+        let sent = destination.withSocketAddress {
+            sendto(descriptor, datagram.baseAddress, datagram.count, Int32(MSG_NOSIGNAL), $0, $1)
+        }
+        if sent >= 0 { return .sent }
+        let code = Errno.current
+        switch code {
+        case .resourceTemporarilyUnavailable, .wouldBlock, .noBufferSpace: return .dropped
+        case .connectionRefused: return .refused
+        default:
+            // ICMP host or network unreachable: nobody there either.
+            if code.rawValue == EHOSTUNREACH || code.rawValue == ENETUNREACH { return .refused }
+            throw SocketError(function: "sendto", code: code)
+        }
+    }
+
+    /// Takes the ICMP errors the system queued for this socket (with `reportICMPErrors()`) and
+    /// returns how many there were: each is a datagram the peer's host refused.
+    ///
+    /// Call it whenever the socket polls ready: a queued error keeps `poll` reporting the socket
+    /// ready (POLLERR) until it is taken, and `receive(into:)` skips it without taking it.
+    public func takeRefusals() -> Int {
+        var count = 0
+        var byte: UInt8 = 0
+        while true {
+            let received = withUnsafeMutablePointer(to: &byte) { pointer in
+                var vector = iovec(iov_base: UnsafeMutableRawPointer(pointer), iov_len: 1)
+                return withUnsafeMutablePointer(to: &vector) { vectorPointer in
+                    var header = msghdr()
+                    header.msg_iov = vectorPointer
+                    header.msg_iovlen = 1
+                    return recvmsg(descriptor, &header, Int32(MSG_ERRQUEUE) | Int32(MSG_DONTWAIT))
+                }
+            }
+            if received < 0 { break }
+            count += 1
+        }
+        // Clear the pending error too, so the next send does not fail on an old refusal.
+        var pending: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        _ = getsockopt(descriptor, SOL_SOCKET, SO_ERROR, &pending, &length)
+        return count
+    }
+}

@@ -1,0 +1,148 @@
+import Foundation
+import MediaEngine
+import SRTP
+import SessionDescription
+import Transport
+
+/// `voicecall call`: a call both ways with an SDP offer/answer exchanged through files or
+/// standard input/output — between two terminals, two machines, or with a SIP stack's SDP.
+enum CallCommand {
+    static let usage = """
+        usage: voicecall call --listen HOST:PORT (--device NAME | --input IN.wav --output OUT.wav)
+                              [--sdp FILE|- [--answer-out FILE|-] | --offer-out FILE|- --answer-in FILE|-]
+                              [--seconds N] [--bitrate BPS] [--ptime MS] [--ssrc N] [--give-up S]
+          Without --sdp we offer: the offer goes to --offer-out (default standard output) and the
+          answer is read from --answer-in (default standard input: paste it, then an empty line;
+          a file is waited for up to 10 minutes). With --sdp we answer that offer: the answer goes
+          to --answer-out (default standard output). SDP on standard output holds our key, for
+          the peer; everything else goes to standard error.
+          --device NAME  a live call on the ALSA PCM NAME ("default", "pulse", "plughw:1,0"),
+                         until --seconds pass or Ctrl-C
+          --input/--output  send IN.wav, record OUT.wav (48 kHz mono) instead of a sound card;
+                         the call ends when IN.wav is sent and the peer has stopped for 2 s
+          --listen       where we receive; the address goes into our SDP (0.0.0.0 → 127.0.0.1)
+          --seconds      the longest the call lasts, up to 36000
+          --bitrate      Opus bitrate, 6000…510000 (default 24000, capped by the peer's maxaveragebitrate)
+          --ptime        our packet time, 10, 20, 40 or 60 ms (default 20; the peer's a=ptime wins)
+          --ssrc         the RTP source to send as, 0…4294967295 (default random)
+          --give-up      fail (exit 6) when nothing authenticates within this many seconds, or the
+                         peer's host refuses every packet that long (default 10)
+
+        two terminals on one machine:
+          A$ voicecall call --listen 127.0.0.1:40000 --device default --offer-out offer.sdp --answer-in answer.sdp
+          B$ voicecall call --listen 127.0.0.1:40002 --device default --sdp offer.sdp --answer-out answer.sdp
+
+        """ + RealCallFailure.exitStatusHelp
+
+    static func run(_ arguments: inout CommandArguments) {
+        do {
+            let options = try RealCallOptions.parse(.call, &arguments)
+            try call(options)
+        } catch {
+            RealCallFailure.exit(command: "call", error)
+        }
+    }
+
+    private static func call(_ options: RealCallOptions) throws(RealCallFailure) {
+        guard let listen = options.listen else { throw .usage("call needs --listen") }
+        let source = try options.input.map { path throws(RealCallFailure) in try RealCallAudio.readInput(path) }
+        if let output = options.output { try RealCallAudio.checkWritable(output) }
+        let socket = try RealCallSetup.openSocket(listen)
+        // The device opens before the exchange, so a missing one fails at once, not after the
+        // peer has answered.
+        let engine = try options.device.map { name throws(RealCallFailure) in try startEngine(name) }
+        defer { engine?.shutdown() }
+
+        let local = LocalAudio(address: RealCallSetup.advertisedAddress(socket.localEndpoint), port: socket.localEndpoint.port)
+        let negotiated: NegotiatedAudio
+        do {
+            if let offerPath = options.sdp {
+                let offer = try SDPExchange.read(offerPath)
+                let answer: SessionDescription
+                (answer, negotiated) = try offer.answer(from: local) { SRTPKeyingMaterial.random(profile: $0) }
+                try SDPExchange.write(answer, to: options.answerOut)
+            } else {
+                let offer = try SessionDescription.offer(from: local, keys: local.suites.map { SRTPKeyingMaterial.random(profile: $0) })
+                try SDPExchange.write(offer, to: options.offerOut)
+                RealCallSetup.say("call", "offered; waiting for the answer on \(options.answerIn == "-" ? "standard input (paste it, then an empty line)" : options.answerIn)")
+                let answer = try SDPExchange.read(options.answerIn, waitingSeconds: options.answerIn == "-" ? 0 : 600)
+                negotiated = try answer.negotiated(offer: offer)
+            }
+        } catch let failure as RealCallFailure {
+            throw failure
+        } catch {
+            throw .badDescription("offer/answer: \(error)")
+        }
+        RealCallSetup.say("call", "negotiated: \(negotiated)")
+        let configuration = try RealCallSetup.configuration(options, negotiated: negotiated)
+        let media = try RealCallSetup.media(configuration, sending: negotiated.sendingKey, receiving: negotiated.receivingKey, ssrc: options.ssrc)
+        let remote = try RealCallSetup.peer(UDPEndpoint(host: negotiated.remoteAddress, port: negotiated.remotePort))
+        RealCallSetup.handleInterrupts()
+
+        if let engine {
+            try talk(on: engine, media: media, socket: socket, remote: remote, options: options)
+            return
+        }
+        var plan = RealTimeMediaLoop.Plan()
+        plan.source = source
+        plan.records = true
+        plan.expectsMedia = true
+        plan.endsWhenSourceEnds = true
+        plan.maximumSeconds = options.seconds
+        plan.giveUpSeconds = options.giveUpSeconds
+        let outcome = try RealTimeMediaLoop(media: media, socket: socket, remote: remote, plan: plan)
+            .run { RealCallSetup.interrupted.load(ordering: .relaxed) }
+        if let output = options.output {
+            try RealCallAudio.writeOutput(outcome.recording, to: output)
+            RealCallSetup.say("call", "wrote \(output)")
+        }
+        RealCallSetup.report("call", outcome, received: true, sent: true)
+    }
+
+    /// The engine on ALSA PCM `name`, its device open (so a missing device fails here).
+    private static func startEngine(_ name: String) throws(RealCallFailure) -> VoiceEngine {
+        var configuration = VoiceEngineConfiguration()
+        configuration.device = .alsa(name)
+        do {
+            let engine = try VoiceEngine(configuration: configuration)
+            try engine.start()
+            return engine
+        } catch .device(let error) {
+            throw .device("cannot open \(name.debugDescription): \(error); `voicecall devices` lists the devices")
+        } catch {
+            throw .failed("\(error)")
+        }
+    }
+
+    /// A live call on the engine until `--seconds` pass, Ctrl-C, or the peer stops.
+    private static func talk(on engine: VoiceEngine, media: CallMedia, socket: UDPSocket, remote: PeerAddress,
+                             options: RealCallOptions) throws(RealCallFailure) {
+        socket.setRemote(remote)
+        let id: EngineCallID
+        do {
+            id = try engine.addCall(media, transport: CallTransport(rtp: socket))
+        } catch {
+            throw .failed("\(error)")
+        }
+        RealCallSetup.say("call", "talking on \(engine.deviceName); Ctrl-C hangs up")
+        let start = Date()
+        var everReceived = false
+        while !RealCallSetup.interrupted.load(ordering: .relaxed) {
+            usleep(100_000)
+            let elapsed = Date().timeIntervalSince(start)
+            if let seconds = options.seconds, elapsed >= seconds { break }
+            let received = (engine.statistics(of: id)?.inbound.packetsReceived ?? 0) > 0
+            everReceived = everReceived || received
+            if !everReceived && elapsed >= options.giveUpSeconds {
+                throw .unreachable("no SRTP packet that authenticates arrived in \(Int(options.giveUpSeconds)) s on \(socket.localEndpoint)")
+            }
+        }
+        let statistics = engine.statistics(of: id)
+        try? engine.removeCall(id)
+        if let statistics {
+            RealCallSetup.say("call", String(format: "sent %d packets; received %d, %d lost, jitter %.1f ms",
+                                              statistics.outbound.packetsSent, statistics.inbound.packetsReceived,
+                                              statistics.inbound.packetsLost, statistics.inbound.jitter * 1_000))
+        }
+    }
+}

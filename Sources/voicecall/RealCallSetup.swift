@@ -1,0 +1,132 @@
+import Foundation
+import MediaEngine
+import Opus
+import SRTP
+import SessionDescription
+import Synchronization
+import Transport
+
+/// What `receive`, `send` and `call` share: the socket, the call's configuration from the
+/// options or the SDP, the keys, Ctrl-C, and the report at the end.
+enum RealCallSetup {
+    /// Set by SIGINT/SIGTERM: the call ends as if its time were up (the recording is written).
+    static let interrupted = Atomic<Bool>(false)
+
+    /// Ends calls on Ctrl-C cleanly instead of killing the process.
+    static func handleInterrupts() {
+        let handler: @convention(c) (Int32) -> Void = { _ in RealCallSetup.interrupted.store(true, ordering: .relaxed) }
+        signal(SIGINT, handler)
+        signal(SIGTERM, handler)
+    }
+
+    /// A socket bound to `endpoint`, reporting ICMP refusals.
+    static func openSocket(_ endpoint: UDPEndpoint) throws(RealCallFailure) -> UDPSocket {
+        let socket: UDPSocket
+        do {
+            socket = try UDPSocket(bindingTo: endpoint)
+        } catch {
+            switch error.code.rawValue {
+            case EADDRINUSE:
+                throw .cannotListen("\(endpoint) is in use by another program; choose another port, or stop the other program (ss -ulpn shows it)")
+            case EADDRNOTAVAIL:
+                throw .cannotListen("\(endpoint.host) is not an address of this host; use one it has (ip -brief address), 0.0.0.0 or [::]")
+            case EACCES, EPERM:
+                throw .cannotListen("\(endpoint): not permitted (ports below 1024 need privileges)")
+            default:
+                throw .cannotListen("\(endpoint): \(error)")
+            }
+        }
+        do {
+            try socket.reportICMPErrors()
+        } catch {
+            throw .failed("\(error)")
+        }
+        return socket
+    }
+
+    /// The wildcard address of `endpoint`'s family, port 0: where a sender binds by default.
+    static func anyLocal(like endpoint: UDPEndpoint) -> UDPEndpoint {
+        UDPEndpoint(host: endpoint.host.contains(":") ? "::" : "0.0.0.0", port: 0)
+    }
+
+    /// The address to write into our SDP for a socket bound to `endpoint`: a wildcard is not
+    /// an address a peer can send to, so loopback stands in (say `--listen` with the real one).
+    static func advertisedAddress(_ endpoint: UDPEndpoint) -> String {
+        switch endpoint.host {
+        case "0.0.0.0": return "127.0.0.1"
+        case "::": return "::1"
+        default: return endpoint.host
+        }
+    }
+
+    /// The configuration for the options alone (no SDP).
+    static func configuration(_ options: RealCallOptions, profile: SRTPProfile) throws(RealCallFailure) -> MediaConfiguration {
+        var configuration = MediaConfiguration()
+        configuration.payloadType = options.payloadType
+        configuration.bitrate = options.bitrate
+        configuration.minimumBitrate = min(configuration.minimumBitrate, options.bitrate)
+        configuration.frameDurationMs = options.ptime
+        configuration.srtpProfile = profile
+        do {
+            try configuration.validate()
+        } catch {
+            throw .usage("\(error)")
+        }
+        return configuration
+    }
+
+    /// The configuration for what an offer/answer settled: its payload types, and what we
+    /// send fitted to the peer's fmtp and ptime.
+    static func configuration(_ options: RealCallOptions, negotiated: NegotiatedAudio) throws(RealCallFailure) -> MediaConfiguration {
+        var configuration = try configuration(options, profile: negotiated.profile)
+        configuration.payloadType = negotiated.opusPayloadType
+        configuration.telephoneEventPayloadType = negotiated.telephoneEvent?.payloadType
+        if let telephoneEvent = negotiated.telephoneEvent { configuration.telephoneEventClockRate = telephoneEvent.clockRate }
+        do {
+            let peer = try OpusFormatParameters(parsing: negotiated.peerOpusFormatParameters)
+            return try configuration.applying(peer: peer, ptime: negotiated.peerPtime)
+        } catch {
+            throw .badDescription("the peer's opus a=fmtp/a=ptime: \(error)")
+        }
+    }
+
+    /// The call's media.
+    static func media(_ configuration: MediaConfiguration, sending: SRTPKeyingMaterial, receiving: SRTPKeyingMaterial,
+                      ssrc: UInt32? = nil) throws(RealCallFailure) -> CallMedia {
+        do {
+            return try CallMedia(configuration: configuration, sendingKey: sending, receivingKey: receiving,
+                                 ssrc: ssrc ?? .random(in: .min ... .max))
+        } catch {
+            throw .failed("\(error)")
+        }
+    }
+
+    /// `endpoint` as an address to send to.
+    static func peer(_ endpoint: UDPEndpoint) throws(RealCallFailure) -> PeerAddress {
+        do {
+            return try PeerAddress(endpoint)
+        } catch {
+            throw .badDescription("cannot send to \(endpoint): not a numeric address")
+        }
+    }
+
+    /// A line on standard error (standard output carries only SDP).
+    static func say(_ command: String, _ text: String) {
+        FileHandle.standardError.write(Data("voicecall \(command): \(text)\n".utf8))
+    }
+
+    /// The end-of-call figures, one line each way.
+    static func report(_ command: String, _ outcome: RealTimeMediaLoop.Outcome, received: Bool, sent: Bool) {
+        let statistics = outcome.statistics
+        if sent {
+            say(command, "sent \(statistics.outbound.packetsSent) packets (\(statistics.outbound.bytesSent) bytes of payload)"
+                + (outcome.refused > 0 ? ", \(outcome.refused) refused by the peer's host" : ""))
+        }
+        if received {
+            let inbound = statistics.inbound
+            say(command, String(format: "received %d packets, %d lost, jitter %.1f ms, %.1f s of audio; %d failed SRTP authentication",
+                                inbound.packetsReceived, inbound.packetsLost, inbound.jitter * 1_000, outcome.receivedSeconds,
+                                statistics.transport.srtp.authFailures))
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import MediaEngine
+import SRTP
+import SessionDescription
+import Transport
+
+/// `voicecall receive`: listens for SRTP/Opus from any sender (GStreamer, a SIP phone, `voicecall
+/// send`) and writes what it plays out to a WAV file. Sends nothing (no RTCP either).
+enum ReceiveCommand {
+    static let usage = """
+        usage: voicecall receive --listen HOST:PORT (--crypto 'SUITE inline:KEY' | --sdp FILE|-)
+                                 --output OUT.wav [--payload-type N] [--seconds N] [--give-up S]
+          Receives SRTP/Opus on HOST:PORT and writes the audio to OUT.wav (48 kHz mono) from the
+          first packet that authenticates until the sender stops for 2 s, --seconds pass, or Ctrl-C.
+          --crypto       the sender's key: an SDP a=crypto value without its tag, e.g.
+                         'AES_CM_128_HMAC_SHA1_80 inline:<40 base64 characters>' (suites:
+                         \(SRTPProfile.allCases.map(\.sdesName).joined(separator: ", ")))
+          --sdp FILE|-   the sender's SDP offer instead (file or standard input); our answer
+                         (with our key, for the sender) goes to standard output or --answer-out
+          --payload-type Opus's RTP payload type, 96…127 (default 111)
+          --seconds      record at most this long, up to 36000 (default: until the sender stops)
+          --give-up      fail (exit 6) when nothing authenticates within this many seconds (default 10)
+          Keys are never printed, except in the SDP answer meant for the peer.
+
+        """ + RealCallFailure.exitStatusHelp
+
+    static func run(_ arguments: inout CommandArguments) {
+        do {
+            let options = try RealCallOptions.parse(.receive, &arguments)
+            try receive(options)
+        } catch {
+            RealCallFailure.exit(command: "receive", error)
+        }
+    }
+
+    private static func receive(_ options: RealCallOptions) throws(RealCallFailure) {
+        guard let listen = options.listen, let output = options.output else { throw .usage("receive needs --listen and --output") }
+        try RealCallAudio.checkWritable(output)
+        let socket = try RealCallSetup.openSocket(listen)
+        let media: CallMedia
+        if let crypto = options.crypto {
+            let configuration = try RealCallSetup.configuration(options, profile: crypto.profile)
+            media = try RealCallSetup.media(configuration, sending: .random(profile: crypto.profile), receiving: crypto.keyingMaterial)
+        } else {
+            let offer = try SDPExchange.read(options.sdp ?? "-")
+            let local = LocalAudio(address: RealCallSetup.advertisedAddress(socket.localEndpoint), port: socket.localEndpoint.port)
+            let (answer, negotiated): (SessionDescription, NegotiatedAudio)
+            do {
+                (answer, negotiated) = try offer.answer(from: local) { SRTPKeyingMaterial.random(profile: $0) }
+            } catch {
+                throw .badDescription("cannot answer the offer: \(error)")
+            }
+            try SDPExchange.write(answer, to: options.answerOut)
+            RealCallSetup.say("receive", "answered: \(negotiated)")
+            let configuration = try RealCallSetup.configuration(options, negotiated: negotiated)
+            media = try RealCallSetup.media(configuration, sending: negotiated.sendingKey, receiving: negotiated.receivingKey)
+        }
+        RealCallSetup.say("receive", "listening on \(socket.localEndpoint), \(media.configuration.srtpProfile.sdesName), opus pt \(media.configuration.payloadType)")
+        RealCallSetup.handleInterrupts()
+        var plan = RealTimeMediaLoop.Plan()
+        plan.records = true
+        plan.expectsMedia = true
+        plan.maximumSeconds = options.seconds
+        plan.endsAfterPeerSilenceSeconds = 2
+        plan.giveUpSeconds = options.giveUpSeconds
+        let loop = RealTimeMediaLoop(media: media, socket: socket, remote: nil, plan: plan)
+        let outcome = try loop.run { RealCallSetup.interrupted.load(ordering: .relaxed) }
+        try RealCallAudio.writeOutput(outcome.recording, to: output)
+        RealCallSetup.report("receive", outcome, received: true, sent: false)
+        RealCallSetup.say("receive", "wrote \(output)")
+    }
+}

@@ -1,0 +1,81 @@
+import MediaEngine
+import SRTP
+import SessionDescription
+import Transport
+
+/// `voicecall send`: sends a WAV file as SRTP/Opus in real time to any receiver (GStreamer, a
+/// SIP phone, `voicecall receive`).
+enum SendCommand {
+    static let usage = """
+        usage: voicecall send --input IN.wav (--to HOST:PORT --crypto 'SUITE inline:KEY' | --sdp FILE|-)
+                              [--listen HOST:PORT] [--payload-type N] [--bitrate BPS] [--ptime MS] [--ssrc N] [--give-up S]
+          Sends IN.wav (any rate; mixed to mono, resampled to 48 kHz) as SRTP/Opus in real time,
+          with RTCP on the same port (rtcp-mux).
+          --to           where the receiver listens
+          --crypto       our key: an SDP a=crypto value without its tag, e.g.
+                         'AES_CM_128_HMAC_SHA1_80 inline:<40 base64 characters>'
+          --sdp FILE|-   the receiver's SDP offer instead (file or standard input): where to send
+                         and its suite; our answer (with our key) goes to standard output or --answer-out
+          --listen       the local address to send from (default: any, a free port)
+          --payload-type Opus's RTP payload type, 96…127 (default 111)
+          --bitrate      Opus bitrate, 6000…510000 (default 24000)
+          --ptime        packet time, 10, 20, 40 or 60 ms (default 20)
+          --ssrc         the RTP source to send as, 0…4294967295 (default random; GStreamer's
+                         srtpdec needs it in its caps)
+          --give-up      fail (exit 6) when the receiver's host refuses every packet this long (default 10)
+          Keys are never printed, except in the SDP answer meant for the peer.
+
+        """ + RealCallFailure.exitStatusHelp
+
+    static func run(_ arguments: inout CommandArguments) {
+        do {
+            let options = try RealCallOptions.parse(.send, &arguments)
+            try send(options)
+        } catch {
+            RealCallFailure.exit(command: "send", error)
+        }
+    }
+
+    private static func send(_ options: RealCallOptions) throws(RealCallFailure) {
+        guard let input = options.input else { throw .usage("send needs --input") }
+        let source = try RealCallAudio.readInput(input)
+        let media: CallMedia
+        let destination: UDPEndpoint
+        let socket: UDPSocket
+        if let crypto = options.crypto, let to = options.to {
+            destination = to
+            socket = try RealCallSetup.openSocket(options.listen ?? RealCallSetup.anyLocal(like: to))
+            let configuration = try RealCallSetup.configuration(options, profile: crypto.profile)
+            media = try RealCallSetup.media(configuration, sending: crypto.keyingMaterial, receiving: .random(profile: crypto.profile), ssrc: options.ssrc)
+        } else {
+            let offer = try SDPExchange.read(options.sdp ?? "-")
+            guard let connection = offer.audioConnection else { throw .badDescription("the offer has no c= line") }
+            let host = connection.address
+            socket = try RealCallSetup.openSocket(options.listen ?? RealCallSetup.anyLocal(like: UDPEndpoint(host: host, port: 0)))
+            let local = LocalAudio(address: RealCallSetup.advertisedAddress(socket.localEndpoint), port: socket.localEndpoint.port)
+            let (answer, negotiated): (SessionDescription, NegotiatedAudio)
+            do {
+                (answer, negotiated) = try offer.answer(from: local) { SRTPKeyingMaterial.random(profile: $0) }
+            } catch {
+                throw .badDescription("cannot answer the offer: \(error)")
+            }
+            try SDPExchange.write(answer, to: options.answerOut)
+            RealCallSetup.say("send", "answered: \(negotiated)")
+            destination = UDPEndpoint(host: negotiated.remoteAddress, port: negotiated.remotePort)
+            let configuration = try RealCallSetup.configuration(options, negotiated: negotiated)
+            media = try RealCallSetup.media(configuration, sending: negotiated.sendingKey, receiving: negotiated.receivingKey, ssrc: options.ssrc)
+        }
+        let remote = try RealCallSetup.peer(destination)
+        RealCallSetup.say("send", String(format: "sending %.1f s of %@ to %@ from %@, %@, opus pt %d",
+                                         Double(source.count) / 48_000, input, "\(destination)", "\(socket.localEndpoint)",
+                                         media.configuration.srtpProfile.sdesName, Int(media.configuration.payloadType)))
+        RealCallSetup.handleInterrupts()
+        var plan = RealTimeMediaLoop.Plan()
+        plan.source = source
+        plan.endsWhenSourceEnds = true
+        plan.giveUpSeconds = options.giveUpSeconds
+        let loop = RealTimeMediaLoop(media: media, socket: socket, remote: remote, plan: plan)
+        let outcome = try loop.run { RealCallSetup.interrupted.load(ordering: .relaxed) }
+        RealCallSetup.report("send", outcome, received: false, sent: true)
+    }
+}

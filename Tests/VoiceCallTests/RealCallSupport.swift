@@ -1,0 +1,120 @@
+import AudioDevices
+import Foundation
+import Glibc
+import TestSupport
+
+/// A child process left running while the test does something else (a receiver waiting for
+/// a sender), with its standard error collected.
+///
+/// `@unchecked Sendable`: `collected` is written by the reader thread before `reader.leave()`
+/// and read only after `reader.wait()`, which orders the two.
+final class BackgroundProcess: @unchecked Sendable {
+    let process = Process()
+    private let errors = Pipe()
+    private let output = Pipe()
+    private var collected = Data()
+    private let reader = DispatchGroup()
+
+    /// Starts `executable arguments…`.
+    init(_ executable: URL, _ arguments: [String]) throws {
+        process.executableURL = executable
+        process.arguments = arguments
+        process.standardError = errors
+        process.standardOutput = output
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        // Read standard error on its own thread, so a chatty child never blocks on a full pipe.
+        reader.enter()
+        Thread.detachNewThread { [errors, reader] in
+            let data = errors.fileHandleForReading.readDataToEndOfFile()
+            self.collected = data
+            reader.leave()
+        }
+    }
+
+    /// Waits for the end (killing the process after `seconds`) and returns status and stderr.
+    func wait(timeoutSeconds seconds: Double) -> (status: Int32, standardError: String) {
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning && Date() < deadline { usleep(20_000) }
+        if process.isRunning {
+            process.terminate()
+            let grace = Date().addingTimeInterval(2)
+            while process.isRunning && Date() < grace { usleep(20_000) }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        }
+        process.waitUntilExit()
+        _ = reader.wait(timeout: .now() + 5)
+        return (process.terminationStatus, String(decoding: collected, as: UTF8.self))
+    }
+
+}
+
+/// What the real-call tests share: free ports, keys, the speech excerpt and the comparison.
+enum RealCallSupport {
+    /// A UDP port nothing is bound to on 127.0.0.1 right now (the system's choice for port 0).
+    static func freePort() -> UInt16 {
+        let descriptor = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) }
+        }
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+        }
+        return UInt16(bigEndian: address.sin_port)
+    }
+
+    /// 30 bytes of AES-CM-128 key and salt from a seeded generator.
+    static func keyAndSalt(seed: UInt64) -> [UInt8] {
+        var generator = SeededGenerator(seed: seed)
+        return (0..<30).map { _ in UInt8.random(in: 0...255, using: &generator) }
+    }
+
+    /// The key as GStreamer's srtpenc/srtpdec take it: hexadecimal.
+    static func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
+
+    /// The key as SDES `inline:` carries it: base64.
+    static func base64(_ bytes: [UInt8]) -> String { Data(bytes).base64EncodedString() }
+
+    /// A temporary directory for one test's files.
+    static func directory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("voicecall-realcall-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// `seconds` of the Alice speech fixture (48 kHz mono) written as a WAV in `directory`.
+    static func speech(seconds: Double, from offsetSeconds: Double = 0, fixture: String = SpeechFixture.alice,
+                       in directory: URL, name: String = "in.wav") throws -> (url: URL, samples: [Int16]) {
+        let all = try SpeechFixture.samples(fixture, sampleRate: 48_000)
+        let start = Int(offsetSeconds * 48_000)
+        let samples = Array(all[start..<min(all.count, start + Int(seconds * 48_000))])
+        let url = directory.appendingPathComponent(name)
+        try WAVAudio(sampleRate: 48_000, channelCount: 1, samples: samples).write(to: url)
+        return (url, samples)
+    }
+
+    /// How well the received WAV carries `reference` (segmental correlation over 100 ms
+    /// segments, any delay up to 0.5 s) and its length in seconds.
+    static func similarity(of received: URL, to reference: [Int16]) throws -> (correlation: Double, seconds: Double) {
+        let audio = try WAVAudio(contentsOf: received)
+        var mono = audio.samples
+        if audio.channelCount > 1 { mono = stride(from: 0, to: audio.samples.count, by: audio.channelCount).map { audio.samples[$0] } }
+        let correlation = SignalComparison.segmentalCorrelation(reference: reference, signal: mono, segmentLength: 4_800, maxLag: 24_000)
+        return (correlation, Double(mono.count) / Double(audio.sampleRate))
+    }
+
+    /// The segmental correlation above which received audio counts as the speech sent.
+    /// Measured alone: 0.84–0.94; with other real-time tests running on 2 cores, down to
+    /// 0.70 (late frames make the jitter buffer stretch time). Another excerpt, or garbled
+    /// audio, stays below 0.5.
+    static let sameSpeech = 0.65
+
+    /// gst-launch-1.0's path, or nil when GStreamer's tools are not installed.
+    static let gstLaunch: String? = ["/usr/bin/gst-launch-1.0", "/usr/local/bin/gst-launch-1.0"]
+        .first { FileManager.default.isExecutableFile(atPath: $0) }
+}
