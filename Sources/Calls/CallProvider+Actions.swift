@@ -67,8 +67,13 @@ extension CallProvider {
                 return end(uuid, reason: record.systemEndReason ?? (fulfilled ? .local : .failed), &state)
             case let action as SetHeldCallAction:
                 guard fulfilled else { return [] }
-                state.calls[uuid]!.isOnHold = action.isOnHold
-                if let binding = record.media { apply(state.calls[uuid]!, to: binding) }
+                // A group is held and resumed as one (its connected members with it): the mixer
+                // bridges the unheld calls, so the unheld group is the conference.
+                for member in Array(state.calls.keys) where member == uuid
+                    || (state.calls[member]!.group == record.group && state.calls[member]!.mediaReady) {
+                    state.calls[member]!.isOnHold = action.isOnHold
+                    if let binding = state.calls[member]!.media { apply(state.calls[member]!, to: binding) }
+                }
             case let action as SetMutedCallAction:
                 guard fulfilled else { return [] }
                 setMute(uuid, MuteState(isMuted: action.isMuted, changedBy: action.origin), &state)

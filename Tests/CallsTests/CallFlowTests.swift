@@ -252,6 +252,10 @@ import Testing
         try harness.request(SetGroupCallAction(call: second, groupWith: first), SetHeldCallAction(call: first, onHold: false))
         #expect(harness.call(second)?.group == harness.call(first)?.group)
         #expect(harness.call(first)?.isOnHold == false && harness.call(second)?.isOnHold == false, "a group talks together")
+        try harness.request(SetHeldCallAction(call: first, onHold: true))
+        #expect(harness.call(first)?.isOnHold == true && harness.call(second)?.isOnHold == true, "and is held together")
+        try harness.request(SetHeldCallAction(call: second, onHold: false))
+        #expect(harness.call(first)?.isOnHold == false && harness.call(second)?.isOnHold == false, "and resumed together")
         let third = try harness.outgoing()
         #expect(throws: RequestTransactionError.maximumCallGroupsReached(maximum: 2)) {
             try harness.request(SetGroupCallAction(call: third, groupWith: first))
