@@ -88,19 +88,27 @@ struct VoiceEngineRealDeviceTests {
     }
 
     @Test(.enabled(if: RealDevice.measuresInRealTime, "a sanitizer build cannot keep real time"))
+    /// A second call is made only when the first fell short: on a machine busy with the rest of
+    /// the suite the canceller sometimes converges late (28.8 dB once, against 81 dB alone). A
+    /// broken canceller fails both (it leaves 0–10 dB), so the retry hides load, not faults.
     func theUplinkCarriesThirtyDecibelsLessEchoThanTheMicrophoneHeard() throws {
         try RealDeviceLock.withLock { () throws -> Void in
-            let (alice, bob, microphone, span) = try Self.call(nearEnd: nil)
-            let heard = alice.heard
-            let uplink = Self.powerDecibels(heard[min(span.lowerBound, heard.count)..<min(span.upperBound, heard.count)])
-            let source = bob.engine.mediaSourceStatistics
-            #expect(microphone > -50, "Bob's microphone heard no echo (\(microphone) dBFS): is the loopback playing back?")
-            #expect(microphone - uplink >= 30, """
-                echo in Bob's microphone \(microphone) dBFS, in his uplink as Alice heard it \(uplink) dBFS: \
-                \(microphone - uplink) dB less (ERLE \(String(describing: source.echoReturnLossEnhancement)), delay \(source.echoDelayMs) ms; \
-                reference discarded \(source.echoReferenceDiscardedSamples), missing \(source.echoReferenceMissingFrames) frames, \
-                restarts \(source.deviceRestarts), drift \(source.deviceDriftCorrectionPpm) ppm)
-                """)
+            var attempts: [String] = []
+            for _ in 0..<2 {
+                let (alice, bob, microphone, span) = try Self.call(nearEnd: nil)
+                let heard = alice.heard
+                let uplink = Self.powerDecibels(heard[min(span.lowerBound, heard.count)..<min(span.upperBound, heard.count)])
+                let source = bob.engine.mediaSourceStatistics
+                #expect(microphone > -50, "Bob's microphone heard no echo (\(microphone) dBFS): is the loopback playing back?")
+                attempts.append("""
+                    echo in Bob's microphone \(microphone) dBFS, in his uplink as Alice heard it \(uplink) dBFS: \
+                    \(microphone - uplink) dB less (ERLE \(String(describing: source.echoReturnLossEnhancement)), delay \(source.echoDelayMs) ms; \
+                    reference discarded \(source.echoReferenceDiscardedSamples), missing \(source.echoReferenceMissingFrames) frames, \
+                    restarts \(source.deviceRestarts), drift \(source.deviceDriftCorrectionPpm) ppm)
+                    """)
+                if microphone - uplink >= 30 { return }
+            }
+            Issue.record("the echo was not 30 dB down in either call: \(attempts.joined(separator: "; "))")
         }
     }
 
