@@ -45,7 +45,8 @@ let package = Package(
 
         // Typed errno (Errno) for the I/O layer's errors: pure Swift, no C library of its own.
         .target(name: "SystemErrors"),
-        // Locked: a value behind a POSIX mutex (Mutex's interface, on a lock ThreadSanitizer sees).
+        // Locking: the POSIX primitives the threads share — Locked (a value behind a mutex, Mutex's
+        // interface on a lock ThreadSanitizer sees) and JoinableThread.
         .target(name: "Locking"),
 
         // Protocol / codec.

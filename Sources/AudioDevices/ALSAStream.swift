@@ -40,7 +40,7 @@ public final class ALSAStream<Calls: ALSACalls>: @unchecked Sendable {
     private let capture: PCMChannel<Calls>?
     private let playback: PCMChannel<Calls>?
     private let continuation: AsyncStream<AudioDeviceEvent>.Continuation
-    private let state = Locked<(thread: pthread_t?, started: Bool, detached: Bool)>((nil, false, false))
+    private let state = Locked<(thread: JoinableThread?, started: Bool, detached: Bool)>((nil, false, false))
 
     /// How long `stop()` waits for the I/O thread to end.
     private static var stopTimeoutMilliseconds: Int32 { 2_000 }
@@ -127,7 +127,7 @@ public final class ALSAStream<Calls: ALSACalls>: @unchecked Sendable {
         let loop = self.loop, exitSignal = self.exitSignal
         let timeoutMs = Int32(max(20, min(200, Int(parameters.periodMs * 4))))
         loop.running.store(true, ordering: .releasing)
-        let spawned = IOThread.spawn {
+        let spawned = JoinableThread.spawn {
             if case let .realtime(priority) = thread {
                 let refusal = IOThread.makeCurrentRealtime(priority: priority)
                 loop.realtime.store(refusal == 0, ordering: .relaxed)
@@ -161,11 +161,11 @@ public final class ALSAStream<Calls: ALSACalls>: @unchecked Sendable {
             if let thread = state.thread {
                 state.thread = nil
                 guard exitSignal.wait(timeoutMilliseconds: Self.stopTimeoutMilliseconds) else {
-                    pthread_detach(thread)  // stuck inside ALSA or the callback: leave it what it uses
+                    thread.detach()  // stuck inside ALSA or the callback: leave it what it uses
                     state.detached = true
                     return
                 }
-                pthread_join(thread, nil)
+                thread.join()
                 _ = loop.finished.load(ordering: .acquiring)
             }
             guard !state.detached else { return }

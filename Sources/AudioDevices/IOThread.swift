@@ -11,29 +11,8 @@ public enum IOThreadMode: Sendable, Hashable {
     case none
 }
 
-/// Starts a detached-on-request pthread running `body`.
+/// The I/O thread's scheduling (the thread itself is a `Locking.JoinableThread`).
 enum IOThread {
-    private final class Box {
-        let body: @Sendable () -> Void
-        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
-    }
-
-    /// Spawns the thread; nil if pthread_create failed.
-    static func spawn(_ body: @escaping @Sendable () -> Void) -> pthread_t? {
-        var thread = pthread_t()
-        let box = Unmanaged.passRetained(Box(body)).toOpaque()
-        let status = pthread_create(&thread, nil, { raw in
-            let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
-            box.body()
-            return nil
-        }, box)
-        if status != 0 {
-            Unmanaged<Box>.fromOpaque(box).release()
-            return nil
-        }
-        return thread
-    }
-
     /// Asks for SCHED_FIFO at `priority` for the calling thread; returns 0 or the errno.
     static func makeCurrentRealtime(priority: Int32) -> Int32 {
         var parameters = sched_param()

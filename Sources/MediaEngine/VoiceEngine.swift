@@ -57,7 +57,7 @@ public final class VoiceEngine: Sendable {
     private let control: Locked<Control>
     private let cycle: AudioCycle
     private let network: NetworkLoop
-    private let networkThread: Locked<NetworkThreadHandle?>
+    private let networkThread: Locked<JoinableThread?>
     private let sink: EngineEventSink
 
     /// An engine with `configuration`; its network thread starts now, device I/O on `start()`.
@@ -96,7 +96,7 @@ public final class VoiceEngine: Sendable {
         networkThread = Locked(nil)
         network.housekeeping = { [weak self] in self?.housekeeping() }
         let loop = network
-        guard let thread = NetworkThreadHandle.spawn({ loop.run() }) else { throw .threadCreationFailed("network") }
+        guard let thread = JoinableThread.spawn({ loop.run() }) else { throw .threadCreationFailed("network") }
         networkThread.withLock { $0 = thread }
     }
 
@@ -417,7 +417,7 @@ public final class VoiceEngine: Sendable {
         for id in ids { network.enqueue(.remove(id, bye: true)) }
         network.running.store(false, ordering: .releasing)
         network.wake()
-        if let thread = networkThread.withLock({ handle -> NetworkThreadHandle? in defer { handle = nil }; return handle }) {
+        if let thread = networkThread.withLock({ handle -> JoinableThread? in defer { handle = nil }; return handle }) {
             thread.join()
         }
         control.withLock { control in
