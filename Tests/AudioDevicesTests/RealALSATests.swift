@@ -27,7 +27,9 @@ enum RealALSA {
 /// One at a time (they share the device): `.serialized` within the suite, and each holds
 /// `RealDeviceLock` against other suites and test processes that use the loopback. Every
 /// wait is bounded.
-@Suite(.serialized, .enabled(if: RealALSA.enabled, RealALSA.skipReason), .timeLimit(.minutes(1)))
+// The limit includes waiting for RealDeviceLock, which every real-device suite holds in turn
+// (minutes under ThreadSanitizer).
+@Suite(.serialized, .enabled(if: RealALSA.enabled, RealALSA.skipReason), .timeLimit(.minutes(5)))
 struct RealALSATests {
     @Test func playsAKnownSignalAndCapturesItBack() throws {
         try RealDeviceLock.withLock { () throws -> Void in

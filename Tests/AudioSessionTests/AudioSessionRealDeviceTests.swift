@@ -20,7 +20,9 @@ enum SessionRealDevice {
 /// Not here: a second process holding the device (EBUSY). PulseAudio shares its PCM among
 /// clients, so `pulse` is never busy; only a `hw:` device is exclusive, and the test machines
 /// have none. `AudioSessionInterruptionTests` and the property test cover it on scripted ALSA.
-@Suite(.serialized, .enabled(if: SessionRealDevice.enabled, SessionRealDevice.skipReason), .timeLimit(.minutes(2)))
+// The limit includes waiting for RealDeviceLock, which every real-device suite holds in turn
+// (minutes under ThreadSanitizer).
+@Suite(.serialized, .enabled(if: SessionRealDevice.enabled, SessionRealDevice.skipReason), .timeLimit(.minutes(5)))
 struct AudioSessionRealDeviceTests {
     final class EventLog: Sendable {
         let events = Locked<[AudioSessionEvent]>([])
