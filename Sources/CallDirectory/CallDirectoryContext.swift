@@ -59,10 +59,26 @@ public final class CallDirectoryContext {
     }
 
     /// Labels `number` with `label`; `number` must be larger than the last identified number added.
+    /// A label longer than `CallDirectoryStore.maximumLabelByteCount` UTF-8 bytes is cut to
+    /// the whole characters that fit (the bound that lets a store's header be checked).
     public func addIdentificationEntry(withNextSequentialPhoneNumber number: Int64, label: String) {
         guard admits(number, after: contents.identification.last, .identification) else { return }
         contents.identification.append(number)
-        contents.labelIndexes.append(labelIndex(label))
+        contents.labelIndexes.append(labelIndex(Self.bounded(label)))
+    }
+
+    /// `label` cut to the whole characters within `CallDirectoryStore.maximumLabelByteCount` bytes.
+    static func bounded(_ label: String) -> String {
+        guard label.utf8.count > CallDirectoryStore.maximumLabelByteCount else { return label }
+        var bytes = 0
+        var end = label.startIndex
+        for index in label.indices {
+            let next = label.index(after: index)
+            bytes += label.utf8.distance(from: index, to: next)
+            guard bytes <= CallDirectoryStore.maximumLabelByteCount else { break }
+            end = next
+        }
+        return String(label[..<end])
     }
 
     /// Unblocks `number` (incremental requests only; a number not blocked is ignored).

@@ -77,11 +77,15 @@ public enum CallDirectoryStoreError: Error, Sendable, Equatable, CustomStringCon
     case system(operation: String, path: String, Errno)
     /// The file is not a store this library wrote, or is cut short: `reason` says how.
     case corrupt(path: String, reason: String)
+    /// The header claims `claimed` entries, more than the directory's `maximum`
+    /// (`CallDirectoryManager.maximumEntries`): refused before anything else is read.
+    case tooManyEntries(path: String, claimed: UInt64, maximum: Int)
 
     public var description: String {
         switch self {
         case let .system(operation, path, errno): "\(operation) \(path): \(errno)"
         case let .corrupt(path, reason): "\(path) is not a call directory store: \(reason)"
+        case let .tooManyEntries(path, claimed, maximum): "\(path) claims \(claimed) entries, more than the maximum \(maximum)"
         }
     }
 }

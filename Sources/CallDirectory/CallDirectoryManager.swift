@@ -3,7 +3,8 @@ import Locking
 
 /// The system's side of a call directory (CXCallDirectoryManager + what iOS does with an
 /// extension's entries): the user enables it, `reload()` asks the provider for entries and
-/// replaces the store on disk atomically, and lookups answer from the memory-mapped store.
+/// replaces the store on disk atomically (one writer at a time, across processes), and lookups
+/// answer from the store read into memory.
 ///
 /// ```swift
 /// let directory = try CallDirectoryManager(storePath: dir + "/directory.store", provider: Spam())
@@ -29,6 +30,8 @@ public final class CallDirectoryManager: Sendable {
     public let storePath: String
     /// The most entries (blocking + identification) the directory holds.
     public let maximumEntries: Int
+    /// `maximumEntries` unless an app gives another.
+    public static let defaultMaximumEntries = 20_000_000
     private let provider: any CallDirectoryProvider
 
     private struct State {
@@ -38,22 +41,25 @@ public final class CallDirectoryManager: Sendable {
     }
 
     private let state: Locked<State>
-    /// A test hook: stop the next store write after this many bytes, as a crash would.
-    let failNextWriteAfterBytes = Locked<Int?>(nil)
+    /// A test hook: what happens to the next store write (stopped as a crash would stop it,
+    /// paused part-way, watched waiting for another writer).
+    let nextWriteHooks = Locked(StoreWriteHooks())
 
     /// A directory stored at `storePath` (the entries of the last successful reload are
-    /// mapped now), filled by `provider`.
-    /// - Throws: `store` when an existing store cannot be read or is damaged.
+    /// read now), filled by `provider`.
+    /// - Throws: `store` when an existing store cannot be read, is damaged, or claims more than
+    ///   `maximumEntries` entries (`tooManyEntries`).
     public init(storePath: String, provider: any CallDirectoryProvider, isEnabled: Bool = false,
-                maximumEntries: Int = 20_000_000) throws(CallDirectoryError) {
+                maximumEntries: Int = defaultMaximumEntries) throws(CallDirectoryError) {
         self.storePath = storePath
         self.provider = provider
         self.maximumEntries = maximumEntries
-        // What a reload killed part-way left behind is never read; drop it.
-        unlink(CallDirectoryStore.temporaryPath(for: storePath))
+        // What a reload killed part-way left behind is never read; drop it — unless another
+        // writer (another process) holds the lock: then it is that writer's file being written.
+        StoreWriterLock.ifFree(storePath) { unlink(CallDirectoryStore.temporaryPath(for: storePath)) }
         let store: CallDirectoryStore
         if access(storePath, F_OK) == 0 {
-            do { store = try CallDirectoryStore(contentsOf: storePath) } catch { throw .store(error) }
+            do { store = try CallDirectoryStore(contentsOf: storePath, maximumEntries: maximumEntries) } catch { throw .store(error) }
         } else {
             store = CallDirectoryStore()
         }
@@ -70,7 +76,8 @@ public final class CallDirectoryManager: Sendable {
     public var store: CallDirectoryStore { state.withLock { $0.store } }
 
     /// Asks the provider for entries and, when its request is valid and complete, makes them
-    /// the directory's: written to a new file, fsynced, renamed over the old one, mapped. The
+    /// the directory's: under the writers' lock of the store (another process reloading the
+    /// same path waits), written to a new file, fsynced, renamed over the old one, read. The
     /// request is incremental once a load has succeeded (a store exists).
     /// - Throws: `extensionDisabled`, `currentlyLoading`, the request's first mistake
     ///   (`entriesOutOfOrder`, `duplicateEntries`, `maximumEntriesExceeded`,
@@ -90,11 +97,15 @@ public final class CallDirectoryManager: Sendable {
         let contents = context.isIncremental
             ? try StoreContents.merging(context, into: base, maximum: maximumEntries)
             : context.contents
-        let failAfter = failNextWriteAfterBytes.withLock { value in defer { value = nil }; return value }
+        let hooks = nextWriteHooks.withLock { hooks in defer { hooks = StoreWriteHooks() }; return hooks }
         let store: CallDirectoryStore
         do {
-            try CallDirectoryStore.write(contents, to: storePath, failAfterBytes: failAfter)
-            store = try CallDirectoryStore(contentsOf: storePath)
+            // One writer of the file at a time, whichever process or manager it is; the store
+            // is read back under the lock, so it is the one this reload wrote.
+            store = try StoreWriterLock.holding(storePath, onWait: hooks.lockWait) { () throws(CallDirectoryStoreError) in
+                try CallDirectoryStore.write(contents, to: storePath, hooks: hooks)
+                return try CallDirectoryStore(contentsOf: storePath, maximumEntries: maximumEntries)
+            }
         } catch {
             throw .store(error)
         }

@@ -11,15 +11,26 @@ struct StoreContents {
     var entryCount: Int { blocking.count + identification.count }
 }
 
+/// What a test does to the next store write (every field nil: nothing).
+struct StoreWriteHooks: Sendable {
+    /// Stop the write after this many bytes, as a crash would.
+    var failAfterBytes: Int?
+    /// Run `body` once `afterBytes` bytes are written, then go on writing.
+    var pause: (afterBytes: Int, body: @Sendable () -> Void)?
+    /// Run before waiting for another writer's lock (`StoreWriterLock`).
+    var lockWait: (@Sendable () -> Void)?
+}
+
 extension CallDirectoryStore {
-    /// Where the next version is written before it replaces the store at `path`.
+    /// Where the next version is written before it replaces the store at `path` (only under
+    /// `StoreWriterLock`, so one writer at a time).
     static func temporaryPath(for path: String) -> String { path + ".new" }
 
     /// Writes `contents` as the store at `path` so that a reader — or this process after a
     /// crash — sees either the old store or the whole new one: into `path.new`, fsync, rename
-    /// over `path`, fsync the directory. `failAfterBytes` stops the write part-way as a crash
-    /// would (tests), leaving the temporary file behind.
-    static func write(_ contents: StoreContents, to path: String, failAfterBytes: Int? = nil) throws(CallDirectoryStoreError) {
+    /// over `path`, fsync the directory. The caller holds `StoreWriterLock`. `hooks` stop or
+    /// pause the write part-way (tests); a stopped write leaves the temporary file behind.
+    static func write(_ contents: StoreContents, to path: String, hooks: StoreWriteHooks = StoreWriteHooks()) throws(CallDirectoryStoreError) {
         let temporary = temporaryPath(for: path)
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw .system(operation: "open", path: temporary, .current) }
@@ -35,11 +46,15 @@ extension CallDirectoryStore {
         }
         let header: [UInt64] = [magic, UInt64(contents.blocking.count), UInt64(contents.identification.count),
                                 UInt64(contents.labels.count), UInt64(labelBytes.count), 0, 0, 0]
-        var budget = failAfterBytes ?? Int.max
+        var budget = hooks.failAfterBytes ?? Int.max
+        var pause = hooks.pause
+        var total = 0
         func put(_ bytes: UnsafeRawBufferPointer) throws(CallDirectoryStoreError) {
             var done = 0
             while done < bytes.count {
-                let wanted = min(bytes.count - done, budget, 1 << 24)
+                if let hook = pause, total >= hook.afterBytes { pause = nil; hook.body() }
+                let limit = pause.map { max(1, $0.afterBytes - total) } ?? Int.max
+                let wanted = min(bytes.count - done, budget, 1 << 24, limit)
                 guard wanted > 0 else { throw .system(operation: "write (interrupted for a test)", path: temporary, .ioError) }
                 let written = Glibc.write(fd, bytes.baseAddress! + done, wanted)
                 if written < 0 {
@@ -47,6 +62,7 @@ extension CallDirectoryStore {
                     throw .system(operation: "write", path: temporary, .current)
                 }
                 done += written
+                total += written
                 budget -= written
             }
         }

@@ -1,14 +1,18 @@
 import Foundation
 import SystemErrors
 
-/// One version of the directory on disk, memory-mapped read-only: blocking numbers and
+/// One version of the directory on disk, read into memory: blocking numbers and
 /// identification numbers as sorted Int64 arrays, a label index per identification entry and
-/// a table of distinct labels. Lookups are binary searches straight in the mapping, so a
-/// 5-million-entry store opens in the time of one `mmap` and costs 8 bytes per blocking entry,
-/// 12 per identification entry plus each distinct label once.
+/// a table of distinct labels. Lookups are binary searches straight in that copy; it costs
+/// 8 bytes per blocking entry, 12 per identification entry plus each distinct label once.
 ///
-/// A store never changes: a reload writes a new file and maps it; readers holding the old
-/// store keep its mapping alive until they let go of it.
+/// The file is read, not mapped: a mapping faults (SIGBUS) on the next lookup once anyone
+/// truncates the file in place (`cp backup store` rewrites the same inode), and no check
+/// before a lookup can close that race. A copy of our own cannot change under us; opening a
+/// store costs one sequential read of the file (the reload that wrote it wrote as much).
+///
+/// A store never changes: a reload writes a new file and opens it; readers holding the old
+/// store keep its copy alive until they let go of it.
 ///
 /// A lookup first searches a small index of every 64th number (kept in cache: 1/64 of the
 /// list), then one 512-byte block of the list — a few cache misses instead of one per
@@ -27,17 +31,20 @@ import SystemErrors
 /// UInt8  labelBytes[labelByteCount]              UTF-8, not terminated
 /// ```
 public final class CallDirectoryStore: @unchecked Sendable {
-    // @unchecked: every stored property is immutable after init and the mapping is read-only.
+    // @unchecked: every stored property is immutable after init, and so is the memory they point into.
 
     static let magic = UInt64(littleEndian: 0x3230_5249_4443_4556)  // "VECDIR02"
     /// Every how many numbers the index holds one.
     static let indexStride = 64
 
-    /// How many index entries a list of `count` numbers has.
-    static func indexCount(_ count: Int) -> Int { (count + indexStride - 1) / indexStride }
+    /// How many index entries a list of `count` numbers has (without overflow for any count).
+    static func indexCount(_ count: Int) -> Int { count / indexStride + (count % indexStride == 0 ? 0 : 1) }
     static let headerSize = 64
+    /// The longest label a store holds, in UTF-8 bytes (`CallDirectoryContext` cuts longer ones):
+    /// what bounds the label bytes a header may claim.
+    public static let maximumLabelByteCount = 1_024
 
-    /// The file it maps, or nil for the empty store.
+    /// The file it was read from, or nil for the empty store.
     public let path: String?
     /// How many numbers are blocked.
     public let blockingCount: Int
@@ -48,7 +55,7 @@ public final class CallDirectoryStore: @unchecked Sendable {
     /// The file's size in bytes (0 for the empty store).
     public let byteCount: Int
 
-    private let mapping: UnsafeMutableRawPointer?
+    private let storage: UnsafeMutableRawPointer?
     private let blockingIndex: UnsafePointer<Int64>?
     private let identificationIndex: UnsafePointer<Int64>?
     private let blocking: UnsafePointer<Int64>?
@@ -61,13 +68,16 @@ public final class CallDirectoryStore: @unchecked Sendable {
     public init() {
         path = nil
         blockingCount = 0; identificationCount = 0; labelCount = 0; byteCount = 0
-        mapping = nil; blockingIndex = nil; identificationIndex = nil; blocking = nil; identification = nil; labelIndexes = nil; labelOffsets = nil; labelBytes = nil
+        storage = nil; blockingIndex = nil; identificationIndex = nil; blocking = nil; identification = nil; labelIndexes = nil; labelOffsets = nil; labelBytes = nil
     }
 
-    /// Maps the store at `path`, checking that its header and size agree.
-    /// - Throws: `system` when it cannot be opened or mapped, `corrupt` when it is not a
-    ///   store or is cut short.
-    public init(contentsOf path: String) throws(CallDirectoryStoreError) {
+    /// Reads the store at `path` into memory. Its header is checked first — at most
+    /// `maximumEntries` entries, and exactly the file's size — so nothing a damaged header
+    /// claims is read or allocated; then its label references.
+    /// - Throws: `system` when it cannot be opened or read, `tooManyEntries` when its header
+    ///   claims more than `maximumEntries`, `corrupt` when it is not a store, is cut short, or
+    ///   changed while it was read.
+    public init(contentsOf path: String, maximumEntries: Int = CallDirectoryManager.defaultMaximumEntries) throws(CallDirectoryStoreError) {
         self.path = path
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw .system(operation: "open", path: path, .current) }
@@ -76,32 +86,32 @@ public final class CallDirectoryStore: @unchecked Sendable {
         guard fstat(fd, &info) == 0 else { throw .system(operation: "fstat", path: path, .current) }
         let size = Int(info.st_size)
         guard size >= Self.headerSize else { throw .corrupt(path: path, reason: "\(size) bytes, shorter than the header") }
-        guard let base = mmap(nil, size, PROT_READ, MAP_SHARED, fd, 0), base != MAP_FAILED else {
-            throw .system(operation: "mmap", path: path, .current)
+        // (withUnsafeMutableBytes rethrows untyped errors: a buffer of our own instead.)
+        let headerBytes = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.headerSize, alignment: 8)
+        defer { headerBytes.deallocate() }
+        try Self.read(fd, into: headerBytes, path: path)
+        let words = Array(headerBytes.bindMemory(to: UInt64.self))
+        let header = try StoreHeader(words: words, fileSize: size, maximumEntries: maximumEntries, path: path)
+
+        let base = UnsafeMutableRawPointer.allocate(byteCount: header.byteCount, alignment: 8)
+        do throws(CallDirectoryStoreError) {
+            try Self.read(fd, into: UnsafeMutableRawBufferPointer(start: base, count: header.byteCount), path: path)
+            // The file may have been rewritten between the header and the rest: what counts is our copy's header.
+            let copied = Array(UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt64.self), count: 5))
+            guard try StoreHeader(words: copied, fileSize: size, maximumEntries: maximumEntries, path: path) == header else {
+                throw .corrupt(path: path, reason: "changed while it was read")
+            }
+        } catch {
+            base.deallocate()
+            throw error
         }
-        let header = base.assumingMemoryBound(to: UInt64.self)
-        let counts = (1...4).map { header[$0] }
-        // Every count is bounded before any arithmetic, so a damaged header cannot overflow.
-        guard header[0] == Self.magic else {
-            munmap(base, size)
-            throw .corrupt(path: path, reason: "wrong magic")
-        }
-        guard counts.allSatisfy({ $0 <= UInt64(size) }) else {
-            munmap(base, size)
-            throw .corrupt(path: path, reason: "counts larger than the file")
-        }
-        let (b, i, l, lb) = (Int(counts[0]), Int(counts[1]), Int(counts[2]), Int(counts[3]))
-        let expected = Self.headerSize + 8 * (Self.indexCount(b) + Self.indexCount(i)) + 8 * b + 8 * i + 4 * i + 4 * (l + 1) + lb
-        guard expected == size else {
-            munmap(base, size)
-            throw .corrupt(path: path, reason: "\(size) bytes where the header needs \(expected)")
-        }
+        let (b, i, l, lb) = (header.blockingCount, header.identificationCount, header.labelCount, header.labelByteCount)
         var offset = Self.headerSize
         func section<T>(_ type: T.Type, _ count: Int) -> UnsafePointer<T> {
             defer { offset += MemoryLayout<T>.stride * count }
             return UnsafePointer((base + offset).assumingMemoryBound(to: T.self))
         }
-        mapping = base
+        storage = base
         byteCount = size
         blockingCount = b; identificationCount = i; labelCount = l
         blockingIndex = section(Int64.self, Self.indexCount(b))
@@ -111,7 +121,8 @@ public final class CallDirectoryStore: @unchecked Sendable {
         labelIndexes = section(UInt32.self, i)
         labelOffsets = section(UInt32.self, l + 1)
         labelBytes = section(UInt8.self, lb)
-        // Label references are checked once here, so `label(for:)` can trust them.
+        // Label references are checked once here (in our own copy, which nobody else can
+        // change), so `label(for:)` can trust them. deinit frees the copy on a throw.
         let offsets = UnsafeBufferPointer(start: labelOffsets, count: l + 1)
         var previous: UInt32 = 0
         for value in offsets {
@@ -123,8 +134,23 @@ public final class CallDirectoryStore: @unchecked Sendable {
         }
     }
 
+    /// Fills `buffer` from `fd` at offset 0 (pread: the descriptor's offset is not used).
+    /// - Throws: `system` on a read error, `corrupt` when the file ends first (it shrank).
+    private static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, path: String) throws(CallDirectoryStoreError) {
+        var done = 0
+        while done < buffer.count {
+            let count = pread(fd, buffer.baseAddress! + done, min(buffer.count - done, 1 << 30), off_t(done))
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw .system(operation: "read", path: path, .current)
+            }
+            guard count > 0 else { throw .corrupt(path: path, reason: "cut short while it was read (\(done) of \(buffer.count) bytes)") }
+            done += count
+        }
+    }
+
     deinit {
-        if let mapping { munmap(mapping, byteCount) }
+        storage?.deallocate()
     }
 
     /// Whether `number` is blocked.

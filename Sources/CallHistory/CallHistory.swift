@@ -14,6 +14,8 @@ import Locking
 ///
 /// Every failure is a `CallHistoryError`: a damaged file (`corrupt`), another process
 /// holding the write lock past `busyTimeout` (`locked`), a newer schema (`newerSchema`).
+/// A single row that is no call is not a failure of the list: it is left out and reported in
+/// `skippedRows`. Text is stored with every byte (a NUL in a handle from a push included).
 public final class CallHistory: Sendable {
     /// How far a commit is durable.
     public enum Durability: Sendable, Hashable {
@@ -29,6 +31,7 @@ public final class CallHistory: Sendable {
     /// The database file.
     public let path: String
     private let connection: Locked<SQLiteConnection>
+    private let skipped = Locked<[CallHistorySkippedRow]>([])
 
     /// Opens (creating) the history at `path`, in WAL mode, migrated to the newest schema.
     /// - Throws: `cannotOpen`, `corrupt`, `locked`, `newerSchema`, `sqlite`.
@@ -110,9 +113,17 @@ public final class CallHistory: Sendable {
     }
 
     /// The entry of call `id`, or nil.
+    /// - Throws: `corrupt` when its row is no call (naming the column).
     public func entry(id: UUID) throws(CallHistoryError) -> CallHistoryEntry? {
-        try query("WHERE id = ?1") { $0.bind(1, id.uuidString) }.first
+        var bad: CallHistorySkippedRow?
+        let found = try query("WHERE id = ?1", skipping: { bad = $0 }) { $0.bind(1, id.uuidString) }.first
+        if let bad { throw bad.error }
+        return found
     }
+
+    /// The rows the queries met that are no call, each once, in the order met. They are left
+    /// out of every list (the rest is returned) and stay in the file; `delete(id:)` removes one.
+    public var skippedRows: [CallHistorySkippedRow] { skipped.withLock { $0 } }
 
     /// How many calls are recorded.
     public func count() throws(CallHistoryError) -> Int {
@@ -142,41 +153,29 @@ public final class CallHistory: Sendable {
         }
     }
 
-    private func query(_ clause: String, _ bind: (SQLiteStatement) -> Void) throws(CallHistoryError) -> [CallHistoryEntry] {
+    /// The rows of `clause` as entries; a row that is no call is left out, reported to
+    /// `skipping` and remembered in `skippedRows`.
+    private func query(_ clause: String, skipping: (CallHistorySkippedRow) -> Void = { _ in },
+                       _ bind: (SQLiteStatement) -> Void) throws(CallHistoryError) -> [CallHistoryEntry] {
         try connection.withLock { (connection) throws(CallHistoryError) in
-            let statement = try connection.prepare("""
-                SELECT id, handle_kind, handle, name, outgoing, started, connected, ended, duration, ended_reason, missed, video
-                FROM calls \(clause)
-                """)
+            let columns = CallHistoryRow.columnNames.joined(separator: ", ")
+            let statement = try connection.prepare("SELECT \(columns), rowid FROM calls \(clause)")
             bind(statement)
             var entries: [CallHistoryEntry] = []
+            let count = Int32(CallHistoryRow.columnNames.count)
             while try statement.step() {
-                guard let entry = Self.entry(statement) else {
-                    throw .corrupt(path: path, message: "a row that is no call: \(statement.text(0) ?? "no id")")
+                let row = CallHistoryRow(values: (0..<count).map { statement.value($0) })
+                do throws(CallHistoryRow.Malformation) {
+                    entries.append(try row.entry())
+                } catch {
+                    let id = statement.isNull(0) ? nil : statement.text(0)
+                    let message = "a row that is no call: \(error)"
+                    let report = CallHistorySkippedRow(rowID: Int64(statement.int(count)), id: id, error: .corrupt(path: path, message: message))
+                    skipping(report)
+                    skipped.withLock { rows in if !rows.contains(where: { $0.rowID == report.rowID }) { rows.append(report) } }
                 }
-                entries.append(entry)
             }
             return entries
         }
-    }
-
-    /// The entry of the current row, or nil when a value is out of range.
-    private static func entry(_ row: SQLiteStatement) -> CallHistoryEntry? {
-        guard let idText = row.text(0), let id = UUID(uuidString: idText),
-              let direction = CallHistoryEntry.Direction(rawValue: row.int(4)) else { return nil }
-        var handle: CallHandle?
-        if !row.isNull(1), let value = row.text(2) {
-            guard let kind = CallHandle.Kind(rawValue: row.int(1)) else { return nil }
-            handle = CallHandle(kind: kind, value: value)
-        }
-        func date(_ column: Int32) -> Date? { row.isNull(column) ? nil : Date(timeIntervalSinceReferenceDate: row.double(column)) }
-        var reason: CallEndedReason?
-        if !row.isNull(9) {
-            guard let value = CallEndedReason(rawValue: row.int(9)) else { return nil }
-            reason = value
-        }
-        return CallHistoryEntry(id: id, handle: handle, name: row.text(3), direction: direction, startDate: date(5)!,
-                                connectDate: date(6), endDate: date(7), endedReason: reason, hasVideo: row.int(11) != 0,
-                                duration: row.double(8), isMissed: row.int(10) != 0)
     }
 }

@@ -100,8 +100,19 @@ final class SQLiteStatement {
     /// Ends the statement's current run (it may be stepped again after new bindings).
     func finish() { sqlite3_reset(pointer) }
 
+    /// Binds `value` with its length: every byte, a NUL included (a C string would end at it).
     func bind(_ index: Int32, _ value: String?) {
-        if let value { sqlite3_bind_text(pointer, index, value, -1, transient) } else { sqlite3_bind_null(pointer, index) }
+        guard var value else { sqlite3_bind_null(pointer, index); return }
+        value.withUTF8 { bytes in
+            // An empty buffer may have no address, which SQLite would bind as NULL: "" is text.
+            if let base = bytes.baseAddress {
+                _ = base.withMemoryRebound(to: CChar.self, capacity: bytes.count) { text in
+                    sqlite3_bind_text64(pointer, index, text, sqlite3_uint64(bytes.count), transient, UInt8(SQLITE_UTF8))
+                }
+            } else {
+                sqlite3_bind_text(pointer, index, "", 0, transient)
+            }
+        }
     }
 
     func bind(_ index: Int32, _ value: Double?) {
@@ -125,9 +136,27 @@ final class SQLiteStatement {
     func isNull(_ column: Int32) -> Bool { sqlite3_column_type(pointer, column) == SQLITE_NULL }
     func int(_ column: Int32) -> Int { Int(sqlite3_column_int64(pointer, column)) }
     func double(_ column: Int32) -> Double { sqlite3_column_double(pointer, column) }
+    /// The column as text with every byte (a NUL included), nil for NULL.
     func text(_ column: Int32) -> String? {
         guard let bytes = sqlite3_column_text(pointer, column) else { return nil }
-        return String(cString: bytes)
+        // sqlite3_column_bytes after sqlite3_column_text: the length of the text just made.
+        return String(decoding: UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(pointer, column))), as: UTF8.self)
+    }
+
+    /// The column as SQLite stores it (no conversion between types).
+    func value(_ column: Int32) -> CallHistoryRow.Value {
+        switch sqlite3_column_type(pointer, column) {
+        case SQLITE_INTEGER: return .integer(sqlite3_column_int64(pointer, column))
+        case SQLITE_FLOAT: return .real(sqlite3_column_double(pointer, column))
+        case SQLITE_TEXT:
+            guard let bytes = sqlite3_column_text(pointer, column) else { return .null }
+            return .text(Array(UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(pointer, column)))))
+        case SQLITE_BLOB:
+            let count = Int(sqlite3_column_bytes(pointer, column))
+            guard count > 0, let bytes = sqlite3_column_blob(pointer, column) else { return .blob([]) }
+            return .blob(Array(UnsafeRawBufferPointer(start: bytes, count: count)))
+        default: return .null
+        }
     }
 }
 

@@ -195,7 +195,7 @@ import TestSupport
             context.addBlockingEntries(big)
             context.completeRequest()
         }
-        directory.failNextWriteAfterBytes.withLock { $0 = 300_000 }
+        directory.nextWriteHooks.withLock { $0.failAfterBytes = 300_000 }
         #expect { try directory.reload() } throws: { error in (error as? CallDirectoryError)?.code == .unknown }
         expectBase(directory)
         let temporary = CallDirectoryStore.temporaryPath(for: path)
@@ -256,7 +256,7 @@ final class ErrorBox: Sendable {
 }
 
 /// Lookups from other threads while reloads swap the store: each reader's snapshot stays
-/// mapped and whole (one data set, never a mixture) however many reloads pass meanwhile.
+/// alive and whole (one data set, never a mixture) however many reloads pass meanwhile.
 @Suite(.timeLimit(.minutes(2))) struct ConcurrentReloadTests {
     @Test func readersKeepAWholeSnapshotDuringReloads() throws {
         let path = temporaryDirectory("concurrent") + "/directory.store"

@@ -19,14 +19,15 @@ import TestSupport
         let history: CallHistory
         let recorder: CallHistoryRecorder
 
-        init(path: String, recents: Bool = true) throws {
+        init(path: String, recents: Bool = true, busyTimeout: Double = 2,
+             retryPolicy: CallHistoryRecorder.RetryPolicy = CallHistoryRecorder.RetryPolicy()) throws {
             provider = try CallProvider(configuration: ProviderConfiguration(includesCallsInRecents: recents, supportsVideo: true),
                                         audio: CallAudioSystem(center: AudioSessionCenter()), clock: clock)
             controller = CallController(provider: provider)
             provider.setDelegate(delegate, queue: delegate.queue)
-            history = try CallHistory(path: path)
+            history = try CallHistory(path: path, busyTimeout: busyTimeout)
             let wall = SteppingClock()
-            recorder = CallHistoryRecorder(provider: provider, history: history, now: { wall.now() })
+            recorder = CallHistoryRecorder(provider: provider, history: history, now: { wall.now() }, retryPolicy: retryPolicy)
         }
 
         func settle() {
