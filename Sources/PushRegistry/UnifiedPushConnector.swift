@@ -19,6 +19,12 @@ import Locking
 /// distributor is made from the caller's thread and waits for its reply (at most `timeout`).
 /// `Register` takes (serviceName, token, description) as the specification's interface XML
 /// declares it, and accepts NEW_ENDPOINT or REGISTRATION_SUCCEEDED as success.
+///
+/// Only the distributor registered with is heard: `Message`, `NewEndpoint` and `Unregistered`
+/// count only from the bus connection that owned its name when `register` ran, with this
+/// connector's token — any other peer on the session bus could otherwise drop the endpoint
+/// (an `Unregistered("")`) or feed pushes. A distributor that restarts is heard again after
+/// the next `register`.
 public final class UnifiedPushConnector: Sendable {
     /// The object path the connector serves.
     public static let connectorPath = "/org/unifiedpush/Connector"
@@ -47,12 +53,20 @@ public final class UnifiedPushConnector: Sendable {
         public var endpoints = 0
         /// Unregistrations received.
         public var unregistrations = 0
-        /// Calls with another connection's token, or malformed arguments: ignored.
+        /// Calls with another connection's token, from a peer that is not the distributor
+        /// registered with, an unasked-for confirmation, or malformed arguments: ignored.
         public var ignored = 0
     }
 
     struct State {
         var distributor: String?
+        /// The unique bus name of `distributor`'s connection when `register` ran.
+        var distributorOwner: String?
+        /// The unique name of the distributor a running `register` asks (its NewEndpoint may
+        /// come before Register's reply).
+        var registeringOwner: String?
+        /// `unregister()` was asked and not confirmed yet: an empty-token `Unregistered` is its confirmation.
+        var unregistering = false
         var endpoint: String?
         var statistics = Statistics()
         var closed = false
@@ -115,12 +129,21 @@ public final class UnifiedPushConnector: Sendable {
             guard let first = available.first else { throw .noDistributor }
             chosen = first
         }
+        // Who answers for the name now: only that connection's callbacks are heard.
+        let ownerReply = try call("GetNameOwner", destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+                                  interface: "org.freedesktop.DBus", arguments: [.string(chosen)])
+        guard ownerReply.count == 1, let owner = ownerReply[0].string else { throw .unexpectedReply(method: "GetNameOwner") }
+        state.withLock { $0.registeringOwner = owner }
+        defer { state.withLock { $0.registeringOwner = nil } }
         let reply = try call("Register", destination: chosen, path: Self.distributorPath, interface: Self.distributorInterface,
                              arguments: [.string(serviceName), .string(token), .string(description)])
         guard reply.count == 2, let result = reply[0].string, let reason = reply[1].string else { throw .unexpectedReply(method: "Register") }
         switch result {
         case "NEW_ENDPOINT", "REGISTRATION_SUCCEEDED":
-            state.withLock { $0.distributor = chosen }
+            state.withLock { state in
+                state.distributor = chosen
+                state.distributorOwner = owner
+            }
             return chosen
         case "REGISTRATION_FAILED":
             throw .registrationFailed(reason: reason)
@@ -135,6 +158,7 @@ public final class UnifiedPushConnector: Sendable {
     public func unregister() throws(UnifiedPushError) {
         guard let distributor = state.withLock({ $0.distributor }) else { throw .notRegistered }
         try ensureOpen()
+        state.withLock { $0.unregistering = true }
         do {
             try bus.send(destination: distributor, path: Self.distributorPath, interface: Self.distributorInterface, member: "Unregister",
                          arguments: [.string(token)])
@@ -181,6 +205,13 @@ public final class UnifiedPushConnector: Sendable {
         weak let connector: UnifiedPushConnector?
         init(connector: UnifiedPushConnector) { self.connector = connector }
         func update(_ body: (inout State) -> Void) { connector?.state.withLock { body(&$0) } }
+        /// Whether `sender` is the distributor registered with (or being registered with).
+        func isDistributor(_ sender: String?) -> Bool {
+            guard let sender else { return false }
+            return connector?.state.withLock { $0.distributorOwner == sender || $0.registeringOwner == sender } ?? false
+        }
+        /// Whether an `unregister()` waits for its confirmation.
+        var isUnregistering: Bool { connector?.state.withLock { $0.unregistering } ?? false }
     }
 
     /// Serves `org.unifiedpush.Connector1` on the dispatch thread.
@@ -194,13 +225,14 @@ public final class UnifiedPushConnector: Sendable {
                   call.interface == nil || call.interface == UnifiedPushConnector.connectorInterface
             else { return .notHandled }
             let arguments = call.arguments ?? []
+            let fromDistributor = state.isDistributor(call.sender)
             switch (call.member, arguments.count) {
             case ("Message", 3):
-                guard arguments[0].string == token, let message = arguments[1].bytes, arguments[2].string != nil else { return ignored() }
+                guard fromDistributor, arguments[0].string == token, let message = arguments[1].bytes, arguments[2].string != nil else { return ignored() }
                 registry.receive(Data(message), on: .unifiedPush)
                 state.update { $0.statistics.messages += 1 }
             case ("NewEndpoint", 2):
-                guard arguments[0].string == token, let endpoint = arguments[1].string else { return ignored() }
+                guard fromDistributor, arguments[0].string == token, let endpoint = arguments[1].string else { return ignored() }
                 // The registry first: once `endpoint` shows the new value, `didUpdate` is queued.
                 registry.setToken(Data(endpoint.utf8), on: .unifiedPush)
                 state.update { state in
@@ -208,12 +240,16 @@ public final class UnifiedPushConnector: Sendable {
                     state.statistics.endpoints += 1
                 }
             case ("Unregistered", 1):
-                // An empty token confirms our own Unregister; ours means the distributor dropped us.
-                guard let received = arguments[0].string, received == token || received.isEmpty else { return ignored() }
+                // Ours means the distributor dropped us; an empty token confirms our own
+                // Unregister, so it counts only while one waits for its confirmation.
+                guard fromDistributor, let received = arguments[0].string,
+                      received == token || (received.isEmpty && state.isUnregistering) else { return ignored() }
                 registry.setToken(nil, on: .unifiedPush)
                 state.update { state in
                     state.endpoint = nil
                     state.distributor = nil
+                    state.distributorOwner = nil
+                    state.unregistering = false
                     state.statistics.unregistrations += 1
                 }
             case ("Message", _), ("NewEndpoint", _), ("Unregistered", _):

@@ -117,6 +117,13 @@ final class TestDistributor: Sendable {
                      interface: UnifiedPushConnector.connectorInterface, member: "Unregistered", arguments: [.string(token)])
     }
 
+    /// Calls `member` on `service`'s connector from the distributor's connection and waits
+    /// for the reply (the connector has handled it when this returns).
+    func call(_ service: String, _ member: String, _ arguments: [DBusValue]) throws {
+        _ = try bus.call(destination: service, path: UnifiedPushConnector.connectorPath,
+                         interface: UnifiedPushConnector.connectorInterface, member: member, arguments: arguments)
+    }
+
     func close() { bus.close() }
 }
 
