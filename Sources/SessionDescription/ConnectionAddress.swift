@@ -29,12 +29,27 @@ public struct ConnectionAddress: Sendable, Equatable {
     public var value: String { "IN \(family.rawValue) \(address)" }
 
     /// Parses the value after `c=`; nil when it is not `IN IP4|IP6 <address>`.
+    ///
+    /// The address must look like one of its family (RFC 8866 §9's `unicast-address`: an IPv4
+    /// dotted quad or an IPv6 address, or a host name): only letters, digits, `.`, `-` (and
+    /// `:` for IP6), at most 253 characters. Anything else — a NUL with text after it, which C
+    /// code reading the address would cut short, a space, a `%` — is refused, not passed on.
     init?(value: Substring) {
         let fields = value.split(separator: " ")
         guard fields.count == 3, fields[0] == "IN", let family = Family(rawValue: String(fields[1])) else { return nil }
         // Drop a multicast "/ttl[/count]" suffix: we only take the address.
         let address = fields[2].split(separator: "/", maxSplits: 1).first.map(String.init) ?? ""
-        guard !address.isEmpty else { return nil }
+        guard !address.isEmpty, address.utf8.count <= 253,
+              address.unicodeScalars.allSatisfy({ Self.isAddressCharacter($0, family: family) })
+        else { return nil }
         self.init(family: family, address: address)
+    }
+
+    private static func isAddressCharacter(_ scalar: Unicode.Scalar, family: Family) -> Bool {
+        switch scalar {
+        case "0"..."9", "a"..."z", "A"..."Z", ".", "-": return true
+        case ":": return family == .ipv6
+        default: return false
+        }
     }
 }

@@ -17,8 +17,14 @@ public struct LocalAudio: Sendable, Equatable {
     public var opusFormatParameters = "useinbandfec=1"
     /// Our packet time in milliseconds.
     public var ptime = 20
-    /// The suites we accept, most preferred first.
-    public var suites: [SRTPProfile] = [.aesCM128HmacSha1_80, .aesCM128HmacSha1_32]
+    /// The suites we accept, most preferred first: by default every suite the SRTP layer
+    /// supports (`SRTPProfile.allCases`), the RFC 4568 ones first as most peers expect them.
+    public var suites: [SRTPProfile] = LocalAudio.supportedSuites
+
+    /// Every suite `SRTPSession` protects and unprotects, most preferred first.
+    public static let supportedSuites: [SRTPProfile] = [
+        .aesCM128HmacSha1_80, .aesCM128HmacSha1_32, .aeadAES128GCM, .aeadAES256GCM, .aes256CMHmacSha1_80, .aes256CMHmacSha1_32,
+    ]
     /// The `o=` user and session id.
     public var originUser = "voicecall"
     /// The session id in `o=` (any number; an answer and its offer need not agree).

@@ -33,20 +33,22 @@ extension SessionDescription {
     /// (answered with the same tag and our own key of that suite), and rtcp-mux when offered.
     ///
     /// - Parameter key: makes our key for the chosen suite (e.g. `SRTPKeyingMaterial.random`).
-    /// - Throws: `.noAudio`, `.notSecure`, `.noConnection`, `.noOpus` or `.noCommonSuite`.
+    /// - Throws: `.noAudio`, `.audioRejected`, `.notSecure`, `.noConnection`, `.noOpus` or
+    ///   `.noCommonSuite`.
     public func answer(from local: LocalAudio, key: (SRTPProfile) -> SRTPKeyingMaterial) throws(SessionDescriptionError)
         -> (answer: SessionDescription, negotiated: NegotiatedAudio)
     {
         let (offered, connection, opus) = try mediaEssentials()
-        guard let theirs = offered.crypto.first(where: { local.suites.contains($0.profile) }) else {
-            throw .noCommonSuite(offered: offered.crypto.map(\.profile.sdesName) + offered.unsupportedSuites)
+        guard let theirs = offered.crypto.first(where: { local.suites.contains($0.profile) && $0.unprotectingParameter == nil }) else {
+            throw .noCommonSuite(offered: offered.crypto.map(\.profile.sdesName) + offered.unsupportedSuites,
+                                 accepted: local.suites.map(\.sdesName))
         }
         let ours: SDESCryptoAttribute
         do {
             ours = try SDESCryptoAttribute(tag: theirs.tag, keyingMaterial: key(theirs.profile))
         } catch {
             // The tag came from a parsed line, so it is valid.
-            throw .noCommonSuite(offered: [theirs.profile.sdesName])
+            throw .noCommonSuite(offered: [theirs.profile.sdesName], accepted: local.suites.map(\.sdesName))
         }
         let telephoneEvent = offered.telephoneEvent(preferringClockRate: 48_000)
         var maps = [opus]
@@ -76,7 +78,8 @@ extension SessionDescription {
         guard let theirs = answered.crypto.first,
               let ours = offer.audio?.crypto.first(where: { $0.tag == theirs.tag && $0.profile == theirs.profile })
         else {
-            throw .noCommonSuite(offered: answered.crypto.map(\.profile.sdesName) + answered.unsupportedSuites)
+            throw .noCommonSuite(offered: answered.crypto.map(\.profile.sdesName) + answered.unsupportedSuites,
+                                 accepted: offer.audio?.crypto.map(\.profile.sdesName) ?? [])
         }
         // The answer's telephone-event counts only as one of those offered (number and rate).
         let offeredEvents = offer.audio?.rtpMaps.filter(\.isTelephoneEvent) ?? []
@@ -93,6 +96,9 @@ extension SessionDescription {
     /// The audio section, its connection and its Opus mapping, or the error naming what is missing.
     private func mediaEssentials() throws(SessionDescriptionError) -> (AudioDescription, ConnectionAddress, RTPMap) {
         guard let audio else { throw .noAudio }
+        // Port 0 is a rejected or disabled stream (RFC 3264): nothing to send to. The parser
+        // refuses it with its line; this covers descriptions built in code.
+        guard audio.port != 0 else { throw .audioRejected(line: nil) }
         guard audio.isSecure else { throw .notSecure(profile: audio.profile) }
         guard let connection = audioConnection else { throw .noConnection }
         guard let opus = audio.opus else { throw .noOpus }

@@ -3,13 +3,17 @@ import SRTP
 extension SessionDescription {
     /// Parses an SDP body (LF or CRLF line ends).
     ///
-    /// Takes the first `m=audio` section and skips other media sections and unknown
-    /// attributes. `a=crypto` lines naming a suite we do not support are listed in
-    /// `unsupportedSuites` and otherwise skipped (offers often list several).
+    /// Takes the first `m=audio` section with a port (a port of 0 is a rejected or disabled
+    /// stream, RFC 3264) and skips other media sections and unknown attributes. `a=crypto`
+    /// lines naming a suite we do not support are listed in `unsupportedSuites` and otherwise
+    /// skipped (offers often list several).
     ///
     /// - Throws: `SessionDescriptionError.malformed` naming the line number and kind of the
-    ///   first line that is not what its kind takes, or `.crypto` for an `a=crypto` line with
-    ///   a known suite that is malformed (the line itself is never quoted: it holds a key).
+    ///   first line that is not what its kind takes (a control character such as NUL anywhere
+    ///   in a line included: RFC 8866 text never holds one), `.crypto` for an `a=crypto` line
+    ///   with a known suite that is malformed (the line itself is never quoted: it holds a
+    ///   key), `.unprotectedCrypto` for one asking for unencrypted or unauthenticated SRTP,
+    ///   `.audioRejected` when the only audio sections have port 0.
     public init(parsing text: String) throws(SessionDescriptionError) {
         var origin = "-"
         var sessionName = "-"
@@ -18,6 +22,7 @@ extension SessionDescription {
         // Which section the lines belong to: the session, our audio section, or one we skip.
         enum Section { case session, audio, skipped }
         var section = Section.session
+        var rejectedAudioLine: Int?
 
         for (index, rawLine) in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).enumerated() {
             let number = index + 1
@@ -28,6 +33,10 @@ extension SessionDescription {
             }
             let type = line.first!
             let value = line.dropFirst(2)
+            if let control = line.unicodeScalars.first(where: Self.isControl) {
+                let kind = type.unicodeScalars.contains(where: Self.isControl) ? "?" : "\(type)="
+                throw .malformed(line: number, kind: kind, reason: "contains control character U+\(Self.hex(control))")
+            }
             if type == "m" {
                 let fields = value.split(separator: " ")
                 guard fields.count >= 3 else { throw .malformed(line: number, kind: "m=", reason: "needs <media> <port> <proto> <formats>") }
@@ -35,6 +44,12 @@ extension SessionDescription {
                     let portText = fields[1].split(separator: "/").first ?? ""
                     guard let port = UInt16(portText) else {
                         throw .malformed(line: number, kind: "m=", reason: "port \(String(fields[1]).debugDescription) is not 0…65535")
+                    }
+                    guard port != 0 else {
+                        // Rejected or disabled (RFC 3264 §5.1, §6): not a stream to send to.
+                        rejectedAudioLine = rejectedAudioLine ?? number
+                        section = .skipped
+                        continue
                     }
                     var payloadTypes: [UInt8] = []
                     for field in fields.dropFirst(3) {
@@ -68,7 +83,19 @@ extension SessionDescription {
                 continue  // v=, t=, b=, session-level a=, …: nothing we use
             }
         }
+        if audio == nil, let rejectedAudioLine { throw .audioRejected(line: rejectedAudioLine) }
         self.init(origin: origin, sessionName: sessionName, connection: connection, audio: audio)
+    }
+
+    /// C0 controls but tab, and DEL: RFC 8866 text fields exclude NUL, CR and LF, and no field
+    /// we read has a use for the others.
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        (scalar.value < 0x20 && scalar != "\t") || scalar.value == 0x7F
+    }
+
+    private static func hex(_ scalar: Unicode.Scalar) -> String {
+        let digits = String(scalar.value, radix: 16, uppercase: true)
+        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
     }
 
     private static func parseAttribute(_ value: Substring, line number: Int, into audio: inout AudioDescription) throws(SessionDescriptionError) {
@@ -106,13 +133,17 @@ extension SessionDescription {
             }
             audio.rtcpPort = port
         case "crypto":
+            let attribute: SDESCryptoAttribute
             do {
-                audio.crypto.append(try SDESCryptoAttribute(parsing: String(argument)))
+                attribute = try SDESCryptoAttribute(parsing: String(argument))
             } catch .unsupportedSuite(let suite) {
                 audio.unsupportedSuites.append(suite)
+                return
             } catch {
                 throw .crypto(line: number, error)
             }
+            if let parameter = attribute.unprotectingParameter { throw .unprotectedCrypto(line: number, parameter: parameter) }
+            audio.crypto.append(attribute)
         default:
             break
         }

@@ -18,8 +18,16 @@ public enum SessionDescriptionError: Error, Equatable, Sendable, CustomStringCon
     case noOpus
     /// The audio section is not `RTP/SAVP` (or `RTP/SAVPF`): this tool sends only SRTP.
     case notSecure(profile: String)
-    /// No `a=crypto` line names a suite we support; the suites that were offered.
-    case noCommonSuite(offered: [String])
+    /// No `a=crypto` line names a suite we accept: the suites that were offered (or answered),
+    /// and those this side accepts (`LocalAudio.suites`, or the suites of our offer).
+    case noCommonSuite(offered: [String], accepted: [String])
+    /// The audio section is rejected or disabled (`m=audio 0`, RFC 3264 §6, §8.2): its line.
+    /// `line` is nil for a description built in code rather than parsed.
+    case audioRejected(line: Int?)
+    /// An `a=crypto` line asks for SRTP without encryption or authentication
+    /// (`UNENCRYPTED_SRTP`, `UNENCRYPTED_SRTCP`, `UNAUTHENTICATED_SRTP`, RFC 4568 §6.3): its
+    /// line and the parameter. We never send or accept unprotected media.
+    case unprotectedCrypto(line: Int, parameter: String)
 
     /// One line naming what failed and, when it is about a line, which.
     public var description: String {
@@ -30,10 +38,14 @@ public enum SessionDescriptionError: Error, Equatable, Sendable, CustomStringCon
         case .noConnection: return "SDP has no c= line (neither session nor audio level)"
         case .noOpus: return "SDP audio section offers no opus/48000/2 payload type"
         case let .notSecure(profile): return "SDP audio section uses \(profile), not RTP/SAVP (SRTP with SDES keys)"
-        case let .noCommonSuite(offered):
+        case let .noCommonSuite(offered, accepted):
             let list = offered.isEmpty ? "none" : offered.joined(separator: ", ")
-            return "SDP offers no crypto suite we support (offered: \(list); we support "
-                + SRTPProfile.allCases.map(\.sdesName).joined(separator: ", ") + ")"
+            return "SDP offers no crypto suite we accept (offered: \(list); we accept "
+                + (accepted.isEmpty ? "none" : accepted.joined(separator: ", ")) + ")"
+        case let .audioRejected(line):
+            return (line.map { "SDP line \($0) (m=): " } ?? "SDP: ") + "port 0: the audio stream is rejected or disabled"
+        case let .unprotectedCrypto(line, parameter):
+            return "SDP line \(line) (a=crypto): \(parameter) asks for unprotected media, which we refuse"
         }
     }
 }

@@ -1,0 +1,111 @@
+import Foundation
+import SRTP
+import SessionDescription
+
+/// `SessionDescription(parsing:)` over any text, and offer/answer from what parses against a
+/// fixed local side. Invariants: nothing traps; what parses is written (`formatted`) as a
+/// body that parses to the same description (less what is not written: other suites'
+/// names, `a=fmtp` of payload types the `m=` line does not list); an answer we make parses
+/// and settles, for the offerer, the same stream with the keys crossed; no description
+/// shows our key.
+enum SDPTarget {
+    static let target = FuzzTarget(name: "sdp", run: run, seeds: seeds)
+
+    static let local = LocalAudio(address: "192.0.2.1", port: 40_000)
+    /// Our key for whatever suite the offer makes us answer with: fixed, so its text can be
+    /// looked for in descriptions.
+    static let keys: [SRTPProfile: SRTPKeyingMaterial] = Dictionary(uniqueKeysWithValues: SRTPProfile.allCases.map { profile in
+        (profile, try! SRTPKeyingMaterial(profile: profile, keyAndSalt: (0..<profile.keyingMaterialLength).map { UInt8(0xA0 &+ $0) }))
+    })
+
+    static func run(_ bytes: UnsafeRawBufferPointer) {
+        let text = String(decoding: bytes, as: UTF8.self)
+        let sdp: SessionDescription
+        do {
+            sdp = try SessionDescription(parsing: text)
+        } catch {
+            blackHole(error.description)
+            return
+        }
+        let formatted = sdp.formatted
+        var expected = sdp
+        if var audio = expected.audio {
+            audio.unsupportedSuites = []
+            audio.formatParameters = audio.formatParameters.filter { audio.payloadTypes.contains($0.key) }
+            expected.audio = audio
+        }
+        let again = try? SessionDescription(parsing: formatted)
+        check(again == expected, "formatted does not parse back to the same description")
+        check(again?.formatted == formatted, "formatting is not stable")
+        blackHole(sdp.description)
+
+        let answered: (answer: SessionDescription, negotiated: NegotiatedAudio)
+        do {
+            answered = try sdp.answer(from: local) { keys[$0]! }
+        } catch {
+            blackHole(error.description)
+            return
+        }
+        let ourKey = answered.negotiated.sendingKey
+        let ourKeyText = Data(ourKey.keyAndSalt).base64EncodedString()
+        for description in ["\(answered.answer)", "\(answered.negotiated)", "\(sdp)"] {
+            check(!description.contains(ourKeyText.prefix(16)), "a description shows our key")
+        }
+        let answerText = answered.answer.formatted
+        guard let reread = try? SessionDescription(parsing: answerText) else {
+            check(false, "our answer does not parse")
+            return
+        }
+        check(reread == answered.answer, "our answer does not parse back to itself")
+        do {
+            let offerer = try reread.negotiated(offer: sdp)
+            check(offerer.sendingKey == answered.negotiated.receivingKey && offerer.receivingKey == ourKey, "keys not crossed")
+            check(offerer.remoteAddress == local.address && offerer.remotePort == local.port, "offerer sends elsewhere")
+            check(offerer.opusPayloadType == answered.negotiated.opusPayloadType, "opus payload types differ")
+            check(offerer.telephoneEvent == answered.negotiated.telephoneEvent, "telephone-events differ")
+        } catch {
+            check(false, "the offerer cannot use our answer: \(error)")
+        }
+    }
+
+    static func seeds() throws -> [[UInt8]] {
+        let key80 = "WVNfX19zZW1jdGwgKCkgewkyMjA7fQp9CnVubGVz"
+        let gcm256 = "MTIzNDU2Nzg5MDEyMzQ1Njc4OTAxMjM0NTY3ODkwMTIzNDU2Nzg5MDEy"
+        return [
+            // A SIP stack's offer: suites we skip and take, DTMF at two rates, a video section.
+            """
+            v=0\r
+            o=- 4858 4858 IN IP4 192.0.2.10\r
+            s=Asterisk\r
+            c=IN IP4 192.0.2.10\r
+            t=0 0\r
+            m=audio 40000 RTP/SAVP 111 0 101 102\r
+            a=rtpmap:111 opus/48000/2\r
+            a=fmtp:111 useinbandfec=1;maxaveragebitrate=32000\r
+            a=rtpmap:0 PCMU/8000\r
+            a=rtpmap:101 telephone-event/8000\r
+            a=rtpmap:102 telephone-event/48000\r
+            a=fmtp:101 0-16\r
+            a=ptime:20\r
+            a=rtcp:40001 IN IP4 192.0.2.10\r
+            a=rtcp-mux\r
+            a=crypto:1 F8_128_HMAC_SHA1_80 inline:\(key80)\r
+            a=crypto:3 AES_CM_128_HMAC_SHA1_80 inline:\(key80)|2^31|1:4 KDR=1\r
+            a=sendrecv\r
+            m=video 0 RTP/SAVP 96\r
+            c=IN IP4 198.51.100.1\r
+            a=rtpmap:96 VP8/90000\r
+
+            """,
+            // IPv6, bare line feeds, a media-level c=, an AEAD suite.
+            "v=0\no=- 1 1 IN IP6 ::1\ns=-\nt=0 0\nm=audio 5004 RTP/SAVPF 96\nc=IN IP6 2001:db8::7\n"
+                + "a=rtpmap:96 OPUS/48000/2\na=crypto:7 AEAD_AES_256_GCM inline:\(gcm256)\n",
+            // A rejected stream, then the one to use.
+            "v=0\r\nc=IN IP4 127.0.0.1\r\nm=audio 0 RTP/SAVP 111\r\nm=audio 4000/2 RTP/SAVP 111\r\na=rtpmap:111 opus/48000\r\n"
+                + "a=crypto:1 AES_CM_128_HMAC_SHA1_32 inline:\(key80)\r\n",
+            // What the parser refuses: a NUL in c=, a session parameter turning encryption off.
+            "v=0\r\nc=IN IP4 127.0.0.1\u{0}evil\r\nm=audio 4000 RTP/SAVP 111\r\n",
+            "v=0\r\nc=IN IP4 127.0.0.1\r\nm=audio 4000 RTP/SAVP 111\r\na=crypto:1 AES_CM_128_HMAC_SHA1_80 inline:\(key80) UNENCRYPTED_SRTP\r\n",
+        ].map { Array($0.utf8) }
+    }
+}
