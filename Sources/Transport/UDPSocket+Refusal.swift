@@ -48,26 +48,58 @@ extension UDPSocket {
     ///
     /// Call it whenever the socket polls ready: a queued error keeps `poll` reporting the socket
     /// ready (POLLERR) until it is taken, and `receive(into:)` skips it without taking it.
+    /// Anyone who knows the two addresses can forge these; `takeRefusals(recognising:)` tells
+    /// the ones that quote a datagram we sent from the rest.
     public func takeRefusals() -> Int {
-        var count = 0
-        var byte: UInt8 = 0
-        while true {
-            let received = withUnsafeMutablePointer(to: &byte) { pointer in
-                var vector = iovec(iov_base: UnsafeMutableRawPointer(pointer), iov_len: 1)
-                return withUnsafeMutablePointer(to: &vector) { vectorPointer in
+        takeRefusals { _ in true }.recognised
+    }
+
+    /// Takes the ICMP errors queued for this socket, like `takeRefusals()`, and hands the start
+    /// of the datagram each one quotes (ICMP carries the refused datagram's first bytes; here up
+    /// to `Refusals.quotedBytes` of its UDP payload) to `isOurs`: an error that quotes nothing
+    /// we sent is forged — an RTP header's sequence number, timestamp and SSRC cannot be
+    /// guessed from off the path — and is counted apart, so it cannot end a call.
+    public func takeRefusals(recognising isOurs: (UnsafeRawBufferPointer) -> Bool) -> Refusals {
+        var refusals = Refusals()
+        withUnsafeTemporaryAllocation(byteCount: Refusals.quotedBytes, alignment: 1) { quote in
+            while true {
+                let received = withUnsafeTemporaryAllocation(of: iovec.self, capacity: 1) { vector in
+                    vector[0] = iovec(iov_base: quote.baseAddress, iov_len: quote.count)
                     var header = msghdr()
-                    header.msg_iov = vectorPointer
+                    header.msg_iov = vector.baseAddress
                     header.msg_iovlen = 1
                     return recvmsg(descriptor, &header, Int32(MSG_ERRQUEUE) | Int32(MSG_DONTWAIT))
                 }
+                if received < 0 { break }
+                if isOurs(UnsafeRawBufferPointer(rebasing: quote[0..<min(received, quote.count)])) {
+                    refusals.recognised += 1
+                } else {
+                    refusals.unrecognised += 1
+                }
             }
-            if received < 0 { break }
-            count += 1
         }
         // Clear the pending error too, so the next send does not fail on an old refusal.
         var pending: Int32 = 0
         var length = socklen_t(MemoryLayout<Int32>.size)
         _ = getsockopt(descriptor, SOL_SOCKET, SO_ERROR, &pending, &length)
-        return count
+        return refusals
+    }
+}
+
+/// The ICMP errors `UDPSocket.takeRefusals(recognising:)` took, by whether they quoted one of
+/// our datagrams.
+public struct Refusals: Sendable, Equatable {
+    /// The most bytes of a refused datagram handed to the recogniser: an RTP header's fixed
+    /// part (RFC 792 guarantees only 8; Linux quotes far more).
+    public static let quotedBytes = 12
+    /// Errors that quote a datagram the recogniser knows: the peer's host refused it.
+    public var recognised = 0
+    /// Errors that quote nothing we sent: forged (or about a datagram long forgotten).
+    public var unrecognised = 0
+
+    /// No refusals.
+    public init(recognised: Int = 0, unrecognised: Int = 0) {
+        self.recognised = recognised
+        self.unrecognised = unrecognised
     }
 }
