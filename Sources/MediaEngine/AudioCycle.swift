@@ -62,6 +62,14 @@ final class AudioCycle: @unchecked Sendable {
         buffer.initialize(repeating: 0)
     }
 
+    /// A cycle with queues of its own that nobody feeds: a network thread driven without an
+    /// audio thread (its tests) reads only `lastUplinkFrameNanoseconds` from it.
+    convenience init(idleWith mixer: CallMixer, clock: EngineClock) {
+        let commands = SPSCQueue(minimumCapacity: 2, filler: AudioCommand(kind: .add, call: nil))
+        let removals = SPSCQueue(minimumCapacity: 2, filler: AudioCommand(kind: .remove, call: nil))
+        self.init(mixer: mixer, commands: commands.consumer, removals: removals.producer, clock: clock, maximumPeriodSamples: 480)
+    }
+
     deinit { buffer.deallocate() }
 
     /// Binds the cycle to a freshly opened stream (control side, before the stream starts).

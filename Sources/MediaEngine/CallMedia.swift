@@ -83,6 +83,7 @@ public final class CallMedia: @unchecked Sendable {
     private var outboundCounters = OutboundRTPStatistics()
     private var receiveQueueDrops = 0
     private var consecutiveAuthenticationFailures = 0
+    private var receivingKeyExpiryPosted = false
     private var networkEventsDropped = 0
     /// What each side publishes after its work, for `statistics` and the other side.
     private let playoutCounters = PublishedValue(InboundPlayout())
@@ -214,6 +215,7 @@ public final class CallMedia: @unchecked Sendable {
             guard let unprotected = srtp.unprotect(datagram) else {
                 transport.srtp = srtp.statistics
                 if srtp.statistics.authFailures > failuresBefore { noteAuthenticationFailure() }
+                noteReceivingKeyExpiry()
                 return .dropped
             }
             consecutiveAuthenticationFailures = 0
@@ -222,6 +224,9 @@ public final class CallMedia: @unchecked Sendable {
         }
         switch reception.account(packet, arrivalTimeMs: arrivalTimeMs) {
         case .dropped:
+            return .dropped
+        case let .droppedFromCompetingSource(ssrc):
+            postNetworkEvent(.competingSourceRefused(ssrc: ssrc))
             return .dropped
         case let .acceptedFromNewSource(previous?):
             postNetworkEvent(.ssrcChanged(from: previous, to: reception.counters.ssrc ?? 0))
@@ -282,10 +287,18 @@ public final class CallMedia: @unchecked Sendable {
         if let srtp {
             guard let unprotected = srtp.unprotectRTCP(datagram) else {
                 transport.srtp = srtp.statistics
+                noteReceivingKeyExpiry()
                 return .dropped
             }
             transport.srtp = srtp.statistics
             compound = unprotected
+        }
+        // A parallel stream's reports (RFC 3550: the first packet is an SR or RR, its sender's
+        // SSRC at bytes 4–7) neither feed ours nor count as the peer's for latching.
+        if compound.count >= 8, compound[1] == 200 || compound[1] == 201,
+           !reception.isCurrentOrOpen(compound[4..<8].reduce(0) { $0 << 8 | UInt32($1) }, atMs: arrivalTimeMs) {
+            transport.rtcpFromCompetingSource += 1
+            return .dropped
         }
         do {
             let reportsBefore = rtcp.remoteInbound.reportsReceived
@@ -317,6 +330,8 @@ public final class CallMedia: @unchecked Sendable {
             return isRTCP ? try srtp.protectRTCP(buffer, length: length) : try srtp.protect(buffer, length: length)
         } catch {
             transport.sendFailures += 1
+            // Once: every later packet fails the same way until new keys come.
+            if error == .keyLifetimeExpired, srtp.statistics.sendingKeyLifetimeExpired == 1 { postNetworkEvent(.sendingKeyExpired) }
             return nil
         }
     }
@@ -547,6 +562,14 @@ public final class CallMedia: @unchecked Sendable {
     /// joined), the audio side's burst tracking, this end's delays.
     private func voipMetricsInputs(_ inbound: InboundRTPStatistics, burstGap: BurstGapStatistics) -> VoIPMetricsInputs {
         VoIPMetricsInputs(inbound: inbound, burstGap: burstGap, configuration: configuration, deviceDelayMs: Double(deviceDelayMs))
+    }
+
+    /// The event for the peer's key running out, on the first datagram it refuses (once: the
+    /// rest of the peer's packets under that key are refused the same way, counted only).
+    private func noteReceivingKeyExpiry() {
+        guard !receivingKeyExpiryPosted, transport.srtp.keyLifetimeExpired > 0 else { return }
+        receivingKeyExpiryPosted = true
+        postNetworkEvent(.receivingKeyExpired)
     }
 
     /// One event per run of failures (at the threshold), so a flood of forged datagrams

@@ -14,6 +14,10 @@ public struct CallTransportStatistics: Sendable, Equatable, BitwiseCopyable {
     public var rtcpDatagramsReceived = 0
     /// RTCP compound packets that did not parse (after SRTCP): dropped.
     public var rtcpMalformed = 0
+    /// RTCP compound packets from another sender than the current one while it is still
+    /// talking (a parallel stream's reports, `InboundRTPStatistics.packetsFromCompetingSource`):
+    /// dropped, so they neither feed our reports nor move a symmetric-RTP latch.
+    public var rtcpFromCompetingSource = 0
     /// RTCP compound packets sent (reports and BYE).
     public var rtcpPacketsSent = 0
     /// Bytes of those packets (SRTCP trailer included).

@@ -67,8 +67,13 @@ public struct InboundRTPStatistics: Sendable, Equatable, BitwiseCopyable {
     /// Ours: times the sender's SSRC changed (the jitter buffer restarts its stream).
     public var ssrcChanges = 0
     /// Ours: packets from a new SSRC dropped while it had not yet sent two in sequence (one
-    /// stray, forged or hopping SSRC cannot restart playout).
+    /// stray, forged or hopping SSRC cannot restart playout), or while the current sender was
+    /// still talking (`packetsFromCompetingSource`, counted in both).
     public var packetsFromUnconfirmedSource = 0
+    /// Ours: packets from another SSRC dropped while the current sender was still talking (a
+    /// parallel stream: a second sender with the key, a forked call); such a stream replaces
+    /// the current one only after it has been silent (500 ms) or said goodbye.
+    public var packetsFromCompetingSource = 0
     /// Ours: packets counted but not played because the call was held.
     public var packetsReceivedWhileHeld = 0
     /// Ours: packets dropped because the queue from the network side was full.

@@ -14,7 +14,16 @@ import Transport
 /// due to have queued the next frame (`AudioCycle.lastUplinkFrameNanoseconds` plus one frame),
 /// so a packet waits for its send about a millisecond without the audio thread making a
 /// system call to say it is there.
+///
+/// A flood (anyone who can reach a port can send to it) is read in bounded bites: at most
+/// `maximumDatagramsPerWakeUp` datagrams per socket per wake-up, then every call's queued
+/// packets go out; the rest waits for the next wake-up, or the system drops it once the
+/// socket's buffer is full. Every datagram read is counted in its call's transport statistics.
 final class NetworkLoop: @unchecked Sendable {
+    /// The most datagrams one wake-up reads from one socket before sending (a flood's share of
+    /// a frame: about a quarter of a millisecond of SRTP checks).
+    static let maximumDatagramsPerWakeUp = 256
+
     /// A call as the network thread holds it.
     private struct Entry {
         let id: EngineCallID
@@ -75,23 +84,31 @@ final class NetworkLoop: @unchecked Sendable {
     /// The thread's body: runs until `running` is cleared.
     func run() {
         while running.load(ordering: .acquiring) {
-            do {
-                try poller.wait(timeoutMs: nextTimeoutMs()) { socket in receive(from: socket) }
-            } catch {
-                // poll itself failed (EBADF, ENOMEM): nothing a call did; try again after a pause.
-                MonotonicClock.sleep(untilNanoseconds: MonotonicClock.nanoseconds + 10_000_000)
-            }
-            applyCommands()
-            let nowMs = clock.milliseconds
-            for entry in entries { send(entry, nowMs: nowMs) }
-            for entry in entries {
-                let id = entry.id
-                entry.media.drainEvents { post(.call(id, $0)) }
-            }
-            housekeeping?()
+            turn(timeoutMs: nextTimeoutMs())
         }
         applyCommands()
         entries.removeAll()
+    }
+
+    /// One wake-up: waits up to `timeoutMs` for datagrams, reads at most
+    /// `maximumDatagramsPerWakeUp` from each ready socket, applies queued commands, then sends
+    /// every call's queued packets and forwards its events — never later than a bounded bite
+    /// of what arrived.
+    func turn(timeoutMs: Int) {
+        do {
+            try poller.wait(timeoutMs: timeoutMs) { socket in receive(from: socket) }
+        } catch {
+            // poll itself failed (EBADF, ENOMEM): nothing a call did; try again after a pause.
+            MonotonicClock.sleep(untilNanoseconds: MonotonicClock.nanoseconds + 10_000_000)
+        }
+        applyCommands()
+        let nowMs = clock.milliseconds
+        for entry in entries { send(entry, nowMs: nowMs) }
+        for entry in entries {
+            let id = entry.id
+            entry.media.drainEvents { post(.call(id, $0)) }
+        }
+        housekeeping?()
     }
 
     /// How long to wait: until just after the next frame is due while audio runs, else 20 ms
@@ -138,7 +155,7 @@ final class NetworkLoop: @unchecked Sendable {
         guard let index = entries.firstIndex(where: { $0.transport.rtp === socket || $0.transport.rtcp === socket }) else { return }
         let entry = entries[index]
         var received = 0
-        while received < 256 {
+        while received < Self.maximumDatagramsPerWakeUp {
             let datagram: ReceivedDatagram?
             do {
                 datagram = try socket.receive(into: self.datagram)
@@ -155,6 +172,9 @@ final class NetworkLoop: @unchecked Sendable {
     }
 
     /// Symmetric RTP: an authenticated datagram from elsewhere moves the socket's remote there.
+    /// A parallel stream's datagrams never get here as authenticated: `CallMedia` drops another
+    /// sender's RTP and RTCP while the current sender is still talking, so the latch follows
+    /// the stream being played and moves only once that one has gone silent.
     private func latch(_ entry: Entry, socket: UDPSocket, source: PeerAddress, disposition: ReceivedDatagramDisposition) {
         guard policy == .authenticated, disposition.isAuthenticated, socket.remote != source else { return }
         socket.setRemote(source)

@@ -167,6 +167,7 @@ final class RTCPSession {
                 take(report.reportBlocks, arrival: arrival)
             case let .bye(bye):
                 if bye.sources.contains(where: { $0 != ssrc }) { result.bye = true }
+                reception.noteBye(from: bye.sources)
             case let .extendedReport(report):
                 for block in report.voipMetrics where block.ssrc == ssrc {
                     remoteInbound.voipMetrics = block

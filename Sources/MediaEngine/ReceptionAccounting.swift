@@ -19,11 +19,22 @@ struct ReceptionAccounting {
     /// A new SSRC seen while another is current, its last sequence number and how many
     /// packets in sequence it has sent.
     private var candidate: (ssrc: UInt32, sequence: UInt16, count: Int)?
+    /// Arrival of the current sender's last accepted packet, and whether it said goodbye.
+    private var currentLastArrivalMs: Double?
+    private var currentSaidBye = false
+    /// The last competing SSRC reported, so a parallel stream is reported once, not per packet.
+    private var reportedCompetitor: UInt32?
 
     /// Packets in sequence a new SSRC must send, while another is current, before it replaces
     /// it (RFC 3550 A.1's probation, applied to a change of source): one stray or forged packet
     /// with another SSRC — or a peer changing SSRC on every packet — cannot restart playout.
     static let packetsToConfirmNewSource = 2
+
+    /// How long the current sender must have been silent before another SSRC may replace it,
+    /// in ms, unless it said goodbye (RTCP BYE): a parallel stream — a second sender holding
+    /// the key, a forked call — never takes over from one that is still talking. Longer than
+    /// Opus DTX's 400 ms between packets, so a peer in a pause is still talking.
+    static let silenceBeforeNewSourceMs = 500.0
 
     init(configuration: MediaConfiguration) {
         self.configuration = configuration
@@ -37,6 +48,9 @@ struct ReceptionAccounting {
         case dropped
         /// Goes on, from a new sender SSRC (the previous one given, if any).
         case acceptedFromNewSource(previous: UInt32?)
+        /// Stops here (counted): from `ssrc`, a stream in parallel with the current sender,
+        /// which is still talking; the first of its packets (reported once per SSRC).
+        case droppedFromCompetingSource(ssrc: UInt32)
     }
 
     /// Accounts for one unprotected RTP packet that arrived at `arrivalTimeMs`.
@@ -54,9 +68,21 @@ struct ReceptionAccounting {
             return .dropped
         }
         var newSource: UInt32?? = nil
-        if let current = receiver?.ssrc, current != packet.ssrc, !confirmsNewSource(packet) {
-            counters.packetsFromUnconfirmedSource += 1
-            return .dropped
+        if let current = receiver?.ssrc, current != packet.ssrc {
+            let inSequence = confirmsNewSource(packet)
+            if !isCurrentOrOpen(packet.ssrc, atMs: arrivalTimeMs) {
+                // The current sender is still talking: a parallel stream, whatever its sequence.
+                counters.packetsFromUnconfirmedSource += 1
+                counters.packetsFromCompetingSource += 1
+                // Reported once per stream that looks real (two in sequence), not per stray packet.
+                guard inSequence, reportedCompetitor != packet.ssrc else { return .dropped }
+                reportedCompetitor = packet.ssrc
+                return .droppedFromCompetingSource(ssrc: packet.ssrc)
+            }
+            if !inSequence {
+                counters.packetsFromUnconfirmedSource += 1
+                return .dropped
+            }
         }
         if receiver?.ssrc != packet.ssrc {
             newSource = .some(receiver?.ssrc)
@@ -67,7 +93,10 @@ struct ReceptionAccounting {
             // A sender that is already talking is valid at once (authenticated by SRTP when keyed).
             receiver = RTPReceiverStatistics(ssrc: packet.ssrc, minSequential: 1)
             counters.ssrc = packet.ssrc
+            currentSaidBye = false
+            reportedCompetitor = nil
         }
+        currentLastArrivalMs = arrivalTimeMs
         counters.packetsReceived += 1
         counters.bytesReceived += packet.payload.count
         counters.headerBytesReceived += bytes.count - packet.payload.count
@@ -91,6 +120,19 @@ struct ReceptionAccounting {
     /// reporting interval (nil before any packet).
     mutating func makeReportBlock(at now: NTPTimestamp) -> RTCPReportBlock? {
         receiver?.makeReportBlock(at: now)
+    }
+
+    /// Whether `ssrc` is the current sender or none is current yet: RTCP from another source,
+    /// while the current one is still talking, is a parallel stream's.
+    func isCurrentOrOpen(_ ssrc: UInt32, atMs now: Double) -> Bool {
+        guard let current = receiver?.ssrc, current != ssrc, !currentSaidBye, let last = currentLastArrivalMs else { return true }
+        return now - last >= Self.silenceBeforeNewSourceMs
+    }
+
+    /// Notes an RTCP BYE for `sources`: when it names the current sender, another SSRC may
+    /// replace it at once (after its probation).
+    mutating func noteBye(from sources: [UInt32]) {
+        if let current = receiver?.ssrc, sources.contains(current) { currentSaidBye = true }
     }
 
     /// Notes the current sender's RTCP sender report, for the next block's LSR and DLSR.

@@ -25,12 +25,18 @@ public struct SRTPTransportStatistics: Sendable, Equatable, BitwiseCopyable {
     public var malformed = 0
     /// Datagrams carrying a master key identifier (MKI) no key was negotiated for: dropped.
     public var unknownMasterKeyIdentifier = 0
-    /// Datagrams refused because the master key reached its negotiated lifetime: dropped
-    /// (the call needs a re-key).
+    /// Datagrams refused because the peer's (receiving) master key reached its negotiated
+    /// lifetime: dropped (the call needs a re-key).
     public var keyLifetimeExpired = 0
     /// Packets that could not be protected for sending (key lifetime reached, or libsrtp
     /// refused them): not sent.
     public var protectFailures = 0
+    /// Ours: of `protectFailures`, the packets (SRTP and SRTCP) refused because our sending
+    /// master key reached its negotiated lifetime: not sent (the call needs a re-key).
+    public var sendingKeyLifetimeExpired = 0
+
+    /// All counters zero.
+    public init() {}
 }
 
 /// The SRTP stage of one call: protects outgoing RTP and unprotects incoming datagrams,
@@ -75,6 +81,7 @@ public final class SRTPTransportStage {
             return try protect()
         } catch {
             statistics.protectFailures += 1
+            if error == .keyLifetimeExpired { statistics.sendingKeyLifetimeExpired += 1 }
             throw error
         }
     }

@@ -104,6 +104,15 @@ import TestSupport
                 var copy = Array(datagram)
                 copy.withUnsafeMutableBytes { receiver.receiveDatagram($0, arrivalTimeMs: Double(index) * 20) }
             }
+            // A restarting sender says goodbye for its old SSRC (RFC 3550 §6.6): the new one
+            // replaces it at once. Without the BYE it would wait for the old one's 500 ms of
+            // silence (`ParallelStreamTests`).
+            if index == 99 {
+                first.sendBye { datagram in
+                    var copy = Array(datagram)
+                    copy.withUnsafeMutableBytes { receiver.receiveDatagram($0, arrivalTimeMs: Double(index) * 20) }
+                }
+            }
             frame.withUnsafeMutableBufferPointer { _ = receiver.render(into: $0, nowMs: Double(index) * 20) }
             heard += frame
         }
