@@ -1,8 +1,8 @@
 import AudioDevices
 import Foundation
 
-/// `WAVAudio(wavData:)` over any bytes: what parses has whole frames and a supported format,
-/// and writes a file that reads back equal.
+/// `WAVAudio(wavData:)` over any bytes (RIFF and RF64): what parses has whole frames and a
+/// supported format, and writes a file that reads back equal.
 enum WAVTarget {
     static let target = FuzzTarget(name: "wav", run: run, seeds: seeds)
 
@@ -24,6 +24,9 @@ enum WAVTarget {
         float += Array("fmt ".utf8) + [16, 0, 0, 0, 3, 0, 1, 0, 0x80, 0x3E, 0, 0, 0, 0xFA, 0, 0, 4, 0, 32, 0]
         float += Array("LIST".utf8) + [3, 0, 0, 0, 1, 2, 3, 0]
         float += Array("data".utf8) + [8, 0, 0, 0, 0, 0, 0, 0x3F, 0, 0, 0x80, 0xBF]
-        return [[UInt8](pcm.wavData()), [UInt8](stereo.wavData()), float]
+        // RF64 (EBU Tech 3306): the header for 2^32 frames (sizes in ds64, 32-bit sizes
+        // 0xFFFFFFFF) over three samples: the data chunk claims far more than is there.
+        let rf64 = try WAVHeader(sampleRate: 48_000, channelCount: 1, frameCount: 1 << 32).bytes + [1, 0, 2, 0, 3, 0]
+        return [[UInt8](pcm.wavData()), [UInt8](stereo.wavData()), float, rf64]
     }
 }
