@@ -22,6 +22,9 @@ let package = Package(
                 .product(name: "NetworkSimulation", package: "VoiceEngine"),
                 .product(name: "MediaEngine", package: "VoiceEngine"),
                 .product(name: "PushRegistry", package: "VoiceEngine"),
+                .product(name: "SessionDescription", package: "VoiceEngine"),
+                .product(name: "CallDirectory", package: "VoiceEngine"),
+                .product(name: "CallHistory", package: "VoiceEngine"),
             ]
         ),
     ]

@@ -45,8 +45,8 @@ enum CallCommand {
 
     private static func call(_ options: RealCallOptions) throws(RealCallFailure) {
         guard let listen = options.listen else { throw .usage("call needs --listen") }
-        let source = try options.input.map { path throws(RealCallFailure) in try RealCallAudio.readInput(path) }
-        if let output = options.output { try RealCallAudio.checkWritable(output) }
+        let source = try options.input.map { path throws(RealCallFailure) in try RealCallInput(path: path) }
+        if let output = options.output { try RecordingDestination.check(output) }
         let socket = try RealCallSetup.openSocket(listen)
         // The device opens before the exchange, so a missing one fails at once, not after the
         // peer has answered.
@@ -60,13 +60,15 @@ enum CallCommand {
                 let offer = try SDPExchange.read(offerPath)
                 let answer: SessionDescription
                 (answer, negotiated) = try offer.answer(from: local) { SRTPKeyingMaterial.random(profile: $0) }
-                try SDPExchange.write(answer, to: options.answerOut)
+                try SDPExchange.write(answer, to: options.answerOut, option: "--answer-out")
             } else {
                 let offer = try SessionDescription.offer(from: local, keys: local.suites.map { SRTPKeyingMaterial.random(profile: $0) })
-                try SDPExchange.write(offer, to: options.offerOut)
+                // Taken before the offer exists, so the peer cannot have answered it yet: an
+                // answer file left from an earlier run is never taken for this one's.
+                let stale = SDPExchange.snapshot(options.answerIn)
+                try SDPExchange.write(offer, to: options.offerOut, option: "--offer-out")
                 RealCallSetup.say("call", "offered; waiting for the answer on \(options.answerIn == "-" ? "standard input (paste it, then an empty line)" : options.answerIn)")
-                let answer = try SDPExchange.read(options.answerIn, waitingSeconds: options.answerIn == "-" ? 0 : 600)
-                negotiated = try answer.negotiated(offer: offer)
+                negotiated = try SDPExchange.awaitAnswer(options.answerIn, to: offer, stale: stale, waitingSeconds: 600)
             }
         } catch let failure as RealCallFailure {
             throw failure
@@ -84,8 +86,9 @@ enum CallCommand {
             return
         }
         var plan = RealTimeMediaLoop.Plan()
-        plan.source = source
+        plan.input = source
         plan.records = true
+        plan.recording = try options.output.map { path throws(RealCallFailure) in try RealCallRecording(path: path) }
         plan.expectsMedia = true
         plan.endsWhenSourceEnds = true
         plan.maximumSeconds = options.seconds
@@ -93,10 +96,11 @@ enum CallCommand {
         let outcome = try RealTimeMediaLoop(media: media, socket: socket, remote: remote, plan: plan)
             .run { RealCallSetup.interrupted.load(ordering: .relaxed) }
         if let output = options.output {
-            try RealCallAudio.writeOutput(outcome.recording, to: output)
+            try plan.recording?.finish(keepingSamples: outcome.recordingFrames * media.samplesPerFrame)
             RealCallSetup.say("call", "wrote \(output)")
         }
         RealCallSetup.report("call", outcome, received: true, sent: true)
+        if let failure = outcome.failure { throw failure }
     }
 
     /// The engine on ALSA PCM `name`, its device open (so a missing device fails here).

@@ -1,4 +1,5 @@
 import SRTP
+import SessionDescription
 import Transport
 
 /// The options of `voicecall receive`, `send` and `call`, parsed and checked before anything
@@ -165,10 +166,16 @@ struct RealCallOptions: Equatable {
         var line = Substring(text).drop(while: \.isWhitespace)
         if line.hasPrefix("a=crypto:") { line = line.dropFirst("a=crypto:".count) }
         let startsWithTag = line.first?.isNumber == true
+        let attribute: SDESCryptoAttribute
         do {
-            return try SDESCryptoAttribute(parsing: startsWithTag ? String(line) : "1 " + line)
+            attribute = try SDESCryptoAttribute(parsing: startsWithTag ? String(line) : "1 " + line)
         } catch {
             throw .badDescription("--crypto: \(error) (expected 'SUITE inline:KEY', e.g. 'AES_CM_128_HMAC_SHA1_80 inline:<40 base64 characters>')")
         }
+        // As in SDP (`SessionDescriptionError.unprotectedCrypto`): never media without SRTP's protection.
+        if let parameter = attribute.unprotectingParameter {
+            throw .badDescription("--crypto: \(parameter) asks for unprotected media, which we refuse")
+        }
+        return attribute
     }
 }

@@ -119,14 +119,22 @@ enum RealCallSetup {
     static func report(_ command: String, _ outcome: RealTimeMediaLoop.Outcome, received: Bool, sent: Bool) {
         let statistics = outcome.statistics
         if sent {
-            say(command, "sent \(statistics.outbound.packetsSent) packets (\(statistics.outbound.bytesSent) bytes of payload)"
-                + (outcome.refused > 0 ? ", \(outcome.refused) refused by the peer's host" : ""))
+            // What went on the wire: packets SRTP refused to protect (a key past its lifetime)
+            // were encoded but never sent, and are said apart.
+            let unsent = statistics.outbound.packetsSent - outcome.rtpSent
+            say(command, "sent \(outcome.rtpSent) packets (\(outcome.rtpBytesSent) bytes on the wire)"
+                + (unsent > 0 ? ", \(unsent) encoded but not sent" : "")
+                + (outcome.refused > 0 ? ", \(outcome.refused) refused by the peer's host" : "")
+                + (outcome.forgedRefusals > 0 ? ", \(outcome.forgedRefusals) ICMP errors ignored (they quote nothing we sent)" : ""))
         }
         if received {
             let inbound = statistics.inbound
-            say(command, String(format: "received %d packets, %d lost, jitter %.1f ms, %.1f s of audio; %d failed SRTP authentication",
-                                inbound.packetsReceived, inbound.packetsLost, inbound.jitter * 1_000, outcome.receivedSeconds,
-                                statistics.transport.srtp.authFailures))
+            say(command, String(format: "received %d packets, %d lost, jitter %.1f ms, %.1f s of audio; ",
+                                inbound.packetsReceived, inbound.packetsLost, inbound.jitter * 1_000, outcome.receivedSeconds)
+                + SRTPRefusals.summary(statistics.transport.srtp)
+                + (statistics.inbound.packetsFromCompetingSource > 0
+                    ? "; \(statistics.inbound.packetsFromCompetingSource) packets of a parallel stream refused" : "")
+                + (outcome.wakeUpsAtReadLimit > 0 ? "; flooded (\(outcome.wakeUpsAtReadLimit) wake-ups read \(RealTimeMediaLoop.maximumDatagramsPerWakeUp) datagrams)" : ""))
         }
     }
 }

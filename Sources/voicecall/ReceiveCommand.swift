@@ -34,7 +34,7 @@ enum ReceiveCommand {
 
     private static func receive(_ options: RealCallOptions) throws(RealCallFailure) {
         guard let listen = options.listen, let output = options.output else { throw .usage("receive needs --listen and --output") }
-        try RealCallAudio.checkWritable(output)
+        try RecordingDestination.check(output)
         let socket = try RealCallSetup.openSocket(listen)
         let media: CallMedia
         if let crypto = options.crypto {
@@ -49,7 +49,7 @@ enum ReceiveCommand {
             } catch {
                 throw .badDescription("cannot answer the offer: \(error)")
             }
-            try SDPExchange.write(answer, to: options.answerOut)
+            try SDPExchange.write(answer, to: options.answerOut, option: "--answer-out")
             RealCallSetup.say("receive", "answered: \(negotiated)")
             let configuration = try RealCallSetup.configuration(options, negotiated: negotiated)
             media = try RealCallSetup.media(configuration, sending: negotiated.sendingKey, receiving: negotiated.receivingKey)
@@ -58,14 +58,16 @@ enum ReceiveCommand {
         RealCallSetup.handleInterrupts()
         var plan = RealTimeMediaLoop.Plan()
         plan.records = true
+        plan.recording = try RealCallRecording(path: output)
         plan.expectsMedia = true
         plan.maximumSeconds = options.seconds
         plan.endsAfterPeerSilenceSeconds = 2
         plan.giveUpSeconds = options.giveUpSeconds
         let loop = RealTimeMediaLoop(media: media, socket: socket, remote: nil, plan: plan)
         let outcome = try loop.run { RealCallSetup.interrupted.load(ordering: .relaxed) }
-        try RealCallAudio.writeOutput(outcome.recording, to: output)
+        try plan.recording?.finish(keepingSamples: outcome.recordingFrames * media.samplesPerFrame)
         RealCallSetup.report("receive", outcome, received: true, sent: false)
         RealCallSetup.say("receive", "wrote \(output)")
+        if let failure = outcome.failure { throw failure }
     }
 }

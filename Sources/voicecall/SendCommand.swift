@@ -38,7 +38,7 @@ enum SendCommand {
 
     private static func send(_ options: RealCallOptions) throws(RealCallFailure) {
         guard let input = options.input else { throw .usage("send needs --input") }
-        let source = try RealCallAudio.readInput(input)
+        let source = try RealCallInput(path: input)
         let media: CallMedia
         let destination: UDPEndpoint
         let socket: UDPSocket
@@ -59,7 +59,7 @@ enum SendCommand {
             } catch {
                 throw .badDescription("cannot answer the offer: \(error)")
             }
-            try SDPExchange.write(answer, to: options.answerOut)
+            try SDPExchange.write(answer, to: options.answerOut, option: "--answer-out")
             RealCallSetup.say("send", "answered: \(negotiated)")
             destination = UDPEndpoint(host: negotiated.remoteAddress, port: negotiated.remotePort)
             let configuration = try RealCallSetup.configuration(options, negotiated: negotiated)
@@ -67,15 +67,16 @@ enum SendCommand {
         }
         let remote = try RealCallSetup.peer(destination)
         RealCallSetup.say("send", String(format: "sending %.1f s of %@ to %@ from %@, %@, opus pt %d",
-                                         Double(source.count) / 48_000, input, "\(destination)", "\(socket.localEndpoint)",
+                                         source.durationSeconds, input, "\(destination)", "\(socket.localEndpoint)",
                                          media.configuration.srtpProfile.sdesName, Int(media.configuration.payloadType)))
         RealCallSetup.handleInterrupts()
         var plan = RealTimeMediaLoop.Plan()
-        plan.source = source
+        plan.input = source
         plan.endsWhenSourceEnds = true
         plan.giveUpSeconds = options.giveUpSeconds
         let loop = RealTimeMediaLoop(media: media, socket: socket, remote: remote, plan: plan)
         let outcome = try loop.run { RealCallSetup.interrupted.load(ordering: .relaxed) }
         RealCallSetup.report("send", outcome, received: false, sent: true)
+        if let failure = outcome.failure { throw failure }
     }
 }

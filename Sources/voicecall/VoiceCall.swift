@@ -19,6 +19,8 @@ struct VoiceCall {
         """
 
     static func main() {
+        // Before anything opens a descriptor: a closed standard stream must not become a socket.
+        _ = StandardStreams.closedAtStart
         var arguments = CommandArguments(CommandLine.arguments.dropFirst())
         let command = arguments.popFirst() ?? "help"
         do {

@@ -13,6 +13,7 @@ struct FuzzTarget: Sendable {
         RTCPCompoundTarget.target,
         SRTPUnprotectTarget.target,
         SDESCryptoTarget.target,
+        SDPTarget.target,
         PushPayloadTarget.target,
         TelephoneEventTarget.target,
         WAVTarget.target,
@@ -20,6 +21,8 @@ struct FuzzTarget: Sendable {
         JitterBufferTarget.target,
         CallMediaTarget.plain,
         CallMediaTarget.srtp,
+        DirectoryStoreTarget.target,
+        HistoryRowTarget.target,
     ]
 
     static func named(_ name: String) -> FuzzTarget? { all.first { $0.name == name } }
