@@ -12,15 +12,28 @@ test-deps:
 demo: deps
 	swift run voicecall demo $(ARGS)
 
+## The suites that run in real time (engines on real threads, voicecall processes, GStreamer,
+## the real devices): the second stage of `make test` runs them one test at a time, so that
+## they never make each other late; the first stage runs everything else in parallel.
+REALTIME_SUITES = VoiceEngineTests|CallEngineTests|EmbeddingExampleTests|RealCallTests|GStreamerInteropTests|RealALSATests|VoiceEngineRealDeviceTests|AudioSessionRealDeviceTests|DemoCommandTests/realTimeDemo
+
 ## The whole test suite, with a PulseAudio null-sink loopback for the real-ALSA tests
-## (started before, stopped after, also on failure; PULSE_SERVER exported to the tests).
+## (started before, stopped after, also on failure; PULSE_SERVER exported to the tests):
+## the parallel stage, then the real-time stage (serialised). Both stages run even when the
+## first fails; the exit status is the first failure's.
 ## make test SWIFT_TEST_FLAGS="--scratch-path DIR" builds elsewhere.
 test: test-deps
 	@trap 'scripts/pulseaudio-loopback stop' EXIT; \
 	trap 'exit 130' INT TERM; \
 	scripts/pulseaudio-loopback start || echo "make test: PulseAudio loopback did not start: ALSA tests will skip (fail under VOICEENGINE_REQUIRE_ALSA=1)" >&2; \
 	eval "$$(scripts/pulseaudio-loopback env)"; \
-	swift test $(SWIFT_TEST_FLAGS)
+	swift build --build-tests $(SWIFT_TEST_FLAGS) || exit 1; \
+	echo "make test: stage 1 of 2: every suite but the real-time ones, in parallel"; \
+	swift test --skip-build $(SWIFT_TEST_FLAGS) --skip '$(REALTIME_SUITES)'; parallel=$$?; \
+	echo "make test: stage 2 of 2: the real-time suites, one test at a time"; \
+	swift test --skip-build $(SWIFT_TEST_FLAGS) --no-parallel --filter '$(REALTIME_SUITES)'; serial=$$?; \
+	echo "make test: parallel stage exit $$parallel, real-time stage exit $$serial"; \
+	[ $$parallel -eq 0 ] && [ $$serial -eq 0 ]
 
 ## Benchmarks, release build: make benchmarks ARGS="opus srtp --json out/bench.json"
 benchmarks: deps

@@ -149,7 +149,7 @@ let package = Package(
         .testTarget(name: "CallHistoryTests", dependencies: ["CallHistory", "Calls", "AudioSession", "CSQLite", "Locking", "TestSupport", "calls-crash-writer"]),
         .testTarget(name: "PushRegistryTests", dependencies: ["PushRegistry", "Calls", "AudioSession", "Locking", "TestSupport"]),
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
-        .testTarget(name: "VoiceCallTests", dependencies: ["voicecall", "AudioDevices", "EchoEvaluation", "PushRegistry", "TestSupport"]),
+        .testTarget(name: "VoiceCallTests", dependencies: ["voicecall", "AudioDevices", "EchoEvaluation", "PushRegistry", "TestSupport", "Locking"]),
         .testTarget(name: "SessionDescriptionTests", dependencies: ["SessionDescription", "SRTP"]),
     ]
 )

@@ -6,24 +6,41 @@ internal import Glibc
 public final class JoinableThread: @unchecked Sendable {
     private final class Box {
         let body: @Sendable () -> Void
-        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+        let census: ThreadCensus?
+        init(_ body: @escaping @Sendable () -> Void, census: ThreadCensus?) {
+            self.body = body
+            self.census = census
+        }
     }
 
     private let thread: pthread_t
 
     private init(thread: pthread_t) { self.thread = thread }
 
-    /// Starts `body` on a new thread; nil when `pthread_create` fails.
+    /// Starts `body` on a new thread; nil when `pthread_create` fails. A `ThreadCensus`
+    /// installed on the calling thread counts the new one, and is installed on it in turn.
     public static func spawn(_ body: @escaping @Sendable () -> Void) -> JoinableThread? {
         var thread = pthread_t()
-        let box = Unmanaged.passRetained(Box(body)).toOpaque()
+        let census = ThreadCensus.current
+        census?.threadStarted()
+        let box = Unmanaged.passRetained(Box(body, census: census)).toOpaque()
         let status = pthread_create(&thread, nil, { raw in
             let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
-            box.body()
+            if let census = box.census {
+                ThreadCensus.install(census)
+                defer {
+                    ThreadCensus.install(nil)
+                    census.threadEnded()
+                }
+                box.body()
+            } else {
+                box.body()
+            }
             return nil
         }, box)
         guard status == 0 else {
             Unmanaged<Box>.fromOpaque(box).release()
+            census?.threadEnded()
             return nil
         }
         return JoinableThread(thread: thread)

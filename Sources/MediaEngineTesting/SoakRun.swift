@@ -28,6 +28,8 @@ public struct SoakRun {
         public var lastMinuteSent = 0
         /// Times the senders' sequence numbers wrapped.
         public var sequenceWraps = 0
+        /// Datagrams (RTP and RTCP) each direction's link dropped, outages included.
+        public var linkDropped = (aliceToBob: 0, bobToAlice: 0)
         /// The receivers' final statistics.
         public var bob = CallMediaStatistics?.none
         public var alice = CallMediaStatistics?.none
@@ -135,6 +137,7 @@ public struct SoakRun {
             }
         }
         report.frames = frames
+        report.linkDropped = (aliceToBob.lost, bobToAlice.lost)
         report.bob = bob.statistics
         report.alice = alice.statistics
         report.authenticationFailures = (report.bob?.transport.srtp.authFailures ?? 0) + (report.alice?.transport.srtp.authFailures ?? 0)

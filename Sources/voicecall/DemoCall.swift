@@ -42,6 +42,10 @@ struct DemoCall {
     var sampleIntervalMs = 500.0
     /// Whether each side's loudspeaker echoes into its microphone (`DemoEchoPath`).
     var echoes = false
+    /// Seeds each side's SSRC and RTCP report timer (nil: random, as a real call). On the
+    /// virtual clock a seed makes the call repeat bit for bit: RTCP's randomised timing decides
+    /// which reports the simulated network drops.
+    var seed: UInt64?
 
     /// The longest call `run` records, in seconds (10 hours): the recording is preallocated.
     static let maximumSeconds = 36_000.0
@@ -86,10 +90,14 @@ struct DemoCall {
             throw .keyExchange("\(error)")
         }
 
+        // Two independent streams from one seed (SplitMix64 steps apart).
+        var seeds = seed.map { DemoRandom(seed: $0) }
         let alice = try Endpoint(host: host, configuration: configuration, sendKey: aliceKey, receiveKey: keyFromAnswer,
-                                 input: aliceInput, recordingCapacity: frameCount * frameSamples, echo: echoes ? DemoEchoPath() : nil)
+                                 input: aliceInput, recordingCapacity: frameCount * frameSamples, echo: echoes ? DemoEchoPath() : nil,
+                                 seed: seeds?.next())
         let bob = try Endpoint(host: host, configuration: configuration, sendKey: bobKey, receiveKey: keyFromOffer,
-                               input: bobInput, recordingCapacity: frameCount * frameSamples, echo: echoes ? DemoEchoPath() : nil)
+                               input: bobInput, recordingCapacity: frameCount * frameSamples, echo: echoes ? DemoEchoPath() : nil,
+                               seed: seeds?.next())
         do {
             try alice.socket.setRemote(bob.socket.localEndpoint)
             try bob.socket.setRemote(alice.socket.localEndpoint)
@@ -105,17 +113,22 @@ struct DemoCall {
             DemoSnapshot(alice: alice.call.statistics, bob: bob.call.statistics,
                          aliceSource: alice.mixer.mediaSourceStatistics, bobSource: bob.mixer.mediaSourceStatistics)
         }
+        // On the virtual clock every datagram on the wire is waited for where it is taken in:
+        // loopback UDP usually delivers during `sendto`, but a loaded machine can defer it to
+        // the kernel's softirq thread, and a datagram taken one tick late would change the
+        // jitter buffer's decisions (the same seed must give the same call).
+        let waitsForTheWire = pacing == .asFastAsPossible
         for tick in 0..<frameCount {
             let now = pacing == .realTime ? Double(MonotonicClock.nanoseconds - start) / 1e6 : Double(tick) * frameMs
-            if link != nil { try link!.release(untilMs: now, alice: alice, bob: bob) }
-            try alice.receive(arrivalTimeMs: now)
-            try bob.receive(arrivalTimeMs: now)
+            if link != nil { try link!.release(untilMs: now, alice: alice, bob: bob, waitsForTheWire: waitsForTheWire) }
+            try alice.receive(arrivalTimeMs: now, waitsForTheWire: waitsForTheWire)
+            try bob.receive(arrivalTimeMs: now, waitsForTheWire: waitsForTheWire)
             if link != nil {
-                try alice.tick(tick, nowMs: now) { link!.carry($0, sendMs: now, towardBob: true) }
-                try bob.tick(tick, nowMs: now) { link!.carry($0, sendMs: now, towardBob: false) }
+                try alice.tick(tick, nowMs: now, peer: bob) { link!.carry($0, sendMs: now, towardBob: true) }
+                try bob.tick(tick, nowMs: now, peer: alice) { link!.carry($0, sendMs: now, towardBob: false) }
             } else {
-                try alice.tick(tick, nowMs: now, through: nil)
-                try bob.tick(tick, nowMs: now, through: nil)
+                try alice.tick(tick, nowMs: now, peer: bob, through: nil)
+                try bob.tick(tick, nowMs: now, peer: alice, through: nil)
             }
             if let onSample, now + frameMs >= nextSampleMs {
                 onSample(now + frameMs, snapshot())
@@ -153,9 +166,13 @@ struct DemoCall {
         private let frame: UnsafeMutableBufferPointer<Int16>
         /// The largest UDP payload, so no datagram is ever truncated: `CallMedia` judges size.
         private let datagram: UnsafeMutableRawBufferPointer
+        /// Datagrams the peer put on the wire toward this side that it has not taken in yet.
+        var inFlight = 0
+        /// How long a datagram on loopback is waited for before it counts as lost there.
+        static let wireTimeoutMs = 5_000
 
         init(host: String, configuration: MediaConfiguration, sendKey: SRTPKeyingMaterial, receiveKey: SRTPKeyingMaterial,
-             input: WAVAudio, recordingCapacity: Int, echo: DemoEchoPath? = nil) throws(DemoCallError) {
+             input: WAVAudio, recordingCapacity: Int, echo: DemoEchoPath? = nil, seed: UInt64? = nil) throws(DemoCallError) {
             self.echo = echo
             do {
                 socket = try UDPSocket(bindingTo: UDPEndpoint(host: host, port: 0))
@@ -163,7 +180,12 @@ struct DemoCall {
                 throw .socket(error)
             }
             do {
-                call = try CallMedia(configuration: configuration, sendingKey: sendKey, receivingKey: receiveKey)
+                if let seed {
+                    call = try CallMedia(configuration: configuration, sendingKey: sendKey, receivingKey: receiveKey,
+                                         ssrc: UInt32(truncatingIfNeeded: seed >> 32), rtcpSeed: seed)
+                } else {
+                    call = try CallMedia(configuration: configuration, sendingKey: sendKey, receivingKey: receiveKey)
+                }
             } catch {
                 throw .media("\(error)")
             }
@@ -192,8 +214,8 @@ struct DemoCall {
         }
 
         /// Plays frame `tick` to the recording and captures frame `tick` of the input (silence
-        /// past its end), then sends what the call queued.
-        func tick(_ tick: Int, nowMs: Double, through network: ((UnsafeRawBufferPointer) -> Void)?) throws(DemoCallError) {
+        /// past its end), then sends what the call queued to `peer` (or into `network`).
+        func tick(_ tick: Int, nowMs: Double, peer: Endpoint, through network: ((UnsafeRawBufferPointer) -> Void)?) throws(DemoCallError) {
             mixer.render(into: frame, nowMs: nowMs)
             recording.append(contentsOf: frame)
             echo?.play(UnsafeBufferPointer(frame))
@@ -207,7 +229,7 @@ struct DemoCall {
             call.sendDatagrams(nowMs: nowMs) { datagram in
                 if let network { network(datagram); return }
                 do throws(SocketError) {
-                    try socket.send(datagram)
+                    if try socket.send(datagram) { peer.inFlight += 1 }
                 } catch {
                     failure = error
                 }
@@ -215,11 +237,11 @@ struct DemoCall {
             if let failure { throw .socket(failure) }
         }
 
-        /// Sends `bytes` to the peer now (the simulated network decided when).
-        func forward(_ bytes: [UInt8]) throws(DemoCallError) {
+        /// Sends `bytes` to `peer` now (the simulated network decided when).
+        func forward(_ bytes: [UInt8], to peer: Endpoint) throws(DemoCallError) {
             let failure: SocketError? = bytes.withUnsafeBytes { raw in
                 do throws(SocketError) {
-                    _ = try socket.send(raw)
+                    if try socket.send(raw) { peer.inFlight += 1 }
                     return nil
                 } catch {
                     return error
@@ -228,12 +250,22 @@ struct DemoCall {
             if let failure { throw .socket(failure) }
         }
 
-        /// Hands every waiting datagram to the call, stamped `arrivalTimeMs`.
-        func receive(arrivalTimeMs: Double) throws(DemoCallError) {
+        /// Hands every waiting datagram to the call, stamped `arrivalTimeMs`; with
+        /// `waitsForTheWire`, first waits for every datagram the peer sent (up to
+        /// `wireTimeoutMs` each: one the loopback lost is given up).
+        func receive(arrivalTimeMs: Double, waitsForTheWire: Bool = false) throws(DemoCallError) {
             do {
-                while let received = try socket.receive(into: datagram) {
-                    call.receiveDatagram(UnsafeMutableRawBufferPointer(rebasing: datagram[0..<min(received.length, datagram.count)]),
-                                         arrivalTimeMs: arrivalTimeMs)
+                while true {
+                    while let received = try socket.receive(into: datagram) {
+                        inFlight = max(0, inFlight - 1)
+                        call.receiveDatagram(UnsafeMutableRawBufferPointer(rebasing: datagram[0..<min(received.length, datagram.count)]),
+                                             arrivalTimeMs: arrivalTimeMs)
+                    }
+                    guard waitsForTheWire, inFlight > 0 else { return }
+                    guard try socket.waitForData(timeoutMs: Self.wireTimeoutMs) else {
+                        inFlight = 0
+                        return
+                    }
                 }
             } catch {
                 throw .socket(error)
@@ -265,15 +297,16 @@ private struct VirtualLink {
     }
 
     /// Delivers every held datagram due by `untilMs`, in due order, each stamped with its due time.
-    mutating func release(untilMs: Double, alice: DemoCall.EndpointAccess, bob: DemoCall.EndpointAccess) throws(DemoCallError) {
+    mutating func release(untilMs: Double, alice: DemoCall.EndpointAccess, bob: DemoCall.EndpointAccess,
+                          waitsForTheWire: Bool) throws(DemoCallError) {
         held.sort { ($0.dueMs, $0.order) < ($1.dueMs, $1.order) }
         var count = 0
         for item in held {
             guard item.dueMs <= untilMs else { break }
             count += 1
             let (sender, receiver) = item.towardBob ? (alice, bob) : (bob, alice)
-            try sender.forward(item.bytes)
-            try receiver.receive(arrivalTimeMs: item.dueMs)
+            try sender.forward(item.bytes, to: receiver)
+            try receiver.receive(arrivalTimeMs: item.dueMs, waitsForTheWire: waitsForTheWire)
         }
         held.removeFirst(count)
     }

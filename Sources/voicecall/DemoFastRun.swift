@@ -30,6 +30,7 @@ struct DemoFastRun {
         var call = DemoCall(aliceInput: aliceInput, bobInput: bobInput, configuration: media, durationSeconds: seconds,
                             pacing: .asFastAsPossible)
         call.echoes = true
+        call.seed = options.seed
         if let network = options.network {
             call.network = (DemoNetworkPath(profile: network, seconds: seconds, ptimeMs: media.frameDurationMs, seed: options.seed),
                             DemoNetworkPath(profile: network, seconds: seconds, ptimeMs: media.frameDurationMs, seed: options.seed &+ 1))

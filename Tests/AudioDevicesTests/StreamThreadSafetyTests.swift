@@ -15,12 +15,15 @@ import TestSupport
         let stream = try ALSAStream(device: "mock", directions: .capture, parameters: parameters, calls: alsa, onEvent: recorder.handler)
         try stream.start(thread: .normal)
         defer { stream.stop() }
-        alsa.failIO(.capture, .brokenPipe)
+        // The failed recoveries are scripted before the fault that consumes them: the I/O
+        // thread runs already, and a fault taken between two script calls would recover.
         alsa.scriptRecover([.ioError])
         alsa.scriptPrepare([.ioError, .ioError])
+        alsa.failIO(.capture, .brokenPipe)
         var reads = 0
         var reopened = false
-        let deadline = Date().addingTimeInterval(5)
+        // A bound for a stuck thread, not a timing: a loaded machine may take long to run it.
+        let deadline = Date().addingTimeInterval(120)
         while !reopened && Date() < deadline {
             #expect(stream.parameters(for: .capture)?.sampleRate == 48_000)
             #expect(stream.parameters.periodMs == 10)

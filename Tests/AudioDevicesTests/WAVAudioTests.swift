@@ -58,11 +58,25 @@ import TestSupport
         #expect(throws: WAVError.self) { try WAVAudio(contentsOf: missing) }
     }
 
-    @Test func neverCrashesOnTruncationsOfAValidFile() throws {
-        let valid = [UInt8](WAVAudio(sampleRate: 8_000, channelCount: 2, samples: Array(repeating: 3, count: 20)).wavData())
+    /// Every truncation of a valid file is refused with a `WAVError`, or read as a prefix of
+    /// its samples in its format (a recording cut short keeps what it has); none traps.
+    @Test func truncationsOfAValidFileAreRefusedOrReadAsAPrefix() throws {
+        let samples = (0..<20).map { Int16($0 * 1_000 - 9_000) }
+        let valid = [UInt8](WAVAudio(sampleRate: 8_000, channelCount: 2, samples: samples).wavData())
+        var refused = 0, prefixes = 0
         for length in 0..<valid.count {
-            _ = try? WAVAudio(wavData: Data(valid[0..<length]))
+            do {
+                let audio = try WAVAudio(wavData: Data(valid[0..<length]))
+                #expect(audio.sampleRate == 8_000 && audio.channelCount == 2, "\(length) bytes")
+                #expect(audio.samples.count < samples.count && Array(samples.prefix(audio.samples.count)) == audio.samples,
+                        "\(length) bytes: \(audio.samples.count) samples, not a prefix")
+                prefixes += 1
+            } catch {
+                refused += 1
+            }
         }
+        #expect(refused >= 44, "every cut inside the 44-byte header is refused: \(refused) refused, \(prefixes) read")
+        #expect(try WAVAudio(wavData: Data(valid)).samples == samples)
     }
 
     private func le32(_ value: UInt32) -> [UInt8] { withUnsafeBytes(of: value.littleEndian, Array.init) }

@@ -31,8 +31,12 @@ import TestSupport
         #expect(Double(report.lastMinuteReceived) > 0.8 * Double(report.lastMinuteSent), "\(report.lastMinuteReceived) of \(report.lastMinuteSent)")
         let bob = try #require(report.bob)
         // The extended sequence numbers carried across the wrap: the loss count is the link's,
-        // not 65,536 off.
-        #expect(bob.inbound.packetsLost >= 0 && bob.inbound.packetsLost < report.frames / 5, "\(bob.inbound.packetsLost)")
+        // not 65,536 off: the RTP packets the link dropped, give or take the RTCP reports among
+        // its drops and the packets it delivered past the end of the run (measured at seed 5:
+        // 1,195 lost, 1,155 datagrams dropped).
+        let dropped = report.linkDropped.aliceToBob
+        #expect(dropped > 1_000, "class E and two outages drop packets")
+        #expect(abs(bob.inbound.packetsLost - dropped) < 100, "\(bob.inbound.packetsLost) lost, the link dropped \(dropped)")
         #expect(bob.inbound.packetsReceived > report.frames * 3 / 4)
     }
 }

@@ -2,6 +2,7 @@ import AudioDevices
 import AudioDevicesTesting
 import Foundation
 import Glibc
+import Locking
 @testable import MediaEngine
 import SRTP
 import Synchronization
@@ -16,8 +17,10 @@ import Transport
         (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1
     }
 
-    static func threads() -> Int {
-        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count) ?? -1
+    /// Waits (bounded, for a stuck thread) until every thread `census` counted has ended.
+    static func waitUntilEnded(_ census: ThreadCensus) {
+        let deadline = MonotonicClock.nanoseconds + 60_000_000_000
+        while census.liveThreads > 0 && MonotonicClock.nanoseconds < deadline { usleep(1_000) }
     }
 
     static func call() throws -> CallMedia {
@@ -37,8 +40,10 @@ import Transport
             engine.stop()
             engine.shutdown()
         }
-        let descriptorsBefore = Self.openDescriptors(), threadsBefore = Self.threads()
-        let engine = try VoiceEngine(configuration: configuration)
+        let descriptorsBefore = Self.openDescriptors()
+        // Counts exactly the threads this test's engine starts (other suites run engines too).
+        let census = ThreadCensus()
+        let engine = try census.counting { () throws -> VoiceEngine in try VoiceEngine(configuration: configuration) }
         let sockets = try (0..<4).map { _ in try UDPSocket(bindingTo: UDPEndpoint(host: "127.0.0.1", port: 0)) }
         let stopChurn = Atomic<Bool>(false)
         let churned = Atomic<Int>(0)
@@ -68,8 +73,10 @@ import Transport
         }
         churn.start()
         for _ in 0..<1_000 {
-            try engine.start()
+            try census.counting { () throws -> Void in try engine.start() }
             engine.stop()
+            // The network thread runs until shutdown; the audio thread of this start is joined.
+            #expect(census.liveThreads == 1)
         }
         stopChurn.store(true, ordering: .relaxed)
         while !churn.isFinished { usleep(1_000) }
@@ -77,12 +84,12 @@ import Transport
         #expect(released.load(ordering: .relaxed) == churned.load(ordering: .relaxed), "calls removed but never released")
         engine.shutdown()
         #expect(engine.callIDs.isEmpty)
-        // Other suites open sockets and threads meanwhile: a leak per cycle would show as
-        // hundreds, their noise as a few.
+        #expect(census.startedThreads == 1_001, "a network thread and an audio thread per start")
+        #expect(census.liveThreads == 0, "shutdown joins the network thread")
+        // Other suites open sockets meanwhile (a few dozen at most at once): a descriptor leaked
+        // per cycle would show as a thousand.
         let descriptorsAfter = Self.openDescriptors() - sockets.count
-        #expect(descriptorsAfter - descriptorsBefore < 20, "descriptors \(descriptorsBefore) → \(descriptorsAfter)")
-        usleep(50_000)
-        #expect(Self.threads() - threadsBefore < 10, "threads \(threadsBefore) → \(Self.threads())")
+        #expect(descriptorsAfter - descriptorsBefore < 200, "descriptors \(descriptorsBefore) → \(descriptorsAfter)")
     }
 
     @Test func aHundredEnginesComeAndGoWithoutLeakingThreads() throws {
@@ -90,19 +97,24 @@ import Transport
         configuration.device = AudioDeviceOpener(name: "null", calls: VirtualAudioDevice.null(pacing: .virtualClock))
         configuration.realtimePriority = nil
         configuration.mixer.processing = .off
-        let threadsBefore = Self.threads(), descriptorsBefore = Self.openDescriptors()
+        let descriptorsBefore = Self.openDescriptors()
+        let census = ThreadCensus()
         for _ in 0..<100 {
-            let engine = try VoiceEngine(configuration: configuration)
-            let socket = try UDPSocket(bindingTo: UDPEndpoint(host: "127.0.0.1", port: 0))
-            try socket.setRemote(socket.localEndpoint)
-            try engine.addCall(try Self.call(), transport: CallTransport(rtp: socket))
-            try engine.start()
-            usleep(1_000)
-            // No explicit shutdown: releasing the engine ends both threads.
+            try census.counting { () throws -> Void in
+                let engine = try VoiceEngine(configuration: configuration)
+                let socket = try UDPSocket(bindingTo: UDPEndpoint(host: "127.0.0.1", port: 0))
+                try socket.setRemote(socket.localEndpoint)
+                try engine.addCall(try Self.call(), transport: CallTransport(rtp: socket))
+                try engine.start()
+                // No explicit shutdown: releasing the engine ends both threads (joined there).
+            }
         }
-        usleep(50_000)
-        #expect(Self.threads() - threadsBefore < 10, "threads \(threadsBefore) → \(Self.threads())")
-        #expect(Self.openDescriptors() - descriptorsBefore < 20, "descriptors \(descriptorsBefore) → \(Self.openDescriptors())")
+        #expect(census.startedThreads == 200, "a network and an audio thread per engine")
+        Self.waitUntilEnded(census)
+        #expect(census.liveThreads == 0, "released engines leave no thread running")
+        // Other suites open sockets meanwhile (a few dozen at most at once): the descriptors of
+        // an engine leaked each time (eventfds, the socket) would show as hundreds.
+        #expect(Self.openDescriptors() - descriptorsBefore < 150, "descriptors \(descriptorsBefore) → \(Self.openDescriptors())")
     }
 
     @Test func requestsAreRefusedWithTypedErrors() throws {
@@ -153,7 +165,7 @@ import Transport
 
     @Test func aLostDeviceStopsAudioAndSaysSo() throws {
         let (engine, log) = try Self.loseDevice(policy: .stopAudio)
-        let stopped = log.wait(seconds: 5) { $0 == .audioStopped(device: "scripted", lost: true) }
+        let stopped = log.wait(seconds: 60) { $0 == .audioStopped(device: "scripted", lost: true) }
         #expect(stopped != nil, "events: \(log.all)")
         #expect(!engine.isRunning)
         engine.shutdown()
@@ -162,7 +174,7 @@ import Transport
     @Test func aLostDeviceMovesTheCallsToTheFallback() throws {
         let fallback = AudioDeviceOpener(name: "fallback", calls: VirtualAudioDevice.null())
         let (engine, log) = try Self.loseDevice(policy: .switchTo(fallback))
-        let switched = log.wait(seconds: 5) { $0 == .deviceSwitched(from: "scripted", to: "fallback") }
+        let switched = log.wait(seconds: 60) { $0 == .deviceSwitched(from: "scripted", to: "fallback") }
         #expect(switched != nil, "events: \(log.all)")
         #expect(engine.isRunning)
         #expect(engine.deviceName == "fallback")
@@ -189,7 +201,7 @@ import Transport
         }
         try alice.engine.start()
         try bob.engine.start()
-        let latched = log.wait(seconds: 5) {
+        let latched = log.wait(seconds: 60) {
             if case .remoteAddressLatched(aliceCall, _, rtcp: false) = $0 { true } else { false }
         }
         for sequence in 20..<40 {

@@ -30,7 +30,7 @@ import TestSupport
     /// Waits (bounded, polling every millisecond) until `condition` holds.
     static func wait(_ condition: () -> Bool) {
         var waited = 0
-        while !condition() && waited < 10_000 { usleep(1_000); waited += 1 }
+        while !condition() && waited < 60_000 { usleep(1_000); waited += 1 }
     }
 
     /// Holder A waits inside the lock until B has asked for it, then stays 50 ms more: if B

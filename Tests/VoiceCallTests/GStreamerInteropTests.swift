@@ -27,12 +27,11 @@ struct GStreamerInteropTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let (input, reference) = try RealCallSupport.speech(seconds: 3, from: 1, in: directory)
         let output = directory.appendingPathComponent("out.wav")
-        let port = RealCallSupport.freePort()
         let key = RealCallSupport.keyAndSalt(seed: 1_500)
-        let receiver = try BackgroundProcess(voicecall, ["receive", "--listen", "127.0.0.1:\(port)", "--crypto",
+        let receiver = try BackgroundProcess(voicecall, ["receive", "--listen", "127.0.0.1:0", "--crypto",
                                                          "AES_CM_128_HMAC_SHA1_80 inline:\(RealCallSupport.base64(key))",
-                                                         "--output", output.path, "--give-up", "10"])
-        usleep(300_000)
+                                                         "--output", output.path, "--give-up", "60"])
+        let port = try RealCallSupport.listeningPort(of: receiver)
         // srtpenc's key is the same 30 bytes of key||salt SDES carries in base64, in hex.
         let pipeline = "filesrc location=\(input.path) ! wavparse ! audioconvert ! audioresample ! opusenc bitrate=32000"
             + " ! rtpopuspay pt=111 ! srtpenc key=\(RealCallSupport.hex(key)) rtp-cipher=\(Self.cipher) rtp-auth=\(Self.auth)"
@@ -69,7 +68,8 @@ struct GStreamerInteropTests {
                         "audio/x-raw,format=S16LE,channels=1,rate=48000", "!", "wavenc", "!", "filesink", "location=\(output.path)",
                         "d.rtcp_src", "!", "fakesink", "async=false"]
         let receiver = try BackgroundProcess(URL(fileURLWithPath: gst), pipeline)
-        usleep(500_000)  // the pipeline reaches PLAYING and binds
+        // udpsrc binds as the pipeline starts; what is sent before would be lost.
+        #expect(RealCallSupport.waitUntilBound(port: port), "udpsrc never bound 127.0.0.1:\(port): \(receiver.standardErrorSoFar)")
         let sender = try BackgroundProcess(voicecall, ["send", "--to", "127.0.0.1:\(port)", "--crypto",
                                                        "AES_CM_128_HMAC_SHA1_80 inline:\(RealCallSupport.base64(key))",
                                                        "--input", input.path, "--ssrc", "\(ssrc)"])

@@ -1,22 +1,24 @@
 import AudioDevices
 import Foundation
 import Glibc
+import Locking
+import Testing
 import TestSupport
 
 /// A child process left running while the test does something else (a receiver waiting for
-/// a sender), with its standard error collected.
-///
-/// `@unchecked Sendable`: `collected` is written by the reader thread before `reader.leave()`
-/// and read only after `reader.wait()`, which orders the two.
-final class BackgroundProcess: @unchecked Sendable {
-    let process = Process()
+/// a sender), with its standard error collected as it comes, so a test can wait for a line
+/// (the receiver saying where it listens) instead of sleeping.
+final class BackgroundProcess: Sendable {
+    let process: Process
     private let errors = Pipe()
     private let output = Pipe()
-    private var collected = Data()
-    private let reader = DispatchGroup()
+    /// Standard error so far, and whether it reached its end.
+    private let collected = Locked<(text: Data, ended: Bool)>((Data(), false))
 
     /// Starts `executable arguments…`.
     init(_ executable: URL, _ arguments: [String]) throws {
+        let process = Process()
+        self.process = process
         process.executableURL = executable
         process.arguments = arguments
         process.standardError = errors
@@ -24,11 +26,31 @@ final class BackgroundProcess: @unchecked Sendable {
         process.standardInput = FileHandle.nullDevice
         try process.run()
         // Read standard error on its own thread, so a chatty child never blocks on a full pipe.
-        reader.enter()
-        Thread.detachNewThread { [errors, reader] in
-            let data = errors.fileHandleForReading.readDataToEndOfFile()
-            self.collected = data
-            reader.leave()
+        let handle = errors.fileHandleForReading
+        Thread.detachNewThread { [self] in
+            while true {
+                let chunk = handle.availableData
+                if chunk.isEmpty { break }
+                collected.withLock { $0.text.append(chunk) }
+            }
+            collected.withLock { $0.ended = true }
+        }
+    }
+
+    /// Standard error so far.
+    var standardErrorSoFar: String { String(decoding: collected.withLock { $0.text }, as: UTF8.self) }
+
+    /// Waits until a line of standard error contains `text` and returns that line; nil when the
+    /// process ended (or `timeoutSeconds` passed: a bound for a stuck child) without one.
+    func waitForLine(containing text: String, timeoutSeconds: Double = 60) -> String? {
+        let deadline = Date().addingTimeInterval(timeoutSeconds)
+        while true {
+            let (data, ended) = collected.withLock { ($0.text, $0.ended) }
+            let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+            // A line counts once it is complete (followed by a newline), or at the end.
+            if let line = lines.dropLast(ended ? 0 : 1).first(where: { $0.contains(text) }) { return String(line) }
+            if ended || Date() >= deadline { return nil }
+            usleep(5_000)
         }
     }
 
@@ -43,15 +65,18 @@ final class BackgroundProcess: @unchecked Sendable {
             if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         }
         process.waitUntilExit()
-        _ = reader.wait(timeout: .now() + 5)
-        return (process.terminationStatus, String(decoding: collected, as: UTF8.self))
+        let readDeadline = Date().addingTimeInterval(10)
+        while !collected.withLock({ $0.ended }) && Date() < readDeadline { usleep(5_000) }
+        return (process.terminationStatus, standardErrorSoFar)
     }
-
 }
 
 /// What the real-call tests share: free ports, keys, the speech excerpt and the comparison.
 enum RealCallSupport {
     /// A UDP port nothing is bound to on 127.0.0.1 right now (the system's choice for port 0).
+    /// Only for a port that must stay closed (an unreachable peer) or one a program that
+    /// cannot bind port 0 and say so needs (GStreamer's udpsrc, then `waitUntilBound`): a
+    /// process of ours binds port 0 itself and says where it listens (`listeningPort`).
     static func freePort() -> UInt16 {
         let descriptor = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
         defer { close(descriptor) }
@@ -66,6 +91,28 @@ enum RealCallSupport {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
         }
         return UInt16(bigEndian: address.sin_port)
+    }
+
+    /// The port a `voicecall receive --listen 127.0.0.1:0` bound, from its "listening on
+    /// 127.0.0.1:PORT" line: once it is printed the socket is bound, and nothing sent after is
+    /// lost for want of a receiver.
+    static func listeningPort(of receiver: BackgroundProcess) throws -> UInt16 {
+        let line = try #require(receiver.waitForLine(containing: "listening on"), "no listening line: \(receiver.standardErrorSoFar)")
+        let address = try #require(line.split(separator: "listening on ").last?.split(separator: ",").first, "\(line)")
+        return try #require(address.split(separator: ":").last.flatMap { UInt16($0) }, "\(line)")
+    }
+
+    /// Waits until some socket is bound to UDP 127.0.0.1:`port` (`/proc/net/udp`), up to
+    /// `timeoutSeconds` (a bound for a child that never gets there); whether it is.
+    static func waitUntilBound(port: UInt16, timeoutSeconds: Double = 60) -> Bool {
+        let local = String(format: "0100007F:%04X", port)
+        let deadline = Date().addingTimeInterval(timeoutSeconds)
+        while Date() < deadline {
+            let table = (try? String(contentsOfFile: "/proc/net/udp", encoding: .utf8)) ?? ""
+            if table.split(separator: "\n").contains(where: { $0.split(separator: " ").dropFirst().first == Substring(local) }) { return true }
+            usleep(10_000)
+        }
+        return false
     }
 
     /// 30 bytes of AES-CM-128 key and salt from a seeded generator.

@@ -13,11 +13,10 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let (input, reference) = try RealCallSupport.speech(seconds: 3, from: 1, in: directory)
         let output = directory.appendingPathComponent("out.wav")
-        let port = RealCallSupport.freePort()
         let crypto = "AES_CM_128_HMAC_SHA1_80 inline:" + RealCallSupport.base64(RealCallSupport.keyAndSalt(seed: 15))
-        let receiver = try BackgroundProcess(voicecall, ["receive", "--listen", "127.0.0.1:\(port)", "--crypto", crypto,
-                                                         "--output", output.path, "--give-up", "10"])
-        usleep(300_000)  // the receiver binds; packets sent before are lost, not an error
+        let receiver = try BackgroundProcess(voicecall, ["receive", "--listen", "127.0.0.1:0", "--crypto", crypto,
+                                                         "--output", output.path, "--give-up", "60"])
+        let port = try RealCallSupport.listeningPort(of: receiver)
         let sender = try BackgroundProcess(voicecall, ["send", "--to", "127.0.0.1:\(port)", "--crypto", crypto, "--input", input.path])
         let sent = sender.wait(timeoutSeconds: 15)
         let received = receiver.wait(timeoutSeconds: 15)
@@ -44,10 +43,11 @@ import Testing
         let answer = directory.appendingPathComponent("answer.sdp").path
         let aliceOut = directory.appendingPathComponent("heard-by-alice.wav")
         let bobOut = directory.appendingPathComponent("heard-by-bob.wav")
-        let alice = try BackgroundProcess(voicecall, ["call", "--listen", "127.0.0.1:\(RealCallSupport.freePort())", "--input", aliceIn.path,
+        // Port 0: each binds its own, and the offer and answer carry them.
+        let alice = try BackgroundProcess(voicecall, ["call", "--listen", "127.0.0.1:0", "--input", aliceIn.path,
                                                       "--output", aliceOut.path, "--offer-out", offer, "--answer-in", answer])
         while !FileManager.default.fileExists(atPath: offer) && alice.process.isRunning { usleep(20_000) }
-        let bob = try BackgroundProcess(voicecall, ["call", "--listen", "127.0.0.1:\(RealCallSupport.freePort())", "--input", bobIn.path,
+        let bob = try BackgroundProcess(voicecall, ["call", "--listen", "127.0.0.1:0", "--input", bobIn.path,
                                                     "--output", bobOut.path, "--sdp", offer, "--answer-out", answer])
         let bobEnd = bob.wait(timeoutSeconds: 20)
         let aliceEnd = alice.wait(timeoutSeconds: 20)
@@ -77,12 +77,11 @@ import Testing
         let key = RealCallSupport.base64(RealCallSupport.keyAndSalt(seed: 7))
         let crypto = "AES_CM_128_HMAC_SHA1_80 inline:\(key)"
         let output = directory.appendingPathComponent("out.wav").path
-        let port = RealCallSupport.freePort()
-        // Something listens on `port` for the port-in-use case.
-        let holder = try BackgroundProcess(voicecall, ["receive", "--listen", "127.0.0.1:\(port)", "--crypto", crypto,
-                                                       "--output", output, "--give-up", "20"])
+        // Something listens on `port` for the port-in-use case (until this test ends).
+        let holder = try BackgroundProcess(voicecall, ["receive", "--listen", "127.0.0.1:0", "--crypto", crypto,
+                                                       "--output", output, "--give-up", "600"])
         defer { _ = holder.wait(timeoutSeconds: 0) }
-        usleep(300_000)
+        let port = try RealCallSupport.listeningPort(of: holder)
         let closedPort = RealCallSupport.freePort()
         let cases: [(arguments: [String], status: Int32, message: String)] = [
             (["receive", "--listen", "127.0.0.1:\(port)", "--crypto", crypto, "--output", output + "2"], 4, "is in use by another program"),
