@@ -15,7 +15,7 @@ demo: deps
 ## The suites that run in real time (engines on real threads, voicecall processes, GStreamer,
 ## the real devices): the second stage of `make test` runs them one test at a time, so that
 ## they never make each other late; the first stage runs everything else in parallel.
-REALTIME_SUITES = VoiceEngineTests|CallEngineTests|EmbeddingExampleTests|RealCallTests|GStreamerInteropTests|RealALSATests|VoiceEngineRealDeviceTests|AudioSessionRealDeviceTests|DemoCommandTests/realTimeDemo
+REALTIME_SUITES = VoiceEngineTests|CallEngineTests|EmbeddingExampleTests|RealCallTests|HostileInputTests|KeyAndRecordingTests|GStreamerInteropTests|RealALSATests|VoiceEngineRealDeviceTests|AudioSessionRealDeviceTests|DemoCommandTests/realTimeDemo
 
 ## The whole test suite, with a PulseAudio null-sink loopback for the real-ALSA tests
 ## (started before, stopped after, also on failure; PULSE_SERVER exported to the tests):

@@ -10,10 +10,10 @@ import TestSupport
 /// `benchmarks directory`: the call directory and the call history.
 /// - Directory: a full reload of 1 and 5 million blocking entries (plus a tenth as many
 ///   identification entries with 1,000 distinct labels) — the provider filling the context,
-///   the store written, fsynced, renamed and mapped; opening an existing store (what a new
+///   the store written, fsynced, renamed and read back; opening an existing store (what a new
 ///   process pays); lookups (half present, half absent, random order, each timed alone with
 ///   the monotonic clock, its cost and granularity included; then all in one timed loop for
-///   the mean) in the mapped store against a binary search over a plain `[Int64]` in memory;
+///   the mean) in the store (read into memory) against a binary search over a plain `[Int64]` in memory;
 ///   bytes per entry on disk against a plain Int64 each.
 /// - History: recording one call (its own commit, WAL, synchronous=NORMAL) into a 20,000-call
 ///   database, and the recent, missed and by-handle queries (50 rows) on it.
@@ -95,7 +95,7 @@ struct DirectoryBenchmarks {
         let loadStart = Self.nanoseconds()
         try manager.reload()
         let loadMs = Double(Self.nanoseconds() - loadStart) / 1e6
-        add("\(millions)M: full reload (fill, write, fsync, map)", loadMs, "ms")
+        add("\(millions)M: full reload (fill, write, fsync, read back)", loadMs, "ms")
         let openStart = Self.nanoseconds()
         let reopened = try CallDirectoryManager(storePath: path, provider: provider, isEnabled: true, maximumEntries: count * 2)
         let store = reopened.store
@@ -114,7 +114,7 @@ struct DirectoryBenchmarks {
         }
         var ours = [Int64](repeating: 0, count: lookups), theirs = ours
         var hits = (0, 0)
-        for round in 0..<2 {  // the first round warms the page cache and the mapping
+        for round in 0..<2 {  // the first round warms the page cache
             for (index, probe) in probes.enumerated() {
                 let a = Self.nanoseconds()
                 let found = store.isBlocked(probe)

@@ -152,10 +152,10 @@ import Transport
         let directory = try RealCallSupport.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let output = directory.appendingPathComponent("out.wav")
-        let port = RealCallSupport.freePort()
-        let receiver = try BackgroundProcess(VoiceCallProcess.executable, ["receive", "--listen", "127.0.0.1:\(port)", "--crypto", Self.inline + "|2^4",
+        let receiver = try BackgroundProcess(VoiceCallProcess.executable, ["receive", "--listen", "127.0.0.1:0", "--crypto", Self.inline + "|2^4",
                                                                          "--output", output.path, "--give-up", "20"])
-        // Packets before the receiver binds are lost, harmlessly: send until it ends.
+        let port = try RealCallSupport.listeningPort(of: receiver)
+        // Send until it ends.
         let peer = try PeerSender(key: try Self.key(), to: UDPEndpoint(host: "127.0.0.1", port: port))
         let deadline = Date().addingTimeInterval(30)
         while receiver.process.isRunning && Date() < deadline {
@@ -187,9 +187,9 @@ import Transport
         let directory = try RealCallSupport.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let output = directory.appendingPathComponent("out.wav")
-        let port = RealCallSupport.freePort()
-        let receiver = try BackgroundProcess(VoiceCallProcess.executable, ["receive", "--listen", "127.0.0.1:\(port)", "--crypto", Self.inline + "|2^31|1:4",
+        let receiver = try BackgroundProcess(VoiceCallProcess.executable, ["receive", "--listen", "127.0.0.1:0", "--crypto", Self.inline + "|2^31|1:4",
                                                                          "--output", output.path, "--give-up", "2"])
+        let port = try RealCallSupport.listeningPort(of: receiver)
         let peer = try PeerSender(key: try Self.key(mki: [0, 0, 0, 2]), to: UDPEndpoint(host: "127.0.0.1", port: port))
         let deadline = Date().addingTimeInterval(30)
         while receiver.process.isRunning && Date() < deadline {
