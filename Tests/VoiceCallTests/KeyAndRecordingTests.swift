@@ -146,23 +146,29 @@ import Transport
         #expect(try WAVAudio(contentsOf: URL(fileURLWithPath: output)).samples.count == samples)
     }
 
+    /// Runs `voicecall receive --crypto crypto` on a port of its own, and a peer keyed with
+    /// `key` sending a frame every 20 ms until it ends (bounded for a stuck child).
+    static func receive(crypto: String, giveUpSeconds: Int, output: URL, from key: SRTPKeyingMaterial) throws
+        -> (status: Int32, standardError: String) {
+        let receiver = try BackgroundProcess(VoiceCallProcess.executable, ["receive", "--listen", "127.0.0.1:0", "--crypto", crypto,
+                                                                         "--output", output.path, "--give-up", "\(giveUpSeconds)"])
+        let port = try RealCallSupport.listeningPort(of: receiver)
+        let peer = try PeerSender(key: key, to: UDPEndpoint(host: "127.0.0.1", port: port))
+        let deadline = Date().addingTimeInterval(60)
+        while receiver.process.isRunning && Date() < deadline {
+            peer.sendFrame()
+            usleep(20_000)
+        }
+        return receiver.wait(timeoutSeconds: 10)
+    }
+
     /// The binary: `voicecall receive` with `|2^4` exits 1 at the 17th packet, naming the key,
     /// and still writes what it received.
     @Test func receiveWithAShortLifetimeExitsNamingTheKey() throws {
         let directory = try RealCallSupport.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let output = directory.appendingPathComponent("out.wav")
-        let receiver = try BackgroundProcess(VoiceCallProcess.executable, ["receive", "--listen", "127.0.0.1:0", "--crypto", Self.inline + "|2^4",
-                                                                         "--output", output.path, "--give-up", "20"])
-        let port = try RealCallSupport.listeningPort(of: receiver)
-        // Send until it ends.
-        let peer = try PeerSender(key: try Self.key(), to: UDPEndpoint(host: "127.0.0.1", port: port))
-        let deadline = Date().addingTimeInterval(30)
-        while receiver.process.isRunning && Date() < deadline {
-            peer.sendFrame()
-            usleep(20_000)
-        }
-        let result = receiver.wait(timeoutSeconds: 5)
+        let result = try Self.receive(crypto: Self.inline + "|2^4", giveUpSeconds: 20, output: output, from: try Self.key())
         #expect(result.status == 1, "\(result.standardError)")
         #expect(result.standardError.contains("the sender's SRTP key (AES_CM_128_HMAC_SHA1_80) reached its lifetime after 16 packets"), "\(result.standardError)")
         #expect(result.standardError.contains("came after the sender's key reached its lifetime"), "\(result.standardError)")
@@ -187,16 +193,7 @@ import Transport
         let directory = try RealCallSupport.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let output = directory.appendingPathComponent("out.wav")
-        let receiver = try BackgroundProcess(VoiceCallProcess.executable, ["receive", "--listen", "127.0.0.1:0", "--crypto", Self.inline + "|2^31|1:4",
-                                                                         "--output", output.path, "--give-up", "2"])
-        let port = try RealCallSupport.listeningPort(of: receiver)
-        let peer = try PeerSender(key: try Self.key(mki: [0, 0, 0, 2]), to: UDPEndpoint(host: "127.0.0.1", port: port))
-        let deadline = Date().addingTimeInterval(30)
-        while receiver.process.isRunning && Date() < deadline {
-            peer.sendFrame()
-            usleep(20_000)
-        }
-        let result = receiver.wait(timeoutSeconds: 5)
+        let result = try Self.receive(crypto: Self.inline + "|2^31|1:4", giveUpSeconds: 2, output: output, from: try Self.key(mki: [0, 0, 0, 2]))
         #expect(result.status == 6, "\(result.standardError)")
         #expect(result.standardError.contains("carried an unknown master key identifier (MKI"), "\(result.standardError)")
         #expect(!FileManager.default.fileExists(atPath: output.path), "a call that received nothing leaves no recording")
