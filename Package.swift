@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "DSP", targets: ["DSP"]),
         .library(name: "AudioProcessing", targets: ["AudioProcessing"]),
         .library(name: "JitterBuffer", targets: ["JitterBuffer"]),
+        .library(name: "CallCore", targets: ["CallCore"]),
         .library(name: "MediaEngine", targets: ["MediaEngine"]),
         .library(name: "AudioSession", targets: ["AudioSession"]),
         .library(name: "Calls", targets: ["Calls"]),
@@ -41,16 +42,20 @@ let package = Package(
         .systemLibrary(name: "CEventFD"),
 
         // C shims: what Swift cannot call (variadic *_ctl, macros). Nothing else.
-        .target(name: "CVoiceShims", dependencies: ["COpus", "CALSA"]),
+        .target(name: "COpusShims", dependencies: ["COpus"]),
+        .target(name: "CALSAShims", dependencies: ["CALSA"]),
 
         // Typed errno (Errno) for the I/O layer's errors: pure Swift, no C library of its own.
         .target(name: "SystemErrors"),
         // Locking: the POSIX primitives the threads share — Locked (a value behind a mutex, Mutex's
         // interface on a lock ThreadSanitizer sees) and JoinableThread.
         .target(name: "Locking"),
+        // MediaBasics: the clocks (monotonic, wall) and AudioDirection, shared by the call core
+        // and the device layer.
+        .target(name: "MediaBasics"),
 
         // Protocol / codec.
-        .target(name: "Opus", dependencies: ["COpus", "CVoiceShims"]),
+        .target(name: "Opus", dependencies: ["COpus", "COpusShims"]),
         .target(name: "RTP"),  // pure Swift: links no C library
         // SRTP/SRTCP over libsrtp2 and SDES a=crypto. It reads SSRC and sequence number from
         // the header bytes itself and uses no RTP type, so it does not link RTP.
@@ -62,11 +67,16 @@ let package = Package(
         .target(name: "JitterBuffer", dependencies: ["Opus", "RTP", "DSP"]),
 
         // I/O.
-        .target(name: "AudioDevices", dependencies: ["CALSA", "CVoiceShims", "CEventFD", "SystemErrors", "Locking"]),
+        .target(name: "AudioDevices", dependencies: ["CALSA", "CALSAShims", "CEventFD", "SystemErrors", "Locking", "MediaBasics"]),
         .target(name: "Transport", dependencies: ["CEventFD", "SystemErrors", "Locking"]),
 
-        // Engine.
-        .target(name: "MediaEngine", dependencies: ["Opus", "RTP", "SRTP", "JitterBuffer", "AudioProcessing", "AudioDevices", "Transport", "Locking"]),
+        // Call core: the per-call media (uplink, inbound stream, RTCP session, mixer, statistics,
+        // events), sans-I/O: no devices, no sockets, no Foundation.
+        .target(name: "CallCore", dependencies: ["Opus", "RTP", "SRTP", "JitterBuffer", "AudioProcessing", "Locking", "MediaBasics"]),
+
+        // Engine: the threaded engine over the call core (audio and network threads, devices,
+        // sockets); re-exports CallCore.
+        .target(name: "MediaEngine", dependencies: ["CallCore", "AudioProcessing", "AudioDevices", "Transport", "Locking"]),
 
         // Control: AVAudioSession's model — category/mode/options, the activation gate, interruptions.
         .target(name: "AudioSession", dependencies: ["MediaEngine", "AudioDevices", "AudioProcessing", "SystemErrors", "Locking"]),
@@ -101,7 +111,7 @@ let package = Package(
             name: "benchmarks",
             dependencies: [
                 "Opus", "RTP", "SRTP", "AudioDevices", "AudioProcessing", "JitterBuffer", "NetworkSimulation", "MediaEngine",
-                "COpus", "CSpeexDSP", "CVoiceShims", "CBaseline", "TestSupport", "JitterBufferEvaluation", "EchoEvaluation",
+                "COpus", "CSpeexDSP", "COpusShims", "CBaseline", "TestSupport", "JitterBufferEvaluation", "EchoEvaluation",
                 "MediaEngineTesting", "AudioDevicesTesting", "Transport", "Locking", "CallDirectory", "CallHistory", "Calls",
             ],
             path: "Benchmarks"
@@ -141,7 +151,9 @@ let package = Package(
         .testTarget(name: "AudioDevicesTests", dependencies: ["AudioDevices", "AudioDevicesTesting", "SystemErrors", "Locking", "TestSupport"]),
         .testTarget(name: "TransportTests", dependencies: ["Transport", "SystemErrors", "TestSupport"]),
         .testTarget(name: "NetworkSimulationTests", dependencies: ["NetworkSimulation", "TestSupport"]),
-        .testTarget(name: "MediaEngineTests", dependencies: ["MediaEngine", "Opus", "RTP", "SRTP", "AudioProcessing", "AudioDevices", "AudioDevicesTesting", "Transport", "NetworkSimulation", "MediaEngineTesting", "Locking", "TestSupport"]),
+        // The call core's own rules (its module boundary, read from the package).
+        .testTarget(name: "CallCoreTests", dependencies: ["CallCore"]),
+        .testTarget(name: "MediaEngineTests", dependencies: ["CallCore", "MediaEngine", "Opus", "RTP", "SRTP", "AudioProcessing", "AudioDevices", "AudioDevicesTesting", "Transport", "NetworkSimulation", "MediaEngineTesting", "Locking", "TestSupport"]),
         .testTarget(name: "AudioSessionTests", dependencies: ["AudioSession", "MediaEngine", "AudioProcessing", "AudioDevices", "AudioDevicesTesting", "AudioSessionTesting", "TestSupport"]),
         .testTarget(name: "CallsTests", dependencies: ["Calls", "AudioSession", "MediaEngine", "MediaEngineTesting", "AudioDevices", "AudioDevicesTesting", "AudioSessionTesting", "RTP", "SRTP", "Transport", "Locking", "TestSupport"]),
         // calls-crash-writer: the child the crash tests kill (a dependency so `swift test` builds it).

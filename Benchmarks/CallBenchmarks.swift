@@ -2,7 +2,7 @@ import AudioProcessing
 import COpus
 import CBaseline
 import CSpeexDSP
-import CVoiceShims
+import COpusShims
 import Foundation
 #if canImport(Glibc)
 import Glibc

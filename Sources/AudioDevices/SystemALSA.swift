@@ -1,5 +1,5 @@
 internal import CALSA
-internal import CVoiceShims
+internal import CALSAShims
 internal import Glibc
 
 /// The real ALSA: each method calls the libasound function it is named after.

@@ -1,8 +1,9 @@
 import AudioProcessing
-@_spi(AudioSession) import MediaEngine
+import MediaEngine
 
-/// A `VoiceEngine` is a session's I/O: activation starts its device I/O through the SPI entry
-/// points, which work even with `requiresAudioSession` (set it, so nothing else can).
+/// A `VoiceEngine` is a session's I/O: activation starts its device I/O through the engine's
+/// package entry points, which work even with `requiresAudioSession` (set it, so that nothing
+/// but a session starts it).
 extension VoiceEngine: AudioSessionIO {
     /// The engine plays.
     public var plays: Bool { true }
@@ -17,7 +18,7 @@ extension VoiceEngine: AudioSessionIO {
         do {
             try setProcessing(processing)
             let periodMs = preferences.ioBufferDuration.map { max(1, Int(($0 * 1_000).rounded())) }
-            try start(activatedBy: AudioSessionActivation(), sampleRate: preferences.sampleRate.map { Int($0.rounded()) }, periodMs: periodMs)
+            try startForSession(sampleRate: preferences.sampleRate.map { Int($0.rounded()) }, periodMs: periodMs)
         } catch {
             throw Self.sessionError(error)
         }
@@ -28,7 +29,7 @@ extension VoiceEngine: AudioSessionIO {
 
     /// Stops device I/O: the audio thread is joined and what it left queued applied.
     public func stopIO() {
-        stop(deactivatedBy: AudioSessionActivation())
+        stopForSession()
     }
 
     /// Reports a lost device once the engine has stopped for it for good (with

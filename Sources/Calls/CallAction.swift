@@ -88,7 +88,7 @@ public class CallAction: @unchecked Sendable, CustomStringConvertible {
 /// What a fulfilment hands the system besides "done": a translator.
 struct ActionPayload: @unchecked Sendable {
     // @unchecked: the translator is handed once from the app's queue to the provider, which
-    // installs it in the call's TranslationSwitch and touches it no more.
+    // installs it in the call's media (`CallMedia.translate(with:)`) and touches it no more.
     var translator: (any TranslationEngine)?
 }
 

@@ -125,15 +125,12 @@ public enum ActionError: Error, Sendable, Equatable, CustomStringConvertible {
     case timedOut
     /// The call ended (reported, reset, invalidated) before the action completed.
     case callEnded
-    /// SetTranslating: the call has used every translator slot (`TranslationSwitch.capacity`).
-    case tooManyTranslators(capacity: Int)
 
     public var description: String {
         switch self {
         case .alreadyCompleted: "the action was completed before"
         case .timedOut: "the action timed out before it was completed"
         case .callEnded: "the call ended before the action was completed"
-        case let .tooManyTranslators(capacity): "the call has used all of its \(capacity) translator slots"
         }
     }
 }

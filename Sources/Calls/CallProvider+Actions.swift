@@ -95,10 +95,10 @@ extension CallProvider {
                     // A call without media translates nothing; one that used every translator slot stays
                     // as it was (`isTranslating` tells).
                     if let binding = record.media {
-                        guard let translator = payload?.translator, (try? binding.translation.translate(with: translator)) != nil else { return [] }
+                        guard let translator = payload?.translator, (try? binding.media.translate(with: translator)) != nil else { return [] }
                     }
                 } else {
-                    record.media?.translation.stopTranslating()
+                    record.media?.media.stopTranslating()
                 }
                 state.calls[uuid]!.isTranslating = action.isTranslating
             default:

@@ -81,7 +81,7 @@ extension CallProvider {
 
     func removeFromEngine(_ removed: [MediaBinding]) {
         guard let engine else { return }
-        for binding in removed { try? engine.removeCall(binding.engineID) }
+        for binding in removed { try? engine.removeCall(binding.engineID, sayingGoodbye: true) }
     }
 }
 

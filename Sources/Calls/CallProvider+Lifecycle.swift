@@ -33,7 +33,7 @@ extension CallProvider {
     func finish(_ removed: [MediaBinding]) {
         reconcileAudio()
         guard let engine else { return }
-        for binding in removed { try? engine.removeCall(binding.engineID) }
+        for binding in removed { try? engine.removeCall(binding.engineID, sayingGoodbye: true) }
     }
 
     /// The ring time passed: the system ends the call as unanswered by performing an end
@@ -60,7 +60,6 @@ extension CallProvider {
     func apply(_ record: CallRecord, to binding: MediaBinding) {
         binding.media.isHeld = record.isOnHold
         binding.media.isMuted = record.mute.isMuted
-        binding.translation.isMuted = record.mute.isMuted
     }
 
     /// Queues key presses on `media`; what does not fit in its queue is dropped (counted by

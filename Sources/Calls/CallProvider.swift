@@ -2,7 +2,7 @@ import AudioSession
 import Dispatch
 import Foundation
 import Locking
-@_spi(AudioSession) import MediaEngine
+import MediaEngine
 
 /// The system's side of calls for one app (CXProvider + what iOS does around it): the app
 /// reports calls, the system performs actions through the `ProviderDelegate` on the app's
@@ -19,7 +19,7 @@ import Locking
 ///
 /// ```swift
 /// let provider = try CallProvider(configuration: ProviderConfiguration(),
-///                                 audio: CallAudioSystem(center: center, callIO: engine))
+///                                 audio: CallAudioSystem(center: center, media: engine))
 /// provider.setDelegate(delegate, queue: .main)
 /// try await provider.reportNewIncomingCall(with: uuid, update: CallUpdate(remoteHandle: handle))
 /// ```
@@ -80,22 +80,23 @@ public final class CallProvider: Sendable {
     /// Serialises audio transitions (taken before `state`, never inside it).
     let audio = Locked(AudioState())
     let clock: any CallClock
-    let engine: VoiceEngine?
+    let engine: (any CallMediaHost)?
     let hasRinger: Bool
     /// Every `reportNewIncomingCall` made, refused ones included (PushRegistry's reporting rule:
     /// a refused report — blocked, busy — still honours the push). Its own lock, taken alone.
     let incomingReports = Locked(0)
 
     /// A provider with `configuration` over the system `audio`, its timeouts on `clock`.
-    /// - Throws: `engineStartsWithoutSession` when `audio.callIO` is a `VoiceEngine` not
-    ///   configured with `requiresAudioSession` (media could start before `didActivate`);
+    /// - Throws: `engineStartsWithoutSession` when `audio.media` could start device I/O
+    ///   without the session (a `VoiceEngine` without `requiresAudioSession`: media could
+    ///   start before `didActivate`);
     ///   `session` when a session refuses its engine or ringer.
     public init(configuration: ProviderConfiguration, audio system: CallAudioSystem, clock: any CallClock = SystemCallClock(),
                 settings: CallSystemSettings = CallSystemSettings()) throws(CallProviderError) {
         self.configuration = configuration
         self.clock = clock
-        engine = system.callIO as? VoiceEngine
-        if let engine, !engine.configuration.requiresAudioSession { throw .engineStartsWithoutSession }
+        engine = system.media
+        if let engine, !engine.startsOnlyThroughSession { throw .engineStartsWithoutSession }
         state = Locked(State(settings: settings))
         audioSession = AudioSession(name: "call", priority: .call, center: system.center)
         ringtoneSession = AudioSession(name: "ringtone", priority: .ringtone, center: system.center)
@@ -271,8 +272,7 @@ public final class CallProvider: Sendable {
 
     /// Binds `media` to call `uuid` and adds it to the engine with `transport`: hold, mute,
     /// DTMF and translation reach it from now on, and it leaves the engine when the call
-    /// ends. Call it before the media is in any engine: the provider installs its translation
-    /// switch first (`CallMedia.translationEngine` may change only while audio is stopped).
+    /// ends. Call it before the media is in any engine.
     /// - Throws: `unknownCall`, `noEngine`, `mediaAlreadyAdded`, `engine`.
     public func addMedia(_ media: CallMedia, transport: CallTransport, to uuid: UUID) throws(CallProviderError) {
         guard let engine else { throw .noEngine }
@@ -280,8 +280,6 @@ public final class CallProvider: Sendable {
             guard let record = state.calls[uuid] else { throw .unknownCall(uuid) }
             guard record.media == nil else { throw .mediaAlreadyAdded(uuid) }
         }
-        let translation = TranslationSwitch(maximumFrameSamples: media.samplesPerFrame)
-        media.translationEngine = translation
         let id: EngineCallID
         do {
             id = try engine.addCall(media, transport: transport)
@@ -290,13 +288,13 @@ public final class CallProvider: Sendable {
         }
         let added = state.withLock { state -> Bool in
             guard state.calls[uuid] != nil, state.calls[uuid]!.media == nil else { return false }
-            let binding = MediaBinding(media: media, engineID: id, translation: translation)
+            let binding = MediaBinding(media: media, engineID: id)
             state.calls[uuid]!.media = binding
             apply(state.calls[uuid]!, to: binding)
             return true
         }
         if !added {
-            try? engine.removeCall(id)
+            try? engine.removeCall(id, sayingGoodbye: true)
             throw .unknownCall(uuid)
         }
     }

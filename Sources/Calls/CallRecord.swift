@@ -24,7 +24,6 @@ struct MediaBinding: @unchecked Sendable {
     // @unchecked: CallMedia's control properties are atomics (it is @unchecked Sendable itself).
     let media: CallMedia
     let engineID: EngineCallID
-    let translation: TranslationSwitch
 }
 
 /// One live call as the system knows it (ended calls leave the table at once).

@@ -6,16 +6,29 @@ import AudioSession
 public struct CallAudioSystem: Sendable {
     /// The registry the call and ringtone sessions join.
     public var center: AudioSessionCenter
-    /// What the call session starts: a `VoiceEngine` (then `CallProvider.addMedia` binds calls'
-    /// media to it), or any `AudioSessionIO`; nil for none.
+    /// What the call session starts: `media` when the provider binds calls' media to it
+    /// (`init(center:media:ringer:)`), or any other `AudioSessionIO`; nil for none.
     public var callIO: (any AudioSessionIO)?
+    /// What `CallProvider.addMedia` adds calls' media to (also the call session's I/O); nil:
+    /// the provider binds no media (`noEngine`).
+    public var media: (any CallMediaHost)?
     /// What plays the ringtone while a call rings, in its own mixable session; nil: no sound.
     public var ringer: (any AudioSessionIO)?
 
-    /// A system over `center`.
+    /// A system over `center` whose call session starts `callIO`, which mixes no calls'
+    /// media (a recorder, a test double).
     public init(center: AudioSessionCenter, callIO: (any AudioSessionIO)? = nil, ringer: (any AudioSessionIO)? = nil) {
         self.center = center
         self.callIO = callIO
+        self.ringer = ringer
+    }
+
+    /// A system over `center` whose call session starts `media` (a `VoiceEngine`), which the
+    /// provider binds calls' media to.
+    public init(center: AudioSessionCenter, media: any CallMediaHost, ringer: (any AudioSessionIO)? = nil) {
+        self.center = center
+        self.callIO = media
+        self.media = media
         self.ringer = ringer
     }
 }

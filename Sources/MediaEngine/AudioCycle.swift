@@ -1,4 +1,5 @@
 import AudioDevices
+import Locking
 import Synchronization
 
 /// A change to the mixer's calls, queued by the control side for the audio thread.

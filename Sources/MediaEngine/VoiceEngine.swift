@@ -200,8 +200,10 @@ public final class VoiceEngine: Sendable {
 
     /// Starts device I/O for an audio session's activation, whatever `requiresAudioSession`
     /// says, with the session's preferred device rate and period (nil keeps the configuration's).
+    /// Package access: the package's audio session is the only caller outside the engine, so
+    /// an application starts audio under `requiresAudioSession` only by activating a session.
     /// - Throws: `configuration` (a preference no engine could run with), `device`, `shutDown`.
-    @_spi(AudioSession) public func start(activatedBy _: AudioSessionActivation, sampleRate: Int?, periodMs: Int?) throws(VoiceEngineError) {
+    package func startForSession(sampleRate: Int?, periodMs: Int?) throws(VoiceEngineError) {
         if let sampleRate, !(8_000...192_000).contains(sampleRate) {
             throw .configuration(.invalid(field: "sampleRate", reason: "\(sampleRate) Hz is outside 8–192 kHz"))
         }
@@ -215,14 +217,14 @@ public final class VoiceEngine: Sendable {
     }
 
     /// Stops device I/O for an audio session's deactivation, whatever `requiresAudioSession` says.
-    @_spi(AudioSession) public func stop(deactivatedBy _: AudioSessionActivation) {
+    package func stopForSession() {
         stopAudio()
     }
 
     /// Points device I/O at the PCM `name` of the same ALSA layer from the next start (an audio
     /// session's route chose it); only while device I/O is stopped.
     /// - Throws: `audioRunning`, `shutDown`.
-    @_spi(AudioSession) public func setDevice(named name: String) throws(VoiceEngineError) {
+    package func setDevice(named name: String) throws(VoiceEngineError) {
         try control.withLock { (control: inout Control) throws(VoiceEngineError) in
             guard !control.isShutDown else { throw .shutDown }
             guard control.stream == nil else { throw .audioRunning }
@@ -234,7 +236,7 @@ public final class VoiceEngine: Sendable {
     /// Replaces the mixer's voice processing (the audio session's mode decides it); only while
     /// device I/O is stopped, and kept across device restarts.
     /// - Throws: `audioRunning`, `configuration` (the processor refused it).
-    @_spi(AudioSession) public func setProcessing(_ processing: ProcessingConfiguration) throws(VoiceEngineError) {
+    package func setProcessing(_ processing: ProcessingConfiguration) throws(VoiceEngineError) {
         try control.withLock { (control: inout Control) throws(VoiceEngineError) in
             guard control.stream == nil else { throw .audioRunning }
             do {
@@ -247,13 +249,13 @@ public final class VoiceEngine: Sendable {
     }
 
     /// The voice processing the mixer runs (the configuration's until an audio session sets it).
-    @_spi(AudioSession) public var processing: ProcessingConfiguration {
+    package var processing: ProcessingConfiguration {
         control.withLock { _ in cycle.mixer.processor.configuration }
     }
 
     /// The playback parameters the device runs with (nil while stopped): the actual rate and
     /// period an audio session reads back after activation.
-    @_spi(AudioSession) public var deviceParameters: StreamParameters? {
+    package var deviceParameters: StreamParameters? {
         control.withLock { $0.stream }?.parameters(for: .playback)
     }
 
@@ -261,7 +263,7 @@ public final class VoiceEngine: Sendable {
     /// could start now (or already runs), else why not — `.resourceBusy` when another process
     /// holds it, `.connectionRefused` when its sound server is down. An audio session asks
     /// this to learn when a lost or busy device is back, without starting audio.
-    @_spi(AudioSession) public func openDeviceOnce() -> ALSAError? {
+    package func openDeviceOnce() -> ALSAError? {
         control.withLock { control -> ALSAError? in
             guard control.stream == nil, !control.isShutDown else { return nil }
             do throws(ALSAError) {
@@ -278,7 +280,7 @@ public final class VoiceEngine: Sendable {
     /// network thread, sometimes with the engine's lock held): an audio session's way to learn
     /// of a lost device without taking the application's handler. The observer must not call
     /// back into the engine; it hands the event to its own queue. Nil clears it.
-    @_spi(AudioSession) public func setSessionObserver(_ observer: (@Sendable (VoiceEngineEvent) -> Void)?) {
+    package func setSessionObserver(_ observer: (@Sendable (VoiceEngineEvent) -> Void)?) {
         sink.setObserver(observer)
     }
 

@@ -1,5 +1,5 @@
 internal import COpus
-internal import CVoiceShims
+internal import COpusShims
 
 /// Owns one libopus `OpusEncoder` (created in `init`, destroyed in `deinit`) and turns every
 /// libopus status into an `OpusError`. Internal: the public face is `OpusEncoder`.

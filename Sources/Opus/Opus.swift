@@ -1,7 +1,7 @@
 // Module Opus — Swift wrappers for libopus (Debian's 1.3.1) for the real-time voice path.
 //
 // Three layers, as for every C library in VoiceEngine:
-//  1. `COpus` (module map for <opus.h>) and `CVoiceShims` (one C function per
+//  1. `COpus` (module map for <opus.h>) and `COpusShims` (one C function per
 //     opus_encoder_ctl / opus_decoder_ctl request, because the ctl calls are variadic);
 //  2. `EncoderHandle` / `DecoderHandle` (internal): own the C object, free it in `deinit`,
 //     and turn every libopus status code into a typed `OpusError`;

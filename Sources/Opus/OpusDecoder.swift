@@ -1,5 +1,5 @@
 internal import COpus
-internal import CVoiceShims
+internal import COpusShims
 
 /// An Opus decoder: packets in, PCM out, with in-band FEC recovery and packet loss
 /// concealment (PLC).

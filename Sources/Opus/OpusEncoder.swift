@@ -1,5 +1,5 @@
 internal import COpus
-internal import CVoiceShims
+internal import COpusShims
 
 /// An Opus encoder: PCM frames in, Opus packets out.
 ///

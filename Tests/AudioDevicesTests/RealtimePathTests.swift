@@ -1,6 +1,7 @@
 import AudioDevices
 import AudioDevicesTesting
 import Foundation
+import Locking
 import Synchronization
 import Testing
 import TestSupport

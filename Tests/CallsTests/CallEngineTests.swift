@@ -60,7 +60,7 @@ import Transport
         let engine = try VoiceEngine(configuration: aliceConfiguration)
         defer { engine.shutdown() }
         let center = AudioSessionCenter()
-        let provider = try CallProvider(configuration: ProviderConfiguration(), audio: CallAudioSystem(center: center, callIO: engine))
+        let provider = try CallProvider(configuration: ProviderConfiguration(), audio: CallAudioSystem(center: center, media: engine))
         let runningWhenAnswerPerformed = Locked<Bool?>(nil)
         let box = TranslatorBox()
         let delegate = RecordingDelegate { action in
@@ -137,7 +137,7 @@ import Transport
         let engine = try VoiceEngine(configuration: configuration)
         defer { engine.shutdown() }
         let clock = ManualCallClock()
-        let provider = try CallProvider(configuration: ProviderConfiguration(), audio: CallAudioSystem(center: AudioSessionCenter(), callIO: engine),
+        let provider = try CallProvider(configuration: ProviderConfiguration(), audio: CallAudioSystem(center: AudioSessionCenter(), media: engine),
                                         clock: clock)
         let delegate = RecordingDelegate()
         provider.setDelegate(delegate, queue: delegate.queue)
@@ -199,7 +199,7 @@ import Transport
         let engine = try VoiceEngine(configuration: configuration)
         defer { engine.shutdown() }
         #expect(throws: CallProviderError.self) {
-            try CallProvider(configuration: ProviderConfiguration(), audio: CallAudioSystem(center: AudioSessionCenter(), callIO: engine))
+            try CallProvider(configuration: ProviderConfiguration(), audio: CallAudioSystem(center: AudioSessionCenter(), media: engine))
         }
     }
 }

@@ -22,7 +22,7 @@ final class Softphone: ProviderDelegate {
         configuration.requiresAudioSession = true        // audio runs only while the call's session is active
         engine = try VoiceEngine(configuration: configuration)
         provider = try CallProvider(configuration: ProviderConfiguration(),
-                                    audio: CallAudioSystem(center: AudioSessionCenter(), callIO: engine))
+                                    audio: CallAudioSystem(center: AudioSessionCenter(), media: engine))
         controller = CallController(provider: provider)
         provider.setDelegate(self, queue: DispatchQueue(label: "softphone"))
     }

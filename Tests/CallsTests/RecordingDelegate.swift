@@ -93,7 +93,8 @@ struct Harness {
          respond: @escaping @Sendable (CallAction) -> RecordingDelegate.Response? = { _ in .fulfill }) throws {
         self.engine = engine
         let configuration = try configuration ?? ProviderConfiguration(ringtonePath: Fixtures.ringtonePath)
-        provider = try CallProvider(configuration: configuration, audio: CallAudioSystem(center: center, callIO: engine ?? io, ringer: ringer), clock: clock)
+        let audio = if let engine { CallAudioSystem(center: center, media: engine, ringer: ringer) } else { CallAudioSystem(center: center, callIO: io, ringer: ringer) }
+        provider = try CallProvider(configuration: configuration, audio: audio, clock: clock)
         controller = CallController(provider: provider)
         delegate = RecordingDelegate(respond: respond)
         provider.setDelegate(delegate, queue: delegate.queue)

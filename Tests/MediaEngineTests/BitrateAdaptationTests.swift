@@ -1,3 +1,4 @@
+@testable import CallCore
 @testable import MediaEngine
 import MediaEngineTesting
 import NetworkSimulation

@@ -77,7 +77,7 @@ import TestSupport
     @Test func translatingWhileMutedSendsTheTranslationNotTheMicrophone() throws {
         let loop = try CallLoop()
         let translator = ToneTranslationEngine(frequencyHz: 1_000)
-        loop.alice.call.translationEngine = translator
+        try loop.alice.call.translate(with: translator)
         loop.alice.call.isMuted = true
         loop.run(frames: 400, aliceMicrophone: Self.speech(Self.alice), bobMicrophone: Self.silence)
         let heard = Array(loop.bob.played)

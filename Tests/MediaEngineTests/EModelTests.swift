@@ -1,4 +1,5 @@
 import Foundation
+@testable import CallCore
 @testable import MediaEngine
 import RTP
 import Testing

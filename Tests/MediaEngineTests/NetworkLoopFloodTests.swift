@@ -1,5 +1,6 @@
 import Foundation
 import Locking
+@testable import CallCore
 @testable import MediaEngine
 import SRTP
 import Testing

@@ -3,6 +3,7 @@ import AudioDevicesTesting
 import Foundation
 import Glibc
 import Locking
+@testable import CallCore
 @testable import MediaEngine
 import SRTP
 import Synchronization

@@ -1,6 +1,7 @@
 import AudioDevices
 import AudioDevicesTesting
 import Foundation
+@testable import CallCore
 @testable import MediaEngine
 import SRTP
 import Testing

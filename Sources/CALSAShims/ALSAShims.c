@@ -1,7 +1,7 @@
 // Wrappers for ALSA calls Swift cannot make: the snd_*_alloca macros used while negotiating
 // hardware and software parameters. Everything else is called from Swift directly.
 #include <alsa/asoundlib.h>
-#include "CVoiceShims.h"
+#include "CALSAShims.h"
 
 int ve_alsa_configure(snd_pcm_t *pcm, ve_alsa_parameters *parameters, const char **failedFunction) {
     snd_pcm_hw_params_t *hw;

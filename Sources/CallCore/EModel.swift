@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// The ITU-T G.107 E-model (06/2015): the transmission rating R of a narrowband (300–3400 Hz)
 /// connection from its planning parameters, and the MOS it predicts (Annex B).

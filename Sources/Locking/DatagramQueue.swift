@@ -6,14 +6,14 @@
 ///
 /// It carries packets between a call's network side (SRTP, sockets) and its audio side
 /// (jitter buffer, encoder), which an engine runs on two threads.
-struct DatagramQueue: ~Copyable {
+@frozen package struct DatagramQueue: ~Copyable {
     /// The filling half.
-    var producer: DatagramProducer
+    package var producer: DatagramProducer
     /// The reading half.
-    var consumer: DatagramConsumer
+    package var consumer: DatagramConsumer
 
     /// A queue of at least `minimumSlots` slots of `slotBytes` bytes each.
-    init(minimumSlots: Int, slotBytes: Int) {
+    package init(minimumSlots: Int, slotBytes: Int) {
         let slots = DatagramSlots(minimumSlots: minimumSlots, slotBytes: slotBytes)
         producer = DatagramProducer(slots: slots)
         consumer = DatagramConsumer(slots: slots)
@@ -21,19 +21,19 @@ struct DatagramQueue: ~Copyable {
 }
 
 /// The filling half of a `DatagramQueue`: owned by one thread at a time.
-struct DatagramProducer: ~Copyable, @unchecked Sendable {
+package struct DatagramProducer: ~Copyable, @unchecked Sendable {
     fileprivate let slots: DatagramSlots
 
     /// Bytes one slot holds.
-    var slotBytes: Int { slots.slotBytes }
+    package var slotBytes: Int { slots.slotBytes }
 
     /// The next free slot to fill, or nil when the queue is full.
-    func slotForWriting() -> UnsafeMutableRawBufferPointer? {
+    package func slotForWriting() -> UnsafeMutableRawBufferPointer? {
         slots.cursor.slotToWrite().map(slots.slot)
     }
 
     /// Publishes the slot just filled with `length` bytes, stamped `timeMs`.
-    func publish(length: Int, timeMs: Double) {
+    package func publish(length: Int, timeMs: Double) {
         guard let index = slots.cursor.slotToWrite() else { preconditionFailure("DatagramProducer.publish without a free slot") }
         slots.lengths[index] = length
         slots.times[index] = timeMs
@@ -41,7 +41,7 @@ struct DatagramProducer: ~Copyable, @unchecked Sendable {
     }
 
     /// Copies `bytes` into a new slot; false when the queue is full or `bytes` does not fit.
-    func push(_ bytes: UnsafeRawBufferPointer, timeMs: Double) -> Bool {
+    package func push(_ bytes: UnsafeRawBufferPointer, timeMs: Double) -> Bool {
         guard bytes.count <= slots.slotBytes, let slot = slotForWriting() else { return false }
         if let base = bytes.baseAddress, bytes.count > 0 {
             slot.baseAddress!.copyMemory(from: base, byteCount: bytes.count)
@@ -52,21 +52,21 @@ struct DatagramProducer: ~Copyable, @unchecked Sendable {
 }
 
 /// The reading half of a `DatagramQueue`: owned by one thread at a time.
-struct DatagramConsumer: ~Copyable, @unchecked Sendable {
+package struct DatagramConsumer: ~Copyable, @unchecked Sendable {
     fileprivate let slots: DatagramSlots
 
     /// Datagrams waiting.
-    var count: Int { slots.cursor.count }
+    package var count: Int { slots.cursor.count }
 
     /// The oldest datagram: the whole slot (room to grow in place), its length and time; nil
     /// when empty. Valid until `release()`.
-    func oldest() -> (slot: UnsafeMutableRawBufferPointer, length: Int, timeMs: Double)? {
+    package func oldest() -> (slot: UnsafeMutableRawBufferPointer, length: Int, timeMs: Double)? {
         guard let index = slots.cursor.slotToRead() else { return nil }
         return (slots.slot(index), slots.lengths[index], slots.times[index])
     }
 
     /// Frees the slot returned by `oldest()`.
-    func release() { slots.cursor.release() }
+    package func release() { slots.cursor.release() }
 }
 
 /// The storage both halves share.

@@ -1,7 +1,7 @@
 // Wrappers for C calls Swift cannot make: variadic *_ctl requests and function-like macros.
 // One function per request; nothing else belongs here.
 #include <opus.h>
-#include "CVoiceShims.h"
+#include "COpusShims.h"
 
 // MARK: - Opus encoder requests
 

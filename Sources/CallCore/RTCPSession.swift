@@ -1,4 +1,4 @@
-import Foundation
+import MediaBasics
 import RTP
 
 /// One call's RTCP on the network side (RFC 3550 §6): when to report (`RTCPInterval`, with
@@ -55,7 +55,7 @@ final class RTCPSession {
         rtcpBytesPerSecond = 0.05 * sessionBitsPerSecond / 8
         minimumSeconds = configuration.rtcpReducedMinimum ? min(5, 360 / (sessionBitsPerSecond / 1_000)) : 5
         averagePacketBytes = 100 + Self.lowerLayerBytes
-        ntpOriginSeconds = Date().timeIntervalSince1970 + Double(NTPTimestamp.unixEpochOffset)
+        ntpOriginSeconds = WallClock.secondsSince1970 + Double(NTPTimestamp.unixEpochOffset)
     }
 
     /// `ms` on the call's clock as an NTP timestamp.
@@ -83,7 +83,8 @@ final class RTCPSession {
     ///     stream's first packet).
     func report(nowMs: Double, sender: (packets: Int, payloadBytes: Int, rtpTimestamp: UInt32)?,
                 reception: inout ReceptionAccounting,
-                voipMetrics: (ReceptionAccounting) -> VoIPMetricsInputs? = { _ in nil }) -> [UInt8]? {
+                voipMetrics: (ReceptionAccounting) -> VoIPMetricsInputs? = { _ in nil },
+                into buffer: UnsafeMutableRawBufferPointer) -> Int? {
         let packetsSent = sender?.packets ?? 0
         if reception.counters.packetsReceived > packetsReceivedAtReport { remoteSenderSeen = true }
         guard let scheduled = nextReportMs else {
@@ -117,8 +118,8 @@ final class RTCPSession {
         if let inputs = voipMetrics(reception), let block = voipMetricsBlock(inputs) {
             packets.append(.extendedReport(RTCPExtendedReport(ssrc: ssrc, blocks: [.voipMetrics(block)])))
         }
-        guard let bytes = try? RTCPCompoundPacket(packets: packets).serialized() else { return nil }
-        averagePacketBytes = (Double(bytes.count) + Self.lowerLayerBytes) / 16 + averagePacketBytes * 15 / 16
+        guard let length = try? RTCPCompoundPacket(packets: packets).write(into: buffer) else { return nil }
+        averagePacketBytes = (Double(length) + Self.lowerLayerBytes) / 16 + averagePacketBytes * 15 / 16
         packetsSentAtReport = (packetsSent, packetsSentAtReport.last)
         packetsReceivedAtReport = reception.counters.packetsReceived
         remoteSenderSeen = false
@@ -126,17 +127,18 @@ final class RTCPSession {
         previousReportMs = nowMs
         nextReportMs = nowMs + intervalMs(packetsSent: packetsSent)
         reportsSent += 1
-        return bytes
+        return length
     }
 
-    /// A BYE for hanging up (RFC 3550 §6.6), as a compound packet led by a receiver report.
-    func bye(reason: String?) -> [UInt8]? {
+    /// A BYE for hanging up (RFC 3550 §6.6), as a compound packet led by a receiver report,
+    /// written at the start of `buffer`; returns its length.
+    func bye(reason: String?, into buffer: UnsafeMutableRawBufferPointer) -> Int? {
         let packets: [RTCPPacket] = [
             .receiverReport(RTCPReceiverReport(ssrc: ssrc)),
             .sourceDescription(RTCPSourceDescription(chunks: [.init(source: ssrc, items: [.init(type: .canonicalName, text: canonicalName)])])),
             .bye(RTCPBye(sources: [ssrc], reason: reason)),
         ]
-        return try? RTCPCompoundPacket(packets: packets).serialized()
+        return try? RTCPCompoundPacket(packets: packets).write(into: buffer)
     }
 
     /// What a received compound packet meant.

@@ -1,4 +1,4 @@
-import AudioDevices
+import MediaBasics
 import AudioProcessing
 
 /// Every call of one audio device: renders each unheld call's next frame and mixes them (each

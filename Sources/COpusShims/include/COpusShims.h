@@ -1,9 +1,8 @@
 #pragma once
-// Wrappers for C calls Swift cannot make: variadic *_ctl requests and function-like macros.
+// Wrappers for libopus calls Swift cannot make: the variadic opus_*_ctl requests.
 // One function per request; nothing else belongs here.
 
 #include <opus.h>
-#include <alsa/asoundlib.h>
 
 // MARK: - Opus encoder requests (opus_encoder_ctl). Each returns the libopus status code.
 
@@ -37,20 +36,3 @@ int ve_opus_decoder_set_gain(OpusDecoder *decoder, opus_int32 gainQ8dB);
 int ve_opus_decoder_get_gain(OpusDecoder *decoder, opus_int32 *gainQ8dB);
 int ve_opus_decoder_get_last_packet_duration(OpusDecoder *decoder, opus_int32 *samples);
 int ve_opus_decoder_reset_state(OpusDecoder *decoder);
-
-// MARK: - ALSA (snd_*_alloca macros). Each returns 0 or a negative errno.
-
-/// Requested (in) and negotiated (out) PCM parameters; the format is always S16_LE,
-/// interleaved read/write access.
-typedef struct {
-    unsigned int rate;
-    unsigned int channels;
-    unsigned long periodFrames;
-    unsigned long bufferFrames;
-} ve_alsa_parameters;
-
-/// Negotiates hardware and software parameters (avail_min = one period, start threshold at
-/// the boundary so streams start explicitly, monotonic timestamps). On failure, sets
-/// *failedFunction to the call that failed.
-int ve_alsa_configure(snd_pcm_t *pcm, ve_alsa_parameters *parameters, const char **failedFunction);
-

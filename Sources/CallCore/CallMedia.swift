@@ -1,4 +1,4 @@
-import AudioDevices
+import MediaBasics
 import JitterBuffer
 import RTP
 import SRTP
@@ -22,7 +22,7 @@ import Synchronization
 ///
 /// Mute: the raw microphone never reaches the encoder; silence frames (DTX when negotiated)
 /// keep RTP flowing. Hold: nothing is sent or played; packets are still counted and media time
-/// advances. Translating (`translationEngine` set): the microphone goes to the engine and its
+/// advances. Translating (`translate(with:)`): the microphone goes to the translator and its
 /// speech is sent, muted or not.
 ///
 /// Threads: the network side (`receiveDatagram`, `sendDatagrams`, `sendBye`) belongs to one
@@ -30,15 +30,15 @@ import Synchronization
 /// different ones, as `VoiceEngine` runs them. Control (`isMuted`, `isHeld`, `playbackGain`,
 /// `setExpectedPacketLoss`, `sendDTMF`) and observation (`statistics`, `drainEvents`) are safe
 /// from any thread: atomics, queues, and counters each side publishes as a value after its
-/// work (`PublishedValue`). `translationEngine` may change only while the audio side is not
-/// running.
+/// work (`PublishedValue`). Translation switches from any thread while audio runs.
 public final class CallMedia: @unchecked Sendable {
     /// The configuration negotiated for this call.
     public let configuration: MediaConfiguration
     /// The synchronisation source this call sends as.
     public var ssrc: UInt32 { uplink.ssrc }
-    /// Speech translation for the uplink, or nil.
-    public var translationEngine: (any TranslationEngine)?
+    /// The translator speaking for the uplink now, or nil (`translate(with:)`).
+    public var translationEngine: (any TranslationEngine)? { translators.translator }
+    private let translators = TranslatorSlots()
 
     private let srtp: SRTPTransportStage?
     private let uplink: UplinkPipeline
@@ -205,8 +205,7 @@ public final class CallMedia: @unchecked Sendable {
             transport.invalidArrivalTimes += 1
             return .dropped
         }
-        // RFC 5761 §4: RTCP packet types 192–223 sit where RTP's marker and payload type are.
-        if datagram.count >= 2, (192...223).contains(datagram[1]) {
+        if Self.isRTCP(UnsafeRawBufferPointer(datagram)) {
             return receiveControlDatagram(datagram, arrivalTimeMs: arrivalTimeMs)
         }
         var packet = UnsafeRawBufferPointer(datagram)
@@ -249,22 +248,39 @@ public final class CallMedia: @unchecked Sendable {
         let uplinkNow = uplinkCounters.read()
         let sender = uplinkNow.packetsSent > 0
             ? (packets: uplinkNow.packetsSent, payloadBytes: uplinkNow.payloadBytesSent, rtpTimestamp: uplinkNow.rtpTimestamp(atMs: nowMs)) : nil
-        let report = rtcp.report(nowMs: nowMs, sender: sender, reception: &reception) { reception in
+        // Written straight into the control buffer, with room left for SRTCP's trailer.
+        let reportSpace = UnsafeMutableRawBufferPointer(rebasing: controlBuffer[0..<(controlBuffer.count - SRTPSession.maximumTrailerLength)])
+        let report = rtcp.report(nowMs: nowMs, sender: sender, reception: &reception, voipMetrics: { reception in
             // The audio side's playout counters as it last published them.
             let playout = self.playoutCounters.read()
             return self.voipMetricsInputs(playout.merged(into: reception.statistics), burstGap: playout.burstGap)
-        }
+        }, into: reportSpace)
         if let report {
-            sendControl(report, send)
+            sendControl(length: report, send)
         }
     }
 
     /// Says goodbye (an RTCP BYE, RFC 3550 §6.6) on hang-up; `reason` is for people.
     public func sendBye(reason: String? = nil, _ send: (UnsafeRawBufferPointer) -> Void) {
         defer { publishNetworkCounters() }
-        guard let bye = rtcp.bye(reason: reason) else { return }
-        sendControl(bye, send)
+        let space = UnsafeMutableRawBufferPointer(rebasing: controlBuffer[0..<(controlBuffer.count - SRTPSession.maximumTrailerLength)])
+        guard let bye = rtcp.bye(reason: reason, into: space) else { return }
+        sendControl(length: bye, send)
     }
+
+    /// Sends `translator`'s speech instead of the microphone from the next frame on, muted or
+    /// not (`SetTranslatingCallAction`); the translator hears the processed microphone. Any
+    /// thread, while audio runs; a call may install `maximumTranslators` over its life.
+    /// - Throws: `tooManyTranslators`.
+    public func translate(with translator: any TranslationEngine) throws(CallMediaError) {
+        try translators.install(translator)
+    }
+
+    /// Sends the microphone again (or silence while muted) from the next frame on.
+    public func stopTranslating() { translators.stop() }
+
+    /// Translators one call may install over its life.
+    public static let maximumTranslators = TranslatorSlots.capacity
 
     /// Whether `datagram` is RTCP rather than RTP (RFC 5761 §4: the second byte holds an RTCP
     /// packet type, 192–223).
@@ -272,10 +288,9 @@ public final class CallMedia: @unchecked Sendable {
         datagram.count >= 2 && (192...223).contains(datagram[1])
     }
 
-    private func sendControl(_ compound: [UInt8], _ send: (UnsafeRawBufferPointer) -> Void) {
-        guard compound.count + SRTPSession.maximumTrailerLength <= controlBuffer.count else { return }
-        compound.withUnsafeBytes { controlBuffer.baseAddress!.copyMemory(from: $0.baseAddress!, byteCount: compound.count) }
-        guard let datagram = protectForSending(controlBuffer, length: compound.count, isRTCP: true) else { return }
+    /// Sends the compound packet written at the start of the control buffer.
+    private func sendControl(length: Int, _ send: (UnsafeRawBufferPointer) -> Void) {
+        guard let datagram = protectForSending(controlBuffer, length: length, isRTCP: true) else { return }
         transport.rtcpPacketsSent += 1
         transport.rtcpBytesSent += datagram.count
         send(datagram)
@@ -396,7 +411,7 @@ public final class CallMedia: @unchecked Sendable {
             return
         }
         if sendKeyPressFrame() { return }
-        if let translationEngine {
+        if let translationEngine = translators.translator {
             translationEngine.consume(microphone: microphone)
             if !translationEngine.produce(into: sendFrame) { sendFrame.update(repeating: 0) }
         } else if isMuted {

@@ -18,6 +18,8 @@ public enum CallMediaError: Error, Equatable, Sendable, CustomStringConvertible 
     case invalidKeyPress(String)
     /// Key presses are queued faster than they are sent (16 wait at most).
     case keyPressQueueFull
+    /// The call has installed every translator it may (`capacity` over its life).
+    case tooManyTranslators(capacity: Int)
 
     public var description: String {
         switch self {
@@ -28,6 +30,7 @@ public enum CallMediaError: Error, Equatable, Sendable, CustomStringConvertible 
         case .telephoneEventsNotNegotiated: return "no telephone-event payload type was negotiated: key presses cannot be sent"
         case let .invalidKeyPress(reason): return "key press refused: \(reason)"
         case .keyPressQueueFull: return "16 key presses are already waiting to be sent"
+        case let .tooManyTranslators(capacity): return "the call has used all of its \(capacity) translator slots"
         }
     }
 }

@@ -1,4 +1,5 @@
 import JitterBuffer
+import Locking
 import RTP
 
 /// A call's receive side on the audio thread: RTP packets that passed the network side's

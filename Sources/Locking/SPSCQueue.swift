@@ -11,14 +11,14 @@
 /// let producer = queue.producer   // moved out: the queue is consumed
 /// let consumer = queue.consumer
 /// ```
-struct SPSCQueue<Element: BitwiseCopyable>: ~Copyable {
+@frozen package struct SPSCQueue<Element: BitwiseCopyable>: ~Copyable {
     /// The pushing half.
-    var producer: SPSCProducer<Element>
+    package var producer: SPSCProducer<Element>
     /// The popping half.
-    var consumer: SPSCConsumer<Element>
+    package var consumer: SPSCConsumer<Element>
 
     /// A queue of at least `minimumCapacity` elements, each slot initialised to `filler`.
-    init(minimumCapacity: Int, filler: Element) {
+    package init(minimumCapacity: Int, filler: Element) {
         let slots = SPSCSlots(minimumCapacity: minimumCapacity, filler: filler)
         producer = SPSCProducer(slots: slots)
         consumer = SPSCConsumer(slots: slots)
@@ -26,15 +26,15 @@ struct SPSCQueue<Element: BitwiseCopyable>: ~Copyable {
 }
 
 /// The pushing half of an `SPSCQueue`: owned by one thread at a time.
-struct SPSCProducer<Element: BitwiseCopyable>: ~Copyable, @unchecked Sendable {
+package struct SPSCProducer<Element: BitwiseCopyable>: ~Copyable, @unchecked Sendable {
     fileprivate let slots: SPSCSlots<Element>
 
     /// Elements the queue holds at most.
-    var capacity: Int { slots.cursor.capacity }
+    package var capacity: Int { slots.cursor.capacity }
 
     /// Appends `element`; false (and nothing stored) when the queue is full.
     @discardableResult
-    func push(_ element: Element) -> Bool {
+    package func push(_ element: Element) -> Bool {
         guard let slot = slots.cursor.slotToWrite() else { return false }
         slots.storage[slot] = element
         slots.cursor.publish()
@@ -43,14 +43,14 @@ struct SPSCProducer<Element: BitwiseCopyable>: ~Copyable, @unchecked Sendable {
 }
 
 /// The popping half of an `SPSCQueue`: owned by one thread at a time.
-struct SPSCConsumer<Element: BitwiseCopyable>: ~Copyable, @unchecked Sendable {
+package struct SPSCConsumer<Element: BitwiseCopyable>: ~Copyable, @unchecked Sendable {
     fileprivate let slots: SPSCSlots<Element>
 
     /// Elements waiting (exact from this side's view).
-    var count: Int { slots.cursor.count }
+    package var count: Int { slots.cursor.count }
 
     /// Removes and returns the oldest element, or nil when empty.
-    func pop() -> Element? {
+    package func pop() -> Element? {
         guard let slot = slots.cursor.slotToRead() else { return nil }
         let element = slots.storage[slot]
         slots.cursor.release()

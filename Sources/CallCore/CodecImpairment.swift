@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// A codec's impairment on G.107.1's wideband scale (``WidebandEModel``): its equipment
 /// impairment factor Ie,WB (what the codec costs with no loss) and its packet-loss robustness

@@ -1,55 +1,41 @@
-import Synchronization
-
-/// A preallocated single-producer/single-consumer ring of interleaved 16-bit samples.
+/// A preallocated single-producer/single-consumer ring of interleaved 16-bit samples, moved
+/// in runs: one slot per sample over `SPSCCursor`, the package's one ring discipline.
 ///
-/// One thread writes, one thread reads; indices are `Synchronization.Atomic` counters, so
-/// neither side locks or allocates. Capacity is rounded up to a power of two.
+/// One thread writes, one thread reads; neither side locks or allocates. Capacity is rounded
+/// up to a power of two.
 public final class SampleRing: @unchecked Sendable {
     private let storage: UnsafeMutablePointer<Int16>
-    private let mask: Int
-    /// Samples ever written (producer-owned).
-    private let writeIndex = Atomic<Int>(0)
-    /// Samples ever read (consumer-owned).
-    private let readIndex = Atomic<Int>(0)
+    private let cursor: SPSCCursor
 
     /// Samples the ring can hold.
-    public let capacity: Int
+    public var capacity: Int { cursor.capacity }
 
     /// A ring holding at least `minimumCapacity` samples.
     public init(minimumCapacity: Int) {
-        var size = 1
-        while size < max(minimumCapacity, 2) { size <<= 1 }
-        capacity = size
-        mask = size - 1
-        storage = .allocate(capacity: size)
-        storage.initialize(repeating: 0, count: size)
+        cursor = SPSCCursor(minimumCapacity: minimumCapacity)
+        storage = .allocate(capacity: cursor.capacity)
+        storage.initialize(repeating: 0, count: cursor.capacity)
     }
 
     deinit { storage.deallocate() }
 
-    /// Samples ready to read.
-    public var availableToRead: Int {
-        writeIndex.load(ordering: .acquiring) - readIndex.load(ordering: .relaxed)
-    }
+    /// Samples ready to read (exact for the consumer).
+    public var availableToRead: Int { cursor.readableCount }
 
-    /// Free space, in samples.
-    public var availableToWrite: Int {
-        capacity - (writeIndex.load(ordering: .relaxed) - readIndex.load(ordering: .acquiring))
-    }
+    /// Free space, in samples (exact for the producer).
+    public var availableToWrite: Int { cursor.writableCount }
 
     /// Copies as many of `samples` as fit; returns how many were written. Producer only.
     @discardableResult
     public func write(_ samples: UnsafeBufferPointer<Int16>) -> Int {
         guard let base = samples.baseAddress else { return 0 }
-        let write = writeIndex.load(ordering: .relaxed)
-        let read = readIndex.load(ordering: .acquiring)
-        let count = min(samples.count, capacity - (write - read))
+        let count = min(samples.count, cursor.writableCount)
         guard count > 0 else { return 0 }
-        let start = write & mask
+        let start = cursor.writeIndex & cursor.mask
         let first = min(count, capacity - start)
         (storage + start).update(from: base, count: first)
         if count > first { storage.update(from: base + first, count: count - first) }
-        writeIndex.store(write + count, ordering: .releasing)
+        cursor.publish(count: count)
         return count
     }
 
@@ -57,15 +43,13 @@ public final class SampleRing: @unchecked Sendable {
     @discardableResult
     public func read(into buffer: UnsafeMutableBufferPointer<Int16>) -> Int {
         guard let base = buffer.baseAddress else { return 0 }
-        let read = readIndex.load(ordering: .relaxed)
-        let write = writeIndex.load(ordering: .acquiring)
-        let count = min(buffer.count, write - read)
+        let count = min(buffer.count, cursor.readableCount)
         guard count > 0 else { return 0 }
-        let start = read & mask
+        let start = cursor.readIndex & cursor.mask
         let first = min(count, capacity - start)
         base.update(from: storage + start, count: first)
         if count > first { (base + first).update(from: storage, count: count - first) }
-        readIndex.store(read + count, ordering: .releasing)
+        cursor.release(count: count)
         return count
     }
 

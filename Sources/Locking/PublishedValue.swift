@@ -1,4 +1,3 @@
-import Locking
 import Synchronization
 
 /// A value one thread keeps up to date for others to read: a call's counters, published by
@@ -9,28 +8,28 @@ import Synchronization
 /// (`withLockIfAvailable`) and otherwise skips, and the next frame's publish catches up.
 /// `Value` is `BitwiseCopyable`, so publishing copies bytes and neither allocates nor releases
 /// anything on the publishing thread.
-final class PublishedValue<Value: BitwiseCopyable & Sendable>: Sendable {
+package final class PublishedValue<Value: BitwiseCopyable & Sendable>: Sendable {
     private let value: Locked<Value>
 
     /// A published `initial` value.
-    init(_ initial: Value) {
+    package init(_ initial: Value) {
         value = Locked(initial)
     }
 
     /// Publishes `newValue` unless a reader holds the lock right now; returns whether it did.
     /// Real-time safe.
     @discardableResult
-    func publishIfAvailable(_ newValue: Value) -> Bool {
+    package func publishIfAvailable(_ newValue: Value) -> Bool {
         value.withLockIfAvailable { $0 = newValue } != nil
     }
 
     /// Publishes `newValue`, waiting for a reader to finish (threads that may wait).
-    func publish(_ newValue: Value) {
+    package func publish(_ newValue: Value) {
         value.withLock { $0 = newValue }
     }
 
     /// The value last published.
-    func read() -> Value {
+    package func read() -> Value {
         value.withLock { $0 }
     }
 }

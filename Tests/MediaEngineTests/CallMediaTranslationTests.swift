@@ -1,13 +1,13 @@
-@testable import Calls
 import MediaEngine
 import MediaEngineTesting
 import Testing
 import TestSupport
 
-/// The engine hook for SetTranslating and SetMuted, on two calls over the virtual clock: with
-/// the switch in place a call sounds as without it, mutes as without it, and while
-/// translating keeps sending the translator's speech even when muted.
-@Suite struct TranslationSwitchTests {
+/// Translation switched while the call's audio runs (SetTranslating and SetMuted reach the
+/// media this way), on two calls over the virtual clock: before a translator a call sounds
+/// and mutes as always, while translating it sends the translator's speech even when muted,
+/// and after it the microphone (or silence) again.
+@Suite struct CallMediaTranslationTests {
     static let alice = try! SpeechFixture.samples(SpeechFixture.alice, sampleRate: 48_000)
 
     static func speech(_ index: Int, _: CallLoop.Side) -> [Int16] { CallLoop.frame(index, of: alice, length: 960) }
@@ -15,16 +15,13 @@ import TestSupport
 
     @Test func passesTheMicrophoneMutesAndTranslatesWhileMuted() throws {
         let loop = try CallLoop()
-        let translation = TranslationSwitch(maximumFrameSamples: 960)
-        loop.alice.call.translationEngine = translation
-        // Not translating, not muted: Alice's voice, as without a switch.
+        // Not translating, not muted: Alice's voice.
         loop.run(frames: 150, aliceMicrophone: Self.speech, bobMicrophone: Self.silence)
         let raw = SignalComparison.segmentalCorrelation(reference: Array(Self.alice.prefix(150 * 960)), signal: Array(loop.bob.played.prefix(150 * 960)),
                                                         segmentLength: 2_880, maxLag: 4_800)
-        #expect(raw > 0.6, "Bob hears Alice through the switch: \(raw)")
+        #expect(raw > 0.6, "Bob hears Alice: \(raw)")
 
         // Muted, not translating: silence, packets still flow.
-        translation.isMuted = true
         loop.alice.call.isMuted = true
         let sent = loop.alice.call.statistics.outbound.packetsSent
         loop.run(frames: 100, aliceMicrophone: Self.speech, bobMicrophone: Self.silence)
@@ -34,7 +31,8 @@ import TestSupport
 
         // Muted and translating: the translator's tones go out, the raw voice does not.
         let translator = ToneTranslationEngine(frequencyHz: 1_000)
-        try translation.translate(with: translator)
+        try loop.alice.call.translate(with: translator)
+        #expect(loop.alice.call.translationEngine === translator)
         loop.run(frames: 150, aliceMicrophone: Self.speech, bobMicrophone: Self.silence)
         let translated = Array(loop.bob.played[(255 * 960)..<(400 * 960)])
         #expect(translator.wordsHeard >= 2, "the translator heard Alice while she was muted: \(translator.wordsHeard)")
@@ -45,17 +43,18 @@ import TestSupport
         #expect(leaked < 0.3, "the raw voice stays back: \(leaked)")
 
         // Translation stops while muted: silence again.
-        translation.stopTranslating()
+        loop.alice.call.stopTranslating()
+        #expect(loop.alice.call.translationEngine == nil)
         loop.run(frames: 60, aliceMicrophone: Self.speech, bobMicrophone: Self.silence)
         let after = SignalComparison.rmsDecibels(loop.bob.played[(420 * 960)..<(460 * 960)])
         #expect(after < -60, "muted again without the translator: \(after) dBFS")
     }
 
     @Test func aCallUsesAtMostCapacityTranslators() throws {
-        let translation = TranslationSwitch(maximumFrameSamples: 960)
-        for _ in 0..<TranslationSwitch.capacity { try translation.translate(with: ToneTranslationEngine()) }
-        #expect(throws: ActionError.tooManyTranslators(capacity: TranslationSwitch.capacity)) {
-            try translation.translate(with: ToneTranslationEngine())
+        let call = try CallMedia(configuration: MediaConfiguration(), sendingKey: nil, receivingKey: nil)
+        for _ in 0..<CallMedia.maximumTranslators { try call.translate(with: ToneTranslationEngine()) }
+        #expect(throws: CallMediaError.tooManyTranslators(capacity: CallMedia.maximumTranslators)) {
+            try call.translate(with: ToneTranslationEngine())
         }
     }
 }

@@ -8,7 +8,7 @@
 /// synthesis) runs its models on threads of its own and exchanges audio with these two calls
 /// through preallocated single-producer/single-consumer rings: `consume` writes the
 /// microphone into one, `produce` reads synthesized speech from the other. It plugs in with
-/// `CallMedia.translationEngine`.
+/// `CallMedia.translate(with:)`.
 public protocol TranslationEngine: AnyObject {
     /// Hands over one processed microphone frame (the call's rate, mono).
     func consume(microphone: UnsafeBufferPointer<Int16>)

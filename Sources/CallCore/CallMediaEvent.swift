@@ -1,4 +1,4 @@
-import AudioDevices
+import MediaBasics
 import RTP
 import SRTP
 

@@ -1,0 +1,7 @@
+/// # MediaBasics
+///
+/// What every media layer shares and no layer owns: the clocks (`MonotonicClock` for pacing
+/// and intervals, `WallClock` for the time of day) and `AudioDirection`. Below both the call
+/// core and the device layer, so the sans-I/O core names a direction or reads the clock
+/// without linking ALSA.
+enum MediaBasicsModule {}
