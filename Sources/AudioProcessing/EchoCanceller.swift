@@ -174,6 +174,18 @@ public final class EchoCanceller {
     /// unlearnt at full speed.
     static let echoPathConfidence = 0.5
 
+    /// Whether the estimator finds the echo at the reference's own instant — within half the
+    /// alignment margin (10 ms by default) — with confidence. It searches only later lags, so
+    /// an echo that arrives *before* its reference correlates best at or near that edge (a
+    /// leading PulseAudio echo settled at 4 ms with 80 % confidence, and the filter took
+    /// 1–7 dB off it): on a device with buffering in its path, where the engine keeps the
+    /// reference well ahead of the echo, this is the sign that the reference leads the echo
+    /// and no alignment can cancel it (`CallMixer` then moves the reference).
+    public var echoAtReferenceEdge: Bool {
+        guard configuration.delayEstimation, let delay = delayEstimator.delaySamples else { return false }
+        return delay < max(marginSamples / 2, 2 * delayEstimator.blockCount) && delayEstimator.confidence >= delayEstimator.minimumConfidence
+    }
+
     /// The device-reported delays the canceller accepts, in milliseconds: the range of
     /// `maximumDelayMs`, beyond which no alignment can follow anyway.
     public static let knownDelayRangeMs = 0...2_000

@@ -190,6 +190,27 @@ public final class CallMixer {
         return excess
     }
 
+    /// Moves the echo reference when the canceller finds the echo at the reference's own
+    /// instant (`EchoCanceller.echoAtReferenceEdge`): on a real device that means the echo
+    /// arrives before its reference — the device's delay figure overstated the path, or the
+    /// sound server dropped captured audio it never reported (PulseAudio under load) — and
+    /// no canceller can delay a reference backwards. Drops the oldest reference samples down
+    /// to one frame above `lowestLagSamples` (the queue's lowest level of late, as the engine
+    /// watches it), the most the queue can give without running dry, and re-aligns from 0 so
+    /// the estimator finds the echo behind it. Returns whether it moved the reference.
+    ///
+    /// Only for a device whose path holds buffering (a real one): a virtual device may
+    /// legitimately put its echo at 0.
+    @discardableResult
+    public func correctLeadingEchoReference(lowestLagSamples: Int) -> Bool {
+        guard processor.configuration.echoCancellation, processor.echoCanceller.echoAtReferenceEdge,
+              lowestLagSamples > frameCount else { return false }
+        limitEchoReferenceLag(toSamples: reference.count - (lowestLagSamples - frameCount))
+        setDeviceDelay(ms: 0)
+        source.echoReferenceLeadCorrections += 1
+        return true
+    }
+
     /// Tells every call the device's own delay (playback plus capture buffering, in ms), for
     /// its mouth-to-ear estimate (`CallQualityEstimate`, RTCP XR's end-system delay).
     public func reportDeviceLatency(ms: Int) {
@@ -301,6 +322,9 @@ public final class CallMixer {
         result.echoReturnLoss = processor.configuration.echoCancellation ? echo.echoReturnLoss : nil
         result.echoReturnLossEnhancement = processor.configuration.echoCancellation ? echo.echoReturnLossEnhancement : nil
         result.echoDelayMs = processor.echoCanceller.alignmentDelayMs
+        let estimator = processor.echoCanceller.delayEstimator
+        result.echoDelayEstimateMs = estimator.delaySamples.map { Double($0) * 1_000 / Double(configuration.sampleRate) }
+        result.echoDelayConfidence = estimator.confidence
         result.voiceActivity = processor.isVoiceActive
         result.deviceDriftCorrectionPpm = drift.correctionPpm
         result.echoReferenceLagMs = Double(reference.count) * 1_000 / Double(configuration.sampleRate)

@@ -37,6 +37,14 @@ public struct MediaSourceStatistics: Sendable, Equatable, BitwiseCopyable {
     /// Ours: microphone frames processed without a reference because the loudspeaker fell
     /// behind.
     public var echoReferenceMissingFrames = 0
+    /// Ours: where the canceller's delay estimator finds the echo behind the reference, in ms
+    /// (nil before its first confident estimate); `echoDelayMs` is the alignment it chose.
+    public var echoDelayEstimateMs: Double?
+    /// Ours: the estimator's normalised correlation at that delay (0–1).
+    public var echoDelayConfidence = 0.0
+    /// Ours: times the echo reference was found leading the echo and moved
+    /// (`CallMixer.correctLeadingEchoReference`).
+    public var echoReferenceLeadCorrections = 0
 
     /// All zero.
     public init() {}

@@ -239,6 +239,10 @@ final class AudioCycle: @unchecked Sendable {
         lowestReferenceLag = .max
         let configuration = mixer.configuration
         mixer.reportDeviceLatency(ms: Int(deviceDelayFrames) * 1_000 / max(1, configuration.deviceSampleRate))
+        // A reference that leads the echo whatever the figure says (the estimator finds the
+        // echo at the reference's own instant, which no buffered device path gives) is moved
+        // first: the figure cannot be trusted then.
+        if mixer.correctLeadingEchoReference(lowestLagSamples: lowest) { return }
         let limit = Int(deviceDelayFrames / 2) * configuration.sampleRate / max(1, configuration.deviceSampleRate)
         guard lowest > limit + configuration.samplesPerFrame else { return }
         mixer.limitEchoReferenceLag(toSamples: mixer.echoReferenceLagSamples - (lowest - limit))

@@ -53,7 +53,7 @@ struct VoiceEngineRealDeviceTests {
     /// second ALSA client while they talk. Returns what Alice heard, Bob's microphone energy
     /// per second over the measured span, and that span's start in Alice's recording.
     static func call(nearEnd: [Int16]?, farEndGain: Float = 1)
-        throws -> (alice: EngineParty, bob: EngineParty, microphoneDecibels: Double, span: Range<Int>) {
+        throws -> (alice: EngineParty, bob: EngineParty, microphoneDecibels: Double, span: Range<Int>, trace: String) {
         let aliceKey = SRTPKeying.key(), bobKey = SRTPKeying.key()
         let alice = try EngineParty(speech: VoiceEngineTests.alice, sendingKey: aliceKey, receivingKey: bobKey, loops: true)
         let bob = try EngineParty(speech: [], sendingKey: bobKey, receivingKey: aliceKey, opener: .alsa(PulseAudioLoopback.device))
@@ -65,7 +65,21 @@ struct VoiceEngineRealDeviceTests {
         try bob.engine.start()
         try alice.engine.start()
         let started = MonotonicClock.nanoseconds
-        sleep(seconds: measuredFrom)
+        var trace: [String] = []
+        /// Sleeps until `seconds` into the call, noting the canceller's state every half second.
+        func run(until seconds: Double) {
+            while true {
+                let now = Double(MonotonicClock.nanoseconds - started) / 1e9
+                guard now < seconds else { return }
+                sleep(seconds: min(0.5, seconds - now))
+                let source = bob.engine.mediaSourceStatistics
+                let estimate = source.echoDelayEstimateMs.map { "\(Int($0))" } ?? "none"
+                trace.append("\(Int(now * 10 + 5) / 10)s: lag \(Int(source.echoReferenceLagMs)), delay \(Int(source.echoDelayMs)) "
+                             + "(estimate \(estimate), \(Int(source.echoDelayConfidence * 100))%), ERLE \(Int(source.echoReturnLossEnhancement ?? -1)), "
+                             + "cut \(source.echoReferenceDiscardedSamples), moved \(source.echoReferenceLeadCorrections)")
+            }
+        }
+        run(until: measuredFrom)
         // The near end talks once the canceller has converged, into the same sink.
         var nearEndStream: ALSAStream<SystemALSA>?
         if let nearEnd {
@@ -78,7 +92,7 @@ struct VoiceEngineRealDeviceTests {
         }
         let before = bob.engine.mediaSourceStatistics
         let spanStart = Int(Double(MonotonicClock.nanoseconds - started) / 1e9 * 48_000)
-        sleep(seconds: seconds - measuredFrom)
+        run(until: seconds)
         let after = bob.engine.mediaSourceStatistics
         let spanEnd = Int(Double(MonotonicClock.nanoseconds - started) / 1e9 * 48_000)
         nearEndStream?.stop()
@@ -87,7 +101,7 @@ struct VoiceEngineRealDeviceTests {
         let energy = after.totalMicrophoneEnergy - before.totalMicrophoneEnergy
         let duration = after.totalSamplesDuration - before.totalSamplesDuration
         let microphone = 10 * log10(max(energy / max(duration, 1e-3), 1e-20))
-        return (alice, bob, microphone, spanStart..<spanEnd)
+        return (alice, bob, microphone, spanStart..<spanEnd, trace.joined(separator: "; "))
     }
 
     @Test(.enabled(if: RealDevice.measuresInRealTime, "a sanitizer build cannot keep real time"))
@@ -98,7 +112,7 @@ struct VoiceEngineRealDeviceTests {
         try RealDeviceLock.withLock { () throws -> Void in
             var attempts: [String] = []
             for _ in 0..<2 {
-                let (alice, bob, microphone, span) = try Self.call(nearEnd: nil)
+                let (alice, bob, microphone, span, trace) = try Self.call(nearEnd: nil)
                 let heard = alice.heard
                 let uplink = Self.powerDecibels(heard[min(span.lowerBound, heard.count)..<min(span.upperBound, heard.count)])
                 let source = bob.engine.mediaSourceStatistics
@@ -106,8 +120,8 @@ struct VoiceEngineRealDeviceTests {
                 attempts.append("""
                     echo in Bob's microphone \(microphone) dBFS, in his uplink as Alice heard it \(uplink) dBFS: \
                     \(microphone - uplink) dB less (ERLE \(String(describing: source.echoReturnLossEnhancement)), delay \(source.echoDelayMs) ms; \
-                    reference discarded \(source.echoReferenceDiscardedSamples), missing \(source.echoReferenceMissingFrames) frames, \
-                    restarts \(source.deviceRestarts), drift \(source.deviceDriftCorrectionPpm) ppm)
+                    reference discarded \(source.echoReferenceDiscardedSamples), moved \(source.echoReferenceLeadCorrections)× for leading the echo, missing \(source.echoReferenceMissingFrames) frames, \
+                    restarts \(source.deviceRestarts), drift \(source.deviceDriftCorrectionPpm) ppm; every half second in ms: \(trace))
                     """)
                 if microphone - uplink >= 30 { return }
             }
@@ -119,7 +133,7 @@ struct VoiceEngineRealDeviceTests {
     func theNearEndSurvivesTheEchoCanceller() throws {
         try RealDeviceLock.withLock { () throws -> Void in
             let nearEnd = Array(VoiceEngineTests.bob.prefix(Int((Self.seconds - Self.measuredFrom) * 48_000)))
-            let (alice, _, _, span) = try Self.call(nearEnd: nearEnd, farEndGain: 0.3)
+            let (alice, _, _, span, _) = try Self.call(nearEnd: nearEnd, farEndGain: 0.3)
             // Bob's voice as Alice heard it (while she talks too), against what was played
             // into his room.
             let heard = alice.heard
