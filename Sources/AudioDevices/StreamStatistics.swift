@@ -3,6 +3,9 @@ import Synchronization
 /// Counters of one direction of a stream, readable at any time without stopping audio.
 public struct StreamStatistics: Sendable, Equatable {
     /// Frames moved to or from the device.
+    /// All zero (a backend of another kind fills in what it counts).
+    public init() {}
+
     public var frames: Int = 0
     /// Underruns or overruns (`EPIPE`).
     public var xruns: Int = 0
@@ -50,16 +53,20 @@ final class StreamCounters: Sendable {
     let lastTransferNanoseconds = Atomic<Int64>(0)
 
     var snapshot: StreamStatistics {
-        StreamStatistics(
-            frames: frames.load(ordering: .relaxed), xruns: xruns.load(ordering: .relaxed),
-            suspends: suspends.load(ordering: .relaxed), recoveries: recoveries.load(ordering: .relaxed),
-            reopens: reopens.load(ordering: .relaxed), restarts: restarts.load(ordering: .relaxed),
-            lastRecoveryNanoseconds: lastRecoveryNanoseconds.load(ordering: .relaxed),
-            delayFrames: delayFrames.load(ordering: .relaxed),
-            timestampNanoseconds: timestampNanoseconds.load(ordering: .relaxed),
-            ringOverflowSamples: ringOverflowSamples.load(ordering: .relaxed),
-            ringUnderflowSamples: ringUnderflowSamples.load(ordering: .relaxed),
-            isLost: isLost.load(ordering: .acquiring),
-            lastTransferNanoseconds: lastTransferNanoseconds.load(ordering: .acquiring))
+        var result = StreamStatistics()
+        result.frames = frames.load(ordering: .relaxed)
+        result.xruns = xruns.load(ordering: .relaxed)
+        result.suspends = suspends.load(ordering: .relaxed)
+        result.recoveries = recoveries.load(ordering: .relaxed)
+        result.reopens = reopens.load(ordering: .relaxed)
+        result.restarts = restarts.load(ordering: .relaxed)
+        result.lastRecoveryNanoseconds = lastRecoveryNanoseconds.load(ordering: .relaxed)
+        result.delayFrames = delayFrames.load(ordering: .relaxed)
+        result.timestampNanoseconds = timestampNanoseconds.load(ordering: .relaxed)
+        result.ringOverflowSamples = ringOverflowSamples.load(ordering: .relaxed)
+        result.ringUnderflowSamples = ringUnderflowSamples.load(ordering: .relaxed)
+        result.isLost = isLost.load(ordering: .acquiring)
+        result.lastTransferNanoseconds = lastTransferNanoseconds.load(ordering: .acquiring)
+        return result
     }
 }

@@ -25,7 +25,7 @@ final class AudioCycle: @unchecked Sendable {
     private let commands: SPSCConsumer<AudioCommand>
     private let removals: SPSCProducer<AudioCommand>
     private let clock: EngineClock
-    private var stream: (any EngineAudioStream)?
+    private var stream: (any AudioDeviceStream)?
     private let buffer: UnsafeMutableBufferPointer<Int16>
     private var periodSamples = 480
     private var channelCount = 1
@@ -74,7 +74,7 @@ final class AudioCycle: @unchecked Sendable {
     deinit { buffer.deallocate() }
 
     /// Binds the cycle to a freshly opened stream (control side, before the stream starts).
-    func attach(_ stream: any EngineAudioStream, mixer replacement: CallMixer?) {
+    func attach(_ stream: any AudioDeviceStream, mixer replacement: CallMixer?) {
         self.stream = stream
         if let replacement {
             for call in mixer.calls { try? replacement.add(call) }
@@ -179,7 +179,7 @@ final class AudioCycle: @unchecked Sendable {
     }
 
     /// Tells the mixer of xruns and of capture and playback restarted together.
-    private func noticeFaults(_ stream: any EngineAudioStream) {
+    private func noticeFaults(_ stream: any AudioDeviceStream) {
         let restarts = stream.restartCount
         if restarts != seenRestarts {
             seenRestarts = restarts
@@ -220,7 +220,7 @@ final class AudioCycle: @unchecked Sendable {
     /// 49 ms on a loopback whose round trip is 40 ms, and a reference held to 49 ms left the
     /// echo 9 ms ahead of it — beyond any causal filter (19 dB of suppression after 8 s instead
     /// of 30). A reference that trails by more costs nothing: the canceller delays it itself.
-    private func keepEchoReferenceCausal(_ stream: any EngineAudioStream) {
+    private func keepEchoReferenceCausal(_ stream: any AudioDeviceStream) {
         guard firstCaptureNanoseconds.load(ordering: .relaxed) != 0 else { return }
         let playback = stream.delayFrames(.playback)
         guard playback > 0 else { return }

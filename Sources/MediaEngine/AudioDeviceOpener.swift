@@ -1,15 +1,15 @@
 import AudioDevices
 
-/// How a `VoiceEngine` opens its audio device each time device I/O starts: a real ALSA PCM by
-/// name, or any `ALSACalls` implementation (AudioDevicesTesting's `VirtualAudioDevice` null or
-/// WAV devices, `ScriptedALSA`, an app's own double).
+/// How a `VoiceEngine` opens its audio device each time device I/O starts: a device `name` of
+/// a backend — a real ALSA PCM (`alsa(_:)`), any `ALSACalls` implementation
+/// (AudioDevicesTesting's `VirtualAudioDevice` null or WAV devices, `ScriptedALSA`, an app's own
+/// double), or any `AudioDeviceBackend` at the level of one period (a host application's
+/// audio callback, another sound server).
 public struct AudioDeviceOpener: Sendable {
     /// The device's name, as events and errors give it.
     public let name: String
-    let open: @Sendable (_ parameters: StreamParameters, _ policy: RecoveryPolicy,
-                         _ onEvent: @escaping @Sendable (AudioDeviceEvent) -> Void) throws(ALSAError) -> any EngineAudioStream
-    /// The same ALSA layer's PCM of another name (an audio session's route moves the engine).
-    let renamed: @Sendable (_ name: String) -> AudioDeviceOpener
+    /// What opens it.
+    public let backend: any AudioDeviceBackend
 
     /// The ALSA PCM `device` ("default", "pulse", "hw:1,0", "plughw:CARD=USB,DEV=0", …),
     /// opened for capture and playback on one clock.
@@ -19,12 +19,23 @@ public struct AudioDeviceOpener: Sendable {
 
     /// The PCM `name` of `calls`, opened for capture and playback.
     public init<Calls: ALSACalls>(name: String, calls: Calls) {
+        self.init(name: name, backend: ALSABackend(calls: calls))
+    }
+
+    /// Device `name` of `backend`.
+    public init(name: String, backend: any AudioDeviceBackend) {
         self.name = name
-        renamed = { AudioDeviceOpener(name: $0, calls: calls) }
-        open = { (parameters, policy, onEvent) throws(ALSAError) -> any EngineAudioStream in
-            // The rings are sized for 200 ms: the engine keeps one period in each.
-            try ALSAStream(device: name, directions: .duplex, parameters: parameters, ringMs: 200, policy: policy,
-                           calls: calls, onEvent: onEvent)
-        }
+        self.backend = backend
+    }
+
+    /// Opens the device (each start of device I/O).
+    func open(_ parameters: StreamParameters, _ policy: RecoveryPolicy,
+              _ onEvent: @escaping @Sendable (AudioDeviceEvent) -> Void) throws(ALSAError) -> any AudioDeviceStream {
+        try backend.openStream(named: name, parameters: parameters, policy: policy, onEvent: onEvent)
+    }
+
+    /// The same backend's device of another name (an audio session's route moves the engine).
+    func renamed(_ name: String) -> AudioDeviceOpener {
+        AudioDeviceOpener(name: name, backend: backend)
     }
 }

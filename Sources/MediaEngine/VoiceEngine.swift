@@ -45,7 +45,7 @@ public final class VoiceEngine: Sendable {
         /// Calls removed from the mixer but not yet let go by the audio thread.
         var retiring: [ObjectIdentifier: CallMedia] = [:]
         var nextID: UInt64 = 1
-        var stream: (any EngineAudioStream)?
+        var stream: (any AudioDeviceStream)?
         var device: AudioDeviceOpener
         var isShutDown = false
         /// The audio session's preferred device rate and period, replacing the configuration's.
@@ -308,7 +308,7 @@ public final class VoiceEngine: Sendable {
         let sink = self.sink
         let network = self.network
         network.deviceLost.store(false, ordering: .relaxed)
-        let stream: any EngineAudioStream
+        let stream: any AudioDeviceStream
         do {
             stream = try device.open(control.preferredParameters ?? configuration.streamParameters, configuration.recovery) { event in
                 sink.post(.device(event))

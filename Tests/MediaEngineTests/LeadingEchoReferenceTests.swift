@@ -17,7 +17,7 @@ import Testing
     /// second late (the engine renders ahead meanwhile, and its reference queue overflows),
     /// it reports its playback delay honestly (`reportedDelayFrames`), and the echo path can
     /// shorten without a word (`dropCapture`).
-    final class SteppedLoopback: EngineAudioStream, @unchecked Sendable {
+    final class SteppedLoopback: AudioDeviceStream, @unchecked Sendable {
         let period = 480
         private(set) var played: [Int16]
         private var playedCount = 0
