@@ -45,10 +45,10 @@ public protocol AudioDeviceStream: AnyObject, Sendable {
 
 /// Opens `AudioDeviceStream`s by device name: ALSA (`ALSABackend`) or any other kind of device.
 public protocol AudioDeviceBackend: Sendable {
-    /// Opens device `name` for capture and playback on one clock with `parameters` (the
-    /// device may negotiate others; the stream reports them), recovering by `policy` and
-    /// reporting faults and recoveries to `onEvent`.
-    func openStream(named name: String, parameters: StreamParameters, policy: RecoveryPolicy,
+    /// Opens device `name` for `directions` (duplex: capture and playback on one clock) with
+    /// `parameters` (the device may negotiate others; the stream reports them), recovering by
+    /// `policy` and reporting faults and recoveries to `onEvent`.
+    func openStream(named name: String, directions: StreamDirections, parameters: StreamParameters, policy: RecoveryPolicy,
                     onEvent: @escaping @Sendable (AudioDeviceEvent) -> Void) throws(ALSAError) -> any AudioDeviceStream
 }
 
@@ -68,8 +68,8 @@ public struct ALSABackend<Calls: ALSACalls>: AudioDeviceBackend {
         self.ringMs = ringMs
     }
 
-    public func openStream(named name: String, parameters: StreamParameters, policy: RecoveryPolicy,
+    public func openStream(named name: String, directions: StreamDirections, parameters: StreamParameters, policy: RecoveryPolicy,
                            onEvent: @escaping @Sendable (AudioDeviceEvent) -> Void) throws(ALSAError) -> any AudioDeviceStream {
-        try ALSAStream(device: name, directions: .duplex, parameters: parameters, ringMs: ringMs, policy: policy, calls: calls, onEvent: onEvent)
+        try ALSAStream(device: name, directions: directions, parameters: parameters, ringMs: ringMs, policy: policy, calls: calls, onEvent: onEvent)
     }
 }

@@ -2,38 +2,48 @@ import AudioDevices
 import AudioProcessing
 import AudioSession
 import Locking
+import MediaEngine
 
-/// Plays a ringtone over and over on an ALSA playback device: the ringtone session's I/O
+/// Plays a ringtone over and over on a playback device: the ringtone session's I/O
 /// (`CallAudioSystem.ringer`), started when a call rings and stopped when it is answered or
-/// ended. The device is opened at the ringtone's own rate and channel count (use a `plug`
-/// device when the card cannot take them), on its own playback-only stream — never the call's
-/// device and route.
+/// ended. The device is any backend's (`AudioDeviceOpener`: ALSA by name, an `ALSACalls`
+/// double, the engine's own backend), opened at the ringtone's own rate and channel count (use
+/// a `plug` device when an ALSA card cannot take them), on its own playback-only stream —
+/// never the call's device and route.
 public final class RingtonePlayer: AudioSessionIO {
     /// What it plays.
     public let ringtone: Ringtone
-    /// The ALSA device it plays on.
-    public let device: String
+    /// The device it plays on.
+    public var device: String { opener.name }
 
-    private let open: @Sendable () throws(ALSAError) -> any RingtoneStream
-    private let stream = Locked<(any RingtoneStream)?>(nil)
+    private let opener: AudioDeviceOpener
+    private let stream = Locked<(any AudioDeviceStream)?>(nil)
 
     /// A player of `ringtone` on the ALSA PCM `device`.
     public convenience init(ringtone: Ringtone, device: String = "default") {
-        self.init(ringtone: ringtone, device: device, calls: SystemALSA())
+        self.init(ringtone: ringtone, device: .alsa(device))
     }
 
     /// A player of `ringtone` on the PCM `device` of `calls` (a `VirtualAudioDevice` in tests).
-    public init<Calls: ALSACalls>(ringtone: Ringtone, device: String, calls: Calls) {
+    public convenience init<Calls: ALSACalls>(ringtone: Ringtone, device: String, calls: Calls) {
+        self.init(ringtone: ringtone, device: AudioDeviceOpener(name: device, calls: calls))
+    }
+
+    /// A player of `ringtone` on `device`, of any backend: `engine.configuration.device.renamed`
+    /// plays it through the engine's own backend on another device of it.
+    public init(ringtone: Ringtone, device: AudioDeviceOpener) {
         self.ringtone = ringtone
-        self.device = device
+        opener = device
+    }
+
+    /// Opens the device playback-only and starts feeding it from the ringtone's start.
+    private func open() throws(ALSAError) -> any AudioDeviceStream {
         let audio = ringtone.audio
-        open = { () throws(ALSAError) -> any RingtoneStream in
-            let parameters = StreamParameters(sampleRate: audio.sampleRate, channelCount: audio.channelCount, periodMs: 20, periods: 4)
-            let alsa = try ALSAStream(device: device, directions: .playback, parameters: parameters, ringMs: 200, calls: calls)
-            let source = LoopingSource(samples: audio.samples)
-            try alsa.start(thread: .normal) { [unowned alsa] in source.feed(alsa) }
-            return alsa
-        }
+        let parameters = StreamParameters(sampleRate: audio.sampleRate, channelCount: audio.channelCount, periodMs: 20, periods: 4)
+        let playback = try opener.open(.playback, parameters: parameters)
+        let source = LoopingSource(samples: audio.samples)
+        try playback.start(thread: .normal) { [unowned playback] in source.feed(playback) }
+        return playback
     }
 
     /// It plays.
@@ -45,7 +55,7 @@ public final class RingtonePlayer: AudioSessionIO {
 
     /// Opens the device and starts ringing from the ringtone's start.
     public func startIO(processing _: ProcessingConfiguration, preferences _: AudioSession.Preferences) throws(AudioSessionError) -> AudioSession.Hardware {
-        try stream.withLock { (stream: inout (any RingtoneStream)?) throws(AudioSessionError) in
+        try stream.withLock { (stream: inout (any AudioDeviceStream)?) throws(AudioSessionError) in
             if stream == nil {
                 do {
                     stream = try open()
@@ -71,13 +81,6 @@ public final class RingtonePlayer: AudioSessionIO {
     public func setDeviceLossHandler(_: (@Sendable () -> Void)?) {}
 }
 
-/// A running playback stream, whatever its `ALSACalls`.
-protocol RingtoneStream: Sendable {
-    func stop()
-}
-
-extension ALSAStream: RingtoneStream {}
-
 /// The ringtone's samples, fed to the playback ring from the I/O thread, from where the
 /// last wake-up left off, wrapping around: no allocation, no lock.
 final class LoopingSource: @unchecked Sendable {
@@ -89,7 +92,7 @@ final class LoopingSource: @unchecked Sendable {
         self.samples = samples
     }
 
-    func feed<Calls: ALSACalls>(_ stream: ALSAStream<Calls>) {
+    func feed(_ stream: any AudioDeviceStream) {
         samples.withUnsafeBufferPointer { all in
             var space = stream.playbackSpaceAvailable
             while space > 0 {

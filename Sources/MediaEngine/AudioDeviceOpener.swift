@@ -28,14 +28,14 @@ public struct AudioDeviceOpener: Sendable {
         self.backend = backend
     }
 
-    /// Opens the device (each start of device I/O).
-    func open(_ parameters: StreamParameters, _ policy: RecoveryPolicy,
-              _ onEvent: @escaping @Sendable (AudioDeviceEvent) -> Void) throws(ALSAError) -> any AudioDeviceStream {
-        try backend.openStream(named: name, parameters: parameters, policy: policy, onEvent: onEvent)
+    /// Opens the device for `directions` (the engine: duplex, each start of device I/O).
+    public func open(_ directions: StreamDirections = .duplex, parameters: StreamParameters, policy: RecoveryPolicy = RecoveryPolicy(),
+                     onEvent: @escaping @Sendable (AudioDeviceEvent) -> Void = { _ in }) throws(ALSAError) -> any AudioDeviceStream {
+        try backend.openStream(named: name, directions: directions, parameters: parameters, policy: policy, onEvent: onEvent)
     }
 
     /// The same backend's device of another name (an audio session's route moves the engine).
-    func renamed(_ name: String) -> AudioDeviceOpener {
+    public func renamed(_ name: String) -> AudioDeviceOpener {
         AudioDeviceOpener(name: name, backend: backend)
     }
 }

@@ -267,7 +267,7 @@ public final class VoiceEngine: Sendable {
         control.withLock { control -> ALSAError? in
             guard control.stream == nil, !control.isShutDown else { return nil }
             do throws(ALSAError) {
-                let stream = try control.device.open(control.preferredParameters ?? configuration.streamParameters, configuration.recovery) { _ in }
+                let stream = try control.device.open(parameters: control.preferredParameters ?? configuration.streamParameters, policy: configuration.recovery)
                 stream.stop()
                 return nil
             } catch {
@@ -310,7 +310,7 @@ public final class VoiceEngine: Sendable {
         network.deviceLost.store(false, ordering: .relaxed)
         let stream: any AudioDeviceStream
         do {
-            stream = try device.open(control.preferredParameters ?? configuration.streamParameters, configuration.recovery) { event in
+            stream = try device.open(parameters: control.preferredParameters ?? configuration.streamParameters, policy: configuration.recovery) { event in
                 sink.post(.device(event))
                 if case .deviceLost = event {
                     network.deviceLost.store(true, ordering: .releasing)
