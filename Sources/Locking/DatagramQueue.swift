@@ -22,18 +22,18 @@
 
 /// The filling half of a `DatagramQueue`: owned by one thread at a time.
 package struct DatagramProducer: ~Copyable, @unchecked Sendable {
-    fileprivate let slots: DatagramSlots
+    @usableFromInline let slots: DatagramSlots
 
     /// Bytes one slot holds.
     package var slotBytes: Int { slots.slotBytes }
 
     /// The next free slot to fill, or nil when the queue is full.
-    package func slotForWriting() -> UnsafeMutableRawBufferPointer? {
+    @inlinable package func slotForWriting() -> UnsafeMutableRawBufferPointer? {
         slots.cursor.slotToWrite().map(slots.slot)
     }
 
     /// Publishes the slot just filled with `length` bytes, stamped `timeMs`.
-    package func publish(length: Int, timeMs: Double) {
+    @inlinable package func publish(length: Int, timeMs: Double) {
         guard let index = slots.cursor.slotToWrite() else { preconditionFailure("DatagramProducer.publish without a free slot") }
         slots.lengths[index] = length
         slots.times[index] = timeMs
@@ -41,7 +41,7 @@ package struct DatagramProducer: ~Copyable, @unchecked Sendable {
     }
 
     /// Copies `bytes` into a new slot; false when the queue is full or `bytes` does not fit.
-    package func push(_ bytes: UnsafeRawBufferPointer, timeMs: Double) -> Bool {
+    @inlinable package func push(_ bytes: UnsafeRawBufferPointer, timeMs: Double) -> Bool {
         guard bytes.count <= slots.slotBytes, let slot = slotForWriting() else { return false }
         if let base = bytes.baseAddress, bytes.count > 0 {
             slot.baseAddress!.copyMemory(from: base, byteCount: bytes.count)
@@ -53,29 +53,29 @@ package struct DatagramProducer: ~Copyable, @unchecked Sendable {
 
 /// The reading half of a `DatagramQueue`: owned by one thread at a time.
 package struct DatagramConsumer: ~Copyable, @unchecked Sendable {
-    fileprivate let slots: DatagramSlots
+    @usableFromInline let slots: DatagramSlots
 
     /// Datagrams waiting.
     package var count: Int { slots.cursor.count }
 
     /// The oldest datagram: the whole slot (room to grow in place), its length and time; nil
     /// when empty. Valid until `release()`.
-    package func oldest() -> (slot: UnsafeMutableRawBufferPointer, length: Int, timeMs: Double)? {
+    @inlinable package func oldest() -> (slot: UnsafeMutableRawBufferPointer, length: Int, timeMs: Double)? {
         guard let index = slots.cursor.slotToRead() else { return nil }
         return (slots.slot(index), slots.lengths[index], slots.times[index])
     }
 
     /// Frees the slot returned by `oldest()`.
-    package func release() { slots.cursor.release() }
+    @inlinable package func release() { slots.cursor.release() }
 }
 
 /// The storage both halves share.
-private final class DatagramSlots: @unchecked Sendable {
-    let slotBytes: Int
-    let cursor: SPSCCursor
-    let storage: UnsafeMutableRawBufferPointer
-    let lengths: UnsafeMutablePointer<Int>
-    let times: UnsafeMutablePointer<Double>
+@usableFromInline final class DatagramSlots: @unchecked Sendable {
+    @usableFromInline let slotBytes: Int
+    @usableFromInline let cursor: SPSCCursor
+    @usableFromInline let storage: UnsafeMutableRawBufferPointer
+    @usableFromInline let lengths: UnsafeMutablePointer<Int>
+    @usableFromInline let times: UnsafeMutablePointer<Double>
 
     init(minimumSlots: Int, slotBytes: Int) {
         cursor = SPSCCursor(minimumCapacity: minimumSlots)
@@ -94,7 +94,7 @@ private final class DatagramSlots: @unchecked Sendable {
         times.deallocate()
     }
 
-    func slot(_ index: Int) -> UnsafeMutableRawBufferPointer {
+    @inlinable func slot(_ index: Int) -> UnsafeMutableRawBufferPointer {
         UnsafeMutableRawBufferPointer(rebasing: storage[(index * slotBytes)..<((index + 1) * slotBytes)])
     }
 }

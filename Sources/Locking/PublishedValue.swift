@@ -9,7 +9,7 @@ import Synchronization
 /// `Value` is `BitwiseCopyable`, so publishing copies bytes and neither allocates nor releases
 /// anything on the publishing thread.
 package final class PublishedValue<Value: BitwiseCopyable & Sendable>: Sendable {
-    private let value: Locked<Value>
+    @usableFromInline let value: Locked<Value>
 
     /// A published `initial` value.
     package init(_ initial: Value) {
@@ -19,17 +19,17 @@ package final class PublishedValue<Value: BitwiseCopyable & Sendable>: Sendable 
     /// Publishes `newValue` unless a reader holds the lock right now; returns whether it did.
     /// Real-time safe.
     @discardableResult
-    package func publishIfAvailable(_ newValue: Value) -> Bool {
+    @inlinable package func publishIfAvailable(_ newValue: Value) -> Bool {
         value.withLockIfAvailable { $0 = newValue } != nil
     }
 
     /// Publishes `newValue`, waiting for a reader to finish (threads that may wait).
-    package func publish(_ newValue: Value) {
+    @inlinable package func publish(_ newValue: Value) {
         value.withLock { $0 = newValue }
     }
 
     /// The value last published.
-    package func read() -> Value {
+    @inlinable package func read() -> Value {
         value.withLock { $0 }
     }
 }

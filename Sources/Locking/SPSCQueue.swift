@@ -27,14 +27,14 @@
 
 /// The pushing half of an `SPSCQueue`: owned by one thread at a time.
 package struct SPSCProducer<Element: BitwiseCopyable>: ~Copyable, @unchecked Sendable {
-    fileprivate let slots: SPSCSlots<Element>
+    @usableFromInline let slots: SPSCSlots<Element>
 
     /// Elements the queue holds at most.
     package var capacity: Int { slots.cursor.capacity }
 
     /// Appends `element`; false (and nothing stored) when the queue is full.
     @discardableResult
-    package func push(_ element: Element) -> Bool {
+    @inlinable package func push(_ element: Element) -> Bool {
         guard let slot = slots.cursor.slotToWrite() else { return false }
         slots.storage[slot] = element
         slots.cursor.publish()
@@ -44,13 +44,13 @@ package struct SPSCProducer<Element: BitwiseCopyable>: ~Copyable, @unchecked Sen
 
 /// The popping half of an `SPSCQueue`: owned by one thread at a time.
 package struct SPSCConsumer<Element: BitwiseCopyable>: ~Copyable, @unchecked Sendable {
-    fileprivate let slots: SPSCSlots<Element>
+    @usableFromInline let slots: SPSCSlots<Element>
 
     /// Elements waiting (exact from this side's view).
     package var count: Int { slots.cursor.count }
 
     /// Removes and returns the oldest element, or nil when empty.
-    package func pop() -> Element? {
+    @inlinable package func pop() -> Element? {
         guard let slot = slots.cursor.slotToRead() else { return nil }
         let element = slots.storage[slot]
         slots.cursor.release()
@@ -59,9 +59,9 @@ package struct SPSCConsumer<Element: BitwiseCopyable>: ~Copyable, @unchecked Sen
 }
 
 /// The storage both halves share.
-private final class SPSCSlots<Element: BitwiseCopyable>: @unchecked Sendable {
-    let cursor: SPSCCursor
-    let storage: UnsafeMutablePointer<Element>
+@usableFromInline final class SPSCSlots<Element: BitwiseCopyable>: @unchecked Sendable {
+    @usableFromInline let cursor: SPSCCursor
+    @usableFromInline let storage: UnsafeMutablePointer<Element>
 
     init(minimumCapacity: Int, filler: Element) {
         cursor = SPSCCursor(minimumCapacity: minimumCapacity)

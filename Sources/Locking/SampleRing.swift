@@ -4,11 +4,11 @@
 /// One thread writes, one thread reads; neither side locks or allocates. Capacity is rounded
 /// up to a power of two.
 public final class SampleRing: @unchecked Sendable {
-    private let storage: UnsafeMutablePointer<Int16>
-    private let cursor: SPSCCursor
+    @usableFromInline let storage: UnsafeMutablePointer<Int16>
+    @usableFromInline let cursor: SPSCCursor
 
     /// Samples the ring can hold.
-    public var capacity: Int { cursor.capacity }
+    @inlinable public var capacity: Int { cursor.capacity }
 
     /// A ring holding at least `minimumCapacity` samples.
     public init(minimumCapacity: Int) {
@@ -20,13 +20,13 @@ public final class SampleRing: @unchecked Sendable {
     deinit { storage.deallocate() }
 
     /// Samples ready to read (exact for the consumer).
-    public var availableToRead: Int { cursor.readableCount }
+    @inlinable public var availableToRead: Int { cursor.readableCount }
 
     /// Free space, in samples (exact for the producer).
-    public var availableToWrite: Int { cursor.writableCount }
+    @inlinable public var availableToWrite: Int { cursor.writableCount }
 
     /// Copies as many of `samples` as fit; returns how many were written. Producer only.
-    @discardableResult
+    @inlinable @discardableResult
     public func write(_ samples: UnsafeBufferPointer<Int16>) -> Int {
         guard let base = samples.baseAddress else { return 0 }
         let count = min(samples.count, cursor.writableCount)
@@ -40,7 +40,7 @@ public final class SampleRing: @unchecked Sendable {
     }
 
     /// Moves up to `buffer.count` samples into `buffer`; returns how many. Consumer only.
-    @discardableResult
+    @inlinable @discardableResult
     public func read(into buffer: UnsafeMutableBufferPointer<Int16>) -> Int {
         guard let base = buffer.baseAddress else { return 0 }
         let count = min(buffer.count, cursor.readableCount)
