@@ -16,7 +16,8 @@ public struct CallAudioSystem: Sendable {
     public var ringer: (any AudioSessionIO)?
 
     /// A system over `center` whose call session starts `callIO`, which mixes no calls'
-    /// media (a recorder, a test double).
+    /// media (a recorder, a test double). A `VoiceEngine` given here starts with the session
+    /// but carries no call's media (`addMedia` throws `noEngine`): give it as `media:`.
     public init(center: AudioSessionCenter, callIO: (any AudioSessionIO)? = nil, ringer: (any AudioSessionIO)? = nil) {
         self.center = center
         self.callIO = callIO

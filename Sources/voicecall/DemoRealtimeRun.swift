@@ -34,10 +34,10 @@ struct DemoRealtimeRun {
 
         let log = DemoLog()
         let logger: @Sendable (String) -> Void = { log.note($0) }
-        let alice = try DemoSoftphone(name: "alice", io: aliceEngine, log: logger)
+        let alice = try DemoSoftphone(name: "alice", engine: aliceEngine, log: logger)
         let ringtone = try DemoRingtone.write()
         defer { try? FileManager.default.removeItem(atPath: ringtone) }
-        let bob = try DemoSoftphone(name: "bob", io: bobEngine, ringtone: ringtone, log: logger)
+        let bob = try DemoSoftphone(name: "bob", engine: bobEngine, ringtone: ringtone, log: logger)
         let flow = DemoFlow(alice: alice, bob: bob, log: log)
 
         // The network between them, and each side's socket facing it.

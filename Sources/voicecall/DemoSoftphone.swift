@@ -28,14 +28,26 @@ final class DemoSoftphone: Sendable {
 
     /// A phone whose call session starts `io`; `log` hears what its delegate is told. With
     /// `ringtone`, incoming calls ring on a null device (no sound card), in their own session.
-    init(name: String, io: any AudioSessionIO, ringtone: String? = nil, log: @escaping @Sendable (String) -> Void) throws(DemoFlowError) {
+    convenience init(name: String, io: any AudioSessionIO, ringtone: String? = nil, log: @escaping @Sendable (String) -> Void) throws(DemoFlowError) {
+        try self.init(name: name, io: io, media: nil, ringtone: ringtone, log: log)
+    }
+
+    /// A phone whose call session starts `engine`, which its calls' media join.
+    convenience init(name: String, engine: VoiceEngine, ringtone: String? = nil, log: @escaping @Sendable (String) -> Void) throws(DemoFlowError) {
+        try self.init(name: name, io: engine, media: engine, ringtone: ringtone, log: log)
+    }
+
+    private init(name: String, io: any AudioSessionIO, media: (any CallMediaHost)?, ringtone: String?,
+                 log: @escaping @Sendable (String) -> Void) throws(DemoFlowError) {
         self.name = name
         self.io = io
         center = AudioSessionCenter()
         do {
             let configuration = try ProviderConfiguration(ringtonePath: ringtone)
             let ringer = configuration.ringtone.map { RingtonePlayer(ringtone: $0, device: "\(name)-ringer", calls: VirtualAudioDevice.null()) }
-            provider = try CallProvider(configuration: configuration, audio: CallAudioSystem(center: center, callIO: io, ringer: ringer))
+            let audio = if let media { CallAudioSystem(center: center, media: media, ringer: ringer) }
+                else { CallAudioSystem(center: center, callIO: io, ringer: ringer) }
+            provider = try CallProvider(configuration: configuration, audio: audio)
         } catch {
             throw .provider("\(name): \(error)")
         }
