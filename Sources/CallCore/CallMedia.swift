@@ -12,7 +12,7 @@ import Synchronization
 /// queue each way between them:
 ///
 /// - **Network side** — `receiveDatagram(_:arrivalTimeMs:)` takes a datagram from the socket,
-///   drops and counts what is too large, RTCP (not processed yet) or fails SRTP, and queues
+///   drops and counts what is too large or fails SRTP, takes RTCP (reports, BYE) itself, and queues
 ///   the RTP packet; `sendDatagrams(_:)` protects the queued outgoing packets and hands each
 ///   to the caller to send. SRTP lives here because Debian's libsrtp2 allocates per packet.
 /// - **Audio side** — `render(into:nowMs:)` moves queued packets into the adaptive jitter
