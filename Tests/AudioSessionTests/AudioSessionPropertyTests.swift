@@ -188,59 +188,61 @@ struct AudioSessionPropertyTests {
         return ok
     }
 
-    @Test func deviceIORunsExactlyWhileASessionIsActiveAndEveryInterruptionEnds() throws {
-        let world = try SessionWorld(sessions: 3)
-        var counts: [String: Int] = [:]
-        for sequence in 0..<Self.sequences {
-            let seed = UInt64(sequence) &* 0x9E37_79B9 &+ 12_345
-            var random = SeededGenerator(seed: seed)
-            try world.reset()
-            var open = [Bool](repeating: false, count: world.units.count)
-            var history: [String] = []
-            var ok = true
-            for _ in 0..<Self.steps {
-                let step = Self.randomStep(&random, units: world.units.count)
-                history.append(step.description)
-                let superseded = Self.run(step, in: world, random: &random)
-                ok = Self.check(world, open: &open, superseded: superseded,
-                                context: "seed \(seed), steps: \(history.joined(separator: "; "))")
+    @Test func deviceIORunsExactlyWhileASessionIsActiveAndEveryInterruptionEnds() async throws {
+        try await offCooperativePool {
+            let world = try SessionWorld(sessions: 3)
+            var counts: [String: Int] = [:]
+            for sequence in 0..<Self.sequences {
+                let seed = UInt64(sequence) &* 0x9E37_79B9 &+ 12_345
+                var random = SeededGenerator(seed: seed)
+                try world.reset()
+                var open = [Bool](repeating: false, count: world.units.count)
+                var history: [String] = []
+                var ok = true
+                for _ in 0..<Self.steps {
+                    let step = Self.randomStep(&random, units: world.units.count)
+                    history.append(step.description)
+                    let superseded = Self.run(step, in: world, random: &random)
+                    ok = Self.check(world, open: &open, superseded: superseded,
+                                    context: "seed \(seed), steps: \(history.joined(separator: "; "))")
+                    guard ok else { break }
+                }
                 guard ok else { break }
-            }
-            guard ok else { break }
-            // Heal the world, then every session still active lets go: nothing may stay interrupted.
-            world.serverDown = false
-            for unit in world.units { unit.absent = false; unit.busy = false }
-            world.applyRefusals()
-            world.center.checkDevices()
-            for unit in world.units where unit.session.isActive {
-                try unit.session.setActive(false, options: .notifyOthersOnDeactivation)
-            }
-            history.append("heal; deactivate the active sessions")
-            guard Self.check(world, open: &open, superseded: [], context: "seed \(seed), steps: \(history.joined(separator: "; "))") else { break }
-            for (index, unit) in world.units.enumerated() {
-                if open[index] || unit.session.isInterrupted {
-                    Issue.record("s\(index)'s interruption never ended — seed \(seed), steps: \(history.joined(separator: "; "))")
-                    return
+                // Heal the world, then every session still active lets go: nothing may stay interrupted.
+                world.serverDown = false
+                for unit in world.units { unit.absent = false; unit.busy = false }
+                world.applyRefusals()
+                world.center.checkDevices()
+                for unit in world.units where unit.session.isActive {
+                    try unit.session.setActive(false, options: .notifyOthersOnDeactivation)
                 }
-            }
-            for unit in world.units {
-                for event in unit.events.withLock({ $0 }) {
-                    let name: String = switch event {
-                    case let .interruptionBegan(reason, _): "began \(reason)"
-                    case .interruptionEnded: "ended"
-                    case let .routeChanged(reason, _): "route \(reason)"
-                    case .mediaServicesWereLost: "lost"
-                    case .mediaServicesWereReset: "reset"
+                history.append("heal; deactivate the active sessions")
+                guard Self.check(world, open: &open, superseded: [], context: "seed \(seed), steps: \(history.joined(separator: "; "))") else { break }
+                for (index, unit) in world.units.enumerated() {
+                    if open[index] || unit.session.isInterrupted {
+                        Issue.record("s\(index)'s interruption never ended — seed \(seed), steps: \(history.joined(separator: "; "))")
+                        return
                     }
-                    counts[name, default: 0] += 1
+                }
+                for unit in world.units {
+                    for event in unit.events.withLock({ $0 }) {
+                        let name: String = switch event {
+                        case let .interruptionBegan(reason, _): "began \(reason)"
+                        case .interruptionEnded: "ended"
+                        case let .routeChanged(reason, _): "route \(reason)"
+                        case .mediaServicesWereLost: "lost"
+                        case .mediaServicesWereReset: "reset"
+                        }
+                        counts[name, default: 0] += 1
+                    }
                 }
             }
+            // The sequences reach every kind of event (a generator that never interrupts proves nothing).
+            for name in ["began default", "began routeDisconnected", "began deviceBusy", "ended", "lost", "reset",
+                         "route newDeviceAvailable", "route oldDeviceUnavailable", "route categoryChange", "route override"] {
+                #expect(counts[name, default: 0] > 0, "no \(name) event in \(Self.sequences) sequences: \(counts)")
+            }
+            print("AudioSessionPropertyTests: \(Self.sequences) sequences × \(Self.steps) steps, events: \(counts.sorted { $0.key < $1.key })")
         }
-        // The sequences reach every kind of event (a generator that never interrupts proves nothing).
-        for name in ["began default", "began routeDisconnected", "began deviceBusy", "ended", "lost", "reset",
-                     "route newDeviceAvailable", "route oldDeviceUnavailable", "route categoryChange", "route override"] {
-            #expect(counts[name, default: 0] > 0, "no \(name) event in \(Self.sequences) sequences: \(counts)")
-        }
-        print("AudioSessionPropertyTests: \(Self.sequences) sequences × \(Self.steps) steps, events: \(counts.sorted { $0.key < $1.key })")
     }
 }

@@ -130,40 +130,42 @@ import TestSupport
     /// (one-way delay 30 → 230 ms), nothing before or after. Bob's receiver reports lower
     /// Alice's bitrate, and it comes back once the path is clean; on the clean start and the
     /// clean end it is the configured 24 kb/s, in statistics and on the wire.
-    @Test func congestionThroughRTCPLowersTheBitrateAndCleanReportsRaiseItBack() throws {
-        var generator = SeededGenerator(seed: 9)
-        let frames = 4_500
-        let packets = (0..<frames).map { index -> TracePacket in
-            let send = Double(index) * 20
-            let congested = (1_000..<2_000).contains(index)
-            let queue = congested ? Double(index - 1_000) / 5 : 0
-            let lost = congested && Double.random(in: 0..<1, using: &generator) < 0.10
-            return TracePacket(sequence: index, sendMs: send, arrivalMs: lost ? nil : send + 30 + queue)
+    @Test func congestionThroughRTCPLowersTheBitrateAndCleanReportsRaiseItBack() async throws {
+        try await offCooperativePool {
+            var generator = SeededGenerator(seed: 9)
+            let frames = 4_500
+            let packets = (0..<frames).map { index -> TracePacket in
+                let send = Double(index) * 20
+                let congested = (1_000..<2_000).contains(index)
+                let queue = congested ? Double(index - 1_000) / 5 : 0
+                let lost = congested && Double.random(in: 0..<1, using: &generator) < 0.10
+                return TracePacket(sequence: index, sendMs: send, arrivalMs: lost ? nil : send + 30 + queue)
+            }
+            let aliceToBob = SimulatedLink(trace: NetworkTrace(packets: packets))
+            var payloadBytesPerSecond = [Int](repeating: 0, count: frames / 50 + 1)
+            aliceToBob.observer = { datagram, ms in
+                guard !CallMedia.isRTCP(datagram), let view = try? RTPPacketView(datagram) else { return }
+                payloadBytesPerSecond[Int(ms / 1_000)] += view.payload.count
+            }
+            let bobToAlice = SimulatedLink(trace: nil)
+            bobToAlice.fixedDelayMs = 30
+            let loop = try CallLoop(aliceToBob: aliceToBob, bobToAlice: bobToAlice, srtp: false)
+            var target: [Int] = []
+            for _ in 0..<(frames / 50) {
+                loop.run(frames: 50, aliceMicrophone: { index, _ in CallLoop.frame(index % 400, of: CallOverNetworkTests.alice, length: 960) },
+                         bobMicrophone: { index, _ in CallLoop.frame(index % 400, of: CallOverNetworkTests.bob, length: 960) })
+                target.append(loop.alice.call.statistics.outbound.targetBitrate)
+            }
+            #expect(target[0..<21].allSatisfy { $0 == 24_000 }, "the configured bitrate on the clean start: \(target)")
+            #expect(target[30..<42].contains { $0 == 18_000 }, "down to the floor while congested: \(target)")
+            #expect(target.suffix(10).allSatisfy { $0 == 24_000 }, "back once clean: \(target)")
+            #expect(directionChanges(target) == 1, "one way down, one way up: \(target)")
+            #expect(loop.bob.call.statistics.outbound.targetBitrate == 24_000, "Bob's clean direction never moved")
+            // On the wire: Alice's payload follows, over the same 8 s of speech (the fixture loops
+            // every 8 s): at 24 kb/s on the clean start, at the floor from 40 s.
+            #expect(target[39..<48].allSatisfy { $0 == 18_000 }, "\(target)")
+            let clean = payloadBytesPerSecond[8..<16].reduce(0, +), low = payloadBytesPerSecond[40..<48].reduce(0, +)
+            #expect(Double(low) < Double(clean) * 0.8, "payload \(low) B at the floor against \(clean) B at 24 kb/s")
         }
-        let aliceToBob = SimulatedLink(trace: NetworkTrace(packets: packets))
-        var payloadBytesPerSecond = [Int](repeating: 0, count: frames / 50 + 1)
-        aliceToBob.observer = { datagram, ms in
-            guard !CallMedia.isRTCP(datagram), let view = try? RTPPacketView(datagram) else { return }
-            payloadBytesPerSecond[Int(ms / 1_000)] += view.payload.count
-        }
-        let bobToAlice = SimulatedLink(trace: nil)
-        bobToAlice.fixedDelayMs = 30
-        let loop = try CallLoop(aliceToBob: aliceToBob, bobToAlice: bobToAlice, srtp: false)
-        var target: [Int] = []
-        for _ in 0..<(frames / 50) {
-            loop.run(frames: 50, aliceMicrophone: { index, _ in CallLoop.frame(index % 400, of: CallOverNetworkTests.alice, length: 960) },
-                     bobMicrophone: { index, _ in CallLoop.frame(index % 400, of: CallOverNetworkTests.bob, length: 960) })
-            target.append(loop.alice.call.statistics.outbound.targetBitrate)
-        }
-        #expect(target[0..<21].allSatisfy { $0 == 24_000 }, "the configured bitrate on the clean start: \(target)")
-        #expect(target[30..<42].contains { $0 == 18_000 }, "down to the floor while congested: \(target)")
-        #expect(target.suffix(10).allSatisfy { $0 == 24_000 }, "back once clean: \(target)")
-        #expect(directionChanges(target) == 1, "one way down, one way up: \(target)")
-        #expect(loop.bob.call.statistics.outbound.targetBitrate == 24_000, "Bob's clean direction never moved")
-        // On the wire: Alice's payload follows, over the same 8 s of speech (the fixture loops
-        // every 8 s): at 24 kb/s on the clean start, at the floor from 40 s.
-        #expect(target[39..<48].allSatisfy { $0 == 18_000 }, "\(target)")
-        let clean = payloadBytesPerSecond[8..<16].reduce(0, +), low = payloadBytesPerSecond[40..<48].reduce(0, +)
-        #expect(Double(low) < Double(clean) * 0.8, "payload \(low) B at the floor against \(clean) B at 24 kb/s")
     }
 }

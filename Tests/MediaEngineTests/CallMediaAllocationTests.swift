@@ -32,66 +32,68 @@ import TestSupport
         }
     }
 
-    @Test func tenThousandFramesOfAFullDuplexCallAllocateNothing() throws {
-        // Plain RTP: SRTP runs on the network thread (libsrtp's NSS backend allocates per packet).
-        let speech = CallOverNetworkTests.alice
-        var voiceChat = MixerConfiguration()
-        voiceChat.processing = ProcessingConfiguration.voiceChat
-        var plain = MixerConfiguration()
-        plain.processing = ProcessingConfiguration()
-        let alice = try CallMedia(configuration: MediaConfiguration(), sendingKey: nil, receivingKey: nil)
-        let bob = try CallMedia(configuration: MediaConfiguration(), sendingKey: nil, receivingKey: nil)
-        let aliceMixer = try CallMixer(configuration: voiceChat)
-        let bobMixer = try CallMixer(configuration: plain)
-        try aliceMixer.add(alice)
-        try bobMixer.add(bob)
-        let toBob = Wire(), toAlice = Wire()
-        let frame = UnsafeMutableBufferPointer<Int16>.allocate(capacity: 960)
-        defer { frame.deallocate() }
-        let input = UnsafeMutableBufferPointer<Int16>.allocate(capacity: speech.count)
-        defer { input.deallocate() }
-        _ = input.initialize(from: speech)
-        let inputFrames = speech.count / 960
+    @Test func tenThousandFramesOfAFullDuplexCallAllocateNothing() async throws {
+        try await offCooperativePool {
+            // Plain RTP: SRTP runs on the network thread (libsrtp's NSS backend allocates per packet).
+            let speech = CallOverNetworkTests.alice
+            var voiceChat = MixerConfiguration()
+            voiceChat.processing = ProcessingConfiguration.voiceChat
+            var plain = MixerConfiguration()
+            plain.processing = ProcessingConfiguration()
+            let alice = try CallMedia(configuration: MediaConfiguration(), sendingKey: nil, receivingKey: nil)
+            let bob = try CallMedia(configuration: MediaConfiguration(), sendingKey: nil, receivingKey: nil)
+            let aliceMixer = try CallMixer(configuration: voiceChat)
+            let bobMixer = try CallMixer(configuration: plain)
+            try aliceMixer.add(alice)
+            try bobMixer.add(bob)
+            let toBob = Wire(), toAlice = Wire()
+            let frame = UnsafeMutableBufferPointer<Int16>.allocate(capacity: 960)
+            defer { frame.deallocate() }
+            let input = UnsafeMutableBufferPointer<Int16>.allocate(capacity: speech.count)
+            defer { input.deallocate() }
+            _ = input.initialize(from: speech)
+            let inputFrames = speech.count / 960
 
-        /// One frame; returns the allocations of the audio side alone (the network side —
-        /// datagrams in, packets and RTCP reports out — is allowed to allocate, and does when
-        /// it builds a report).
-        func oneFrame(_ tick: Int) -> Int {
-            let now = Double(tick) * 20
-            toBob.deliver(to: bob, nowMs: now)
-            toAlice.deliver(to: alice, nowMs: now)
-            let spoken = UnsafeBufferPointer(rebasing: input[((tick % inputFrames) * 960)..<((tick % inputFrames + 1) * 960)])
-            let (_, audio) = AllocationCounter.measure {
-                aliceMixer.render(into: frame, nowMs: now)
-                aliceMixer.capture(spoken)       // Alice's microphone: speech, through voiceChat processing
-                bobMixer.render(into: frame, nowMs: now)
-                bobMixer.capture(UnsafeBufferPointer(frame))  // Bob's microphone hears his loudspeaker
+            /// One frame; returns the allocations of the audio side alone (the network side —
+            /// datagrams in, packets and RTCP reports out — is allowed to allocate, and does when
+            /// it builds a report).
+            func oneFrame(_ tick: Int) -> Int {
+                let now = Double(tick) * 20
+                toBob.deliver(to: bob, nowMs: now)
+                toAlice.deliver(to: alice, nowMs: now)
+                let spoken = UnsafeBufferPointer(rebasing: input[((tick % inputFrames) * 960)..<((tick % inputFrames + 1) * 960)])
+                let (_, audio) = AllocationCounter.measure {
+                    aliceMixer.render(into: frame, nowMs: now)
+                    aliceMixer.capture(spoken)       // Alice's microphone: speech, through voiceChat processing
+                    bobMixer.render(into: frame, nowMs: now)
+                    bobMixer.capture(UnsafeBufferPointer(frame))  // Bob's microphone hears his loudspeaker
+                }
+                alice.sendDatagrams(nowMs: now) { toBob.send($0) }
+                bob.sendDatagrams(nowMs: now) { toAlice.send($0) }
+                return audio
             }
-            alice.sendDatagrams(nowMs: now) { toBob.send($0) }
-            bob.sendDatagrams(nowMs: now) { toAlice.send($0) }
-            return audio
-        }
-        for tick in 0..<200 { _ = oneFrame(tick) }  // warm-up: first packets, codec and canceller state
-        var allocations = 0
-        for tick in 200..<10_200 {
-            // A new target bitrate now and then (as the far end's reports of congestion set
-            // it): the audio side applies it to the encoder inside the measured frame.
-            if tick % 500 == 0 {
-                try alice.setBitrate(tick % 1_000 == 0 ? 18_000 : 24_000)
-                try bob.setBitrate(tick % 1_000 == 0 ? 16_000 : 24_000)
+            for tick in 0..<200 { _ = oneFrame(tick) }  // warm-up: first packets, codec and canceller state
+            var allocations = 0
+            for tick in 200..<10_200 {
+                // A new target bitrate now and then (as the far end's reports of congestion set
+                // it): the audio side applies it to the encoder inside the measured frame.
+                if tick % 500 == 0 {
+                    try alice.setBitrate(tick % 1_000 == 0 ? 18_000 : 24_000)
+                    try bob.setBitrate(tick % 1_000 == 0 ? 16_000 : 24_000)
+                }
+                allocations += oneFrame(tick)
             }
-            allocations += oneFrame(tick)
+            #expect(allocations == 0)
+            #expect(alice.statistics.outbound.targetBitrate == 18_000, "the last bitrate set was applied")
+            #expect(bob.statistics.outbound.targetBitrate == 16_000)
+            #expect(alice.statistics.transport.rtcpPacketsSent > 30, "RTCP ran alongside")
+            let inbound = bob.statistics.inbound
+            #expect(inbound.fecPacketsRecovered > 500, "the lossy wire exercised FEC: \(inbound.fecPacketsRecovered)")
+            #expect(inbound.totalSamplesReceived == 10_200 * 960)
+            // The drift compensator's resampler (on, so its path is counted too) holds back its
+            // filter delay: the last frame is still in it.
+            #expect(abs(alice.statistics.outbound.packetsSent - 10_200) <= 1)
+            // Plain RTP in this test, so the wire's deliveries include RTCP reports too.
         }
-        #expect(allocations == 0)
-        #expect(alice.statistics.outbound.targetBitrate == 18_000, "the last bitrate set was applied")
-        #expect(bob.statistics.outbound.targetBitrate == 16_000)
-        #expect(alice.statistics.transport.rtcpPacketsSent > 30, "RTCP ran alongside")
-        let inbound = bob.statistics.inbound
-        #expect(inbound.fecPacketsRecovered > 500, "the lossy wire exercised FEC: \(inbound.fecPacketsRecovered)")
-        #expect(inbound.totalSamplesReceived == 10_200 * 960)
-        // The drift compensator's resampler (on, so its path is counted too) holds back its
-        // filter delay: the last frame is still in it.
-        #expect(abs(alice.statistics.outbound.packetsSent - 10_200) <= 1)
-        // Plain RTP in this test, so the wire's deliveries include RTCP reports too.
     }
 }

@@ -35,16 +35,18 @@ import TestSupport
     }
 
     @Test(arguments: [120, 300])
-    func bobDoesNotHearHimself(bulkDelayMs: Int) throws {
-        let room = EchoPath(sampleRate: 48_000, rt60Ms: 250, bulkDelayMs: bulkDelayMs, gainDb: -6, seed: 11)
-        let loop = try Self.run(room: room, aliceSpeech: nil)
-        let echoAtMicrophone = Self.energy(loop.alice.captured[Self.measured])
-        let echoAtBob = Self.energy(loop.bob.played[Self.measured])
-        let suppression = 10 * log10(echoAtMicrophone / max(echoAtBob, 1))
-        #expect(suppression >= 30, "\(bulkDelayMs) ms room: Bob hears his voice \(suppression) dB below Alice's microphone")
-        let source = loop.alice.mixer.mediaSourceStatistics
-        #expect(abs(source.echoDelayMs - Double(bulkDelayMs)) <= 40, "aligned at \(source.echoDelayMs) ms")
-        #expect((source.echoReturnLossEnhancement ?? 0) >= 30, "reported ERLE \(String(describing: source.echoReturnLossEnhancement))")
+    func bobDoesNotHearHimself(bulkDelayMs: Int) async throws {
+        try await offCooperativePool {
+            let room = EchoPath(sampleRate: 48_000, rt60Ms: 250, bulkDelayMs: bulkDelayMs, gainDb: -6, seed: 11)
+            let loop = try Self.run(room: room, aliceSpeech: nil)
+            let echoAtMicrophone = Self.energy(loop.alice.captured[Self.measured])
+            let echoAtBob = Self.energy(loop.bob.played[Self.measured])
+            let suppression = 10 * log10(echoAtMicrophone / max(echoAtBob, 1))
+            #expect(suppression >= 30, "\(bulkDelayMs) ms room: Bob hears his voice \(suppression) dB below Alice's microphone")
+            let source = loop.alice.mixer.mediaSourceStatistics
+            #expect(abs(source.echoDelayMs - Double(bulkDelayMs)) <= 40, "aligned at \(source.echoDelayMs) ms")
+            #expect((source.echoReturnLossEnhancement ?? 0) >= 30, "reported ERLE \(String(describing: source.echoReturnLossEnhancement))")
+        }
     }
 
     /// How much of Alice's speech (2–8 s) reaches Bob in `loop`: segmental correlation with her
@@ -80,21 +82,25 @@ import TestSupport
     /// against 0.933 (a cost of 0.077, mostly in the first second, before the delay estimator's
     /// confidence on two independent talkers settles low); taking her for echo cost 0.27
     /// (0.92 → 0.66) before the echo-path gate, which this bound would catch.
-    @Test func aliceIsNotTakenForEchoWithoutAnEchoPath() {
-        #expect(Self.withoutEchoQuality >= Self.withoutCancellerQuality - 0.10,
-                "no echo: Alice \(Self.withoutEchoQuality) with voiceChat, \(Self.withoutCancellerQuality) without its canceller, \(Self.unprocessedQuality) unprocessed")
+    @Test func aliceIsNotTakenForEchoWithoutAnEchoPath() async {
+        await offCooperativePool {
+            #expect(Self.withoutEchoQuality >= Self.withoutCancellerQuality - 0.10,
+                    "no echo: Alice \(Self.withoutEchoQuality) with voiceChat, \(Self.withoutCancellerQuality) without its canceller, \(Self.unprocessedQuality) unprocessed")
+        }
     }
 
     @Test(arguments: [120, 300])
-    func aliceSurvivesDoubleTalk(bulkDelayMs: Int) throws {
-        let room = EchoPath(sampleRate: 48_000, rt60Ms: 250, bulkDelayMs: bulkDelayMs, gainDb: -6, seed: 11)
-        let withEcho = Self.aliceQuality(try Self.run(room: room, aliceSpeech: Self.alice))
-        let withoutEcho = Self.withoutEchoQuality, unprocessed = Self.unprocessedQuality
-        #expect(withEcho >= withoutEcho - 0.12, "\(bulkDelayMs) ms room: Alice in double talk \(withEcho), without echo \(withoutEcho)")
-        // The bound above is relative: a chain that suppressed Alice as much without echo as with
-        // it would pass. Against the chain without its canceller it is absolute: the 0.10 the
-        // canceller may cost without echo, plus the 0.12 double talk may cost on top.
-        #expect(withEcho >= Self.withoutCancellerQuality - 0.22,
-                "\(bulkDelayMs) ms room: Alice in double talk \(withEcho), without the canceller \(Self.withoutCancellerQuality), unprocessed \(unprocessed)")
+    func aliceSurvivesDoubleTalk(bulkDelayMs: Int) async throws {
+        try await offCooperativePool {
+            let room = EchoPath(sampleRate: 48_000, rt60Ms: 250, bulkDelayMs: bulkDelayMs, gainDb: -6, seed: 11)
+            let withEcho = Self.aliceQuality(try Self.run(room: room, aliceSpeech: Self.alice))
+            let withoutEcho = Self.withoutEchoQuality, unprocessed = Self.unprocessedQuality
+            #expect(withEcho >= withoutEcho - 0.12, "\(bulkDelayMs) ms room: Alice in double talk \(withEcho), without echo \(withoutEcho)")
+            // The bound above is relative: a chain that suppressed Alice as much without echo as with
+            // it would pass. Against the chain without its canceller it is absolute: the 0.10 the
+            // canceller may cost without echo, plus the 0.12 double talk may cost on top.
+            #expect(withEcho >= Self.withoutCancellerQuality - 0.22,
+                    "\(bulkDelayMs) ms room: Alice in double talk \(withEcho), without the canceller \(Self.withoutCancellerQuality), unprocessed \(unprocessed)")
+        }
     }
 }

@@ -11,37 +11,39 @@ import TestSupport
     static func silence(_: Int, _: CallLoop.Side) -> [Int16] { [Int16](repeating: 0, count: 960) }
     static func speech(_ index: Int, _: CallLoop.Side) -> [Int16] { CallLoop.frame(index, of: CallOverNetworkTests.alice, length: 960) }
 
-    @Test func reportsFollowRFC3550TimingAndCarrySenderInfoAndCNAME() throws {
-        let aliceToBob = SimulatedLink(trace: nil)
-        var reports: [(ms: Double, compound: RTCPCompoundPacket)] = []
-        aliceToBob.observer = { datagram, ms in
-            guard CallMedia.isRTCP(datagram), let compound = try? RTCPCompoundPacket(parsing: datagram) else { return }
-            reports.append((ms, compound))
-        }
-        let loop = try CallLoop(aliceToBob: aliceToBob, srtp: false)
-        loop.run(frames: 3_000, aliceMicrophone: Self.speech, bobMicrophone: Self.silence)  // 60 s
+    @Test func reportsFollowRFC3550TimingAndCarrySenderInfoAndCNAME() async throws {
+        try await offCooperativePool {
+            let aliceToBob = SimulatedLink(trace: nil)
+            var reports: [(ms: Double, compound: RTCPCompoundPacket)] = []
+            aliceToBob.observer = { datagram, ms in
+                guard CallMedia.isRTCP(datagram), let compound = try? RTCPCompoundPacket(parsing: datagram) else { return }
+                reports.append((ms, compound))
+            }
+            let loop = try CallLoop(aliceToBob: aliceToBob, srtp: false)
+            loop.run(frames: 3_000, aliceMicrophone: Self.speech, bobMicrophone: Self.silence)  // 60 s
 
-        // Before the first report the minimum is halved (2.5 s): [0.5, 1.5] × 2.5 s / (e − 3/2).
-        let compensation = 2.71828 - 1.5
-        let first = try #require(reports.first?.ms)
-        #expect(first >= 2_500 * 0.5 / compensation - 20 && first <= 2_500 * 1.5 / compensation + 20, "first report at \(first) ms")
-        // Then [0.5, 1.5] × 5 s / (e − 3/2), about 5 s on average with reconsideration.
-        let intervals = zip(reports, reports.dropFirst()).map { $1.ms - $0.ms }
-        #expect(intervals.allSatisfy { $0 >= 5_000 * 0.5 / compensation - 20 && $0 <= 5_000 * 1.5 / compensation + 20 }, "\(intervals)")
-        let mean = intervals.reduce(0, +) / Double(intervals.count)
-        #expect(mean > 4_000 && mean < 6_000, "mean interval \(mean) ms")
-        // A sender report (Alice sends), a block about Bob's stream, then SDES with a CNAME.
-        let (lastMs, lastCompound) = try #require(reports.last)
-        let last = lastCompound.packets
-        guard case let .senderReport(report) = last.first else { Issue.record("a sending call reports with an SR: \(last)"); return }
-        #expect(report.ssrc == loop.alice.call.ssrc)
-        #expect(report.reportBlocks.first?.ssrc == loop.bob.call.ssrc)
-        // One packet per 20 ms frame up to the report (sent after that frame's packet).
-        let sentByThen = Int(lastMs / 20) + 1
-        #expect(abs(Int(report.packetCount) - sentByThen) <= 1, "SR counts \(report.packetCount), \(sentByThen) sent by \(lastMs) ms")
-        guard case let .sourceDescription(sdes) = last.dropFirst().first else { Issue.record("SDES follows the report"); return }
-        #expect(sdes.chunks.first?.canonicalName?.count == 16)
-        #expect(loop.bob.call.statistics.remoteOutbound.reportsSent == reports.count)
+            // Before the first report the minimum is halved (2.5 s): [0.5, 1.5] × 2.5 s / (e − 3/2).
+            let compensation = 2.71828 - 1.5
+            let first = try #require(reports.first?.ms)
+            #expect(first >= 2_500 * 0.5 / compensation - 20 && first <= 2_500 * 1.5 / compensation + 20, "first report at \(first) ms")
+            // Then [0.5, 1.5] × 5 s / (e − 3/2), about 5 s on average with reconsideration.
+            let intervals = zip(reports, reports.dropFirst()).map { $1.ms - $0.ms }
+            #expect(intervals.allSatisfy { $0 >= 5_000 * 0.5 / compensation - 20 && $0 <= 5_000 * 1.5 / compensation + 20 }, "\(intervals)")
+            let mean = intervals.reduce(0, +) / Double(intervals.count)
+            #expect(mean > 4_000 && mean < 6_000, "mean interval \(mean) ms")
+            // A sender report (Alice sends), a block about Bob's stream, then SDES with a CNAME.
+            let (lastMs, lastCompound) = try #require(reports.last)
+            let last = lastCompound.packets
+            guard case let .senderReport(report) = last.first else { Issue.record("a sending call reports with an SR: \(last)"); return }
+            #expect(report.ssrc == loop.alice.call.ssrc)
+            #expect(report.reportBlocks.first?.ssrc == loop.bob.call.ssrc)
+            // One packet per 20 ms frame up to the report (sent after that frame's packet).
+            let sentByThen = Int(lastMs / 20) + 1
+            #expect(abs(Int(report.packetCount) - sentByThen) <= 1, "SR counts \(report.packetCount), \(sentByThen) sent by \(lastMs) ms")
+            guard case let .sourceDescription(sdes) = last.dropFirst().first else { Issue.record("SDES follows the report"); return }
+            #expect(sdes.chunks.first?.canonicalName?.count == 16)
+            #expect(loop.bob.call.statistics.remoteOutbound.reportsSent == reports.count)
+        }
     }
 
     @Test func roundTripTimeComesFromLSRAndDLSRWithinAMillisecond() throws {

@@ -73,19 +73,26 @@ import Transport
             }
         }
         churn.start()
-        for _ in 0..<1_000 {
+        // A thousand cycles at least, and on until the churn has added and removed calls
+        // during them: a loaded machine may run the churn thread rarely (a count, not a time).
+        var cycles = 0
+        while cycles < 1_000 || (churned.load(ordering: .relaxed) < 20 && cycles < 1_000_000) {
             try census.counting { () throws -> Void in try engine.start() }
             engine.stop()
+            cycles += 1
             // The network thread runs until shutdown; the audio thread of this start is joined.
-            #expect(census.liveThreads == 1)
+            guard census.liveThreads == 1 else {
+                Issue.record("cycle \(cycles): \(census.liveThreads) live threads, expected the network thread alone")
+                break
+            }
         }
         stopChurn.store(true, ordering: .relaxed)
         while !churn.isFinished { usleep(1_000) }
-        #expect(churned.load(ordering: .relaxed) > 10)
+        #expect(churned.load(ordering: .relaxed) >= 20, "calls came and went during the cycles")
         #expect(released.load(ordering: .relaxed) == churned.load(ordering: .relaxed), "calls removed but never released")
         engine.shutdown()
         #expect(engine.callIDs.isEmpty)
-        #expect(census.startedThreads == 1_001, "a network thread and an audio thread per start")
+        #expect(census.startedThreads == cycles + 1, "a network thread and an audio thread per start")
         #expect(census.liveThreads == 0, "shutdown joins the network thread")
         // Other suites open sockets meanwhile (a few dozen at most at once): a descriptor leaked
         // per cycle would show as a thousand.

@@ -136,29 +136,31 @@ import TestSupport
     /// media is left out: the wall-clock time the run took, and the call flow's time stamps and
     /// push (the control plane runs on real queues, and a call's UUID is random by design);
     /// the flow's steps must still be the same, in the same order.
-    @Test func aSeedGivesTheSameCall() throws {
-        var reports: [DemoReport] = []
-        var recordings: [[Data]] = []
-        for seed in ["5", "5", "6"] {
-            let (_, report, directory) = try Self.fastDemo(["--network", "D", "--seed", seed, "--together"])
-            defer { try? FileManager.default.removeItem(at: directory) }
-            var timeless = report
-            timeless.elapsedSeconds = 0
-            // "  0.085 s  alice: dials …": the step without its time; the push without its JSON.
-            timeless.flow = report.flow.map { line in
-                let step = line.range(of: " s  ").map { String(line[$0.upperBound...]) } ?? line
-                return step.hasPrefix("push:") ? String(step.prefix(while: { $0 != "{" })) : step
+    @Test func aSeedGivesTheSameCall() async throws {
+        try await offCooperativePool {
+            var reports: [DemoReport] = []
+            var recordings: [[Data]] = []
+            for seed in ["5", "5", "6"] {
+                let (_, report, directory) = try Self.fastDemo(["--network", "D", "--seed", seed, "--together"])
+                defer { try? FileManager.default.removeItem(at: directory) }
+                var timeless = report
+                timeless.elapsedSeconds = 0
+                // "  0.085 s  alice: dials …": the step without its time; the push without its JSON.
+                timeless.flow = report.flow.map { line in
+                    let step = line.range(of: " s  ").map { String(line[$0.upperBound...]) } ?? line
+                    return step.hasPrefix("push:") ? String(step.prefix(while: { $0 != "{" })) : step
+                }
+                reports.append(timeless)
+                recordings.append(try ["received-by-bob.wav", "received-by-alice.wav"].map {
+                    try Data(contentsOf: directory.appendingPathComponent($0))
+                })
             }
-            reports.append(timeless)
-            recordings.append(try ["received-by-bob.wav", "received-by-alice.wav"].map {
-                try Data(contentsOf: directory.appendingPathComponent($0))
-            })
+            #expect(reports[0] == reports[1])
+            #expect(recordings[0] == recordings[1], "the same seed, the same audio")
+            #expect(reports[0].directions.map(\.networkDropped) != reports[2].directions.map(\.networkDropped)
+                        || reports[0].directions.map(\.packetsLost) != reports[2].directions.map(\.packetsLost))
+            #expect(reports[0].directions.allSatisfy { $0.networkDropped > 0 }, "class D loses packets")
         }
-        #expect(reports[0] == reports[1])
-        #expect(recordings[0] == recordings[1], "the same seed, the same audio")
-        #expect(reports[0].directions.map(\.networkDropped) != reports[2].directions.map(\.networkDropped)
-                    || reports[0].directions.map(\.packetsLost) != reports[2].directions.map(\.packetsLost))
-        #expect(reports[0].directions.allSatisfy { $0.networkDropped > 0 }, "class D loses packets")
     }
 
     /// On a clean loopback each side hears the other: what Bob heard correlates with what
