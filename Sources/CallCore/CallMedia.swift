@@ -43,8 +43,10 @@ public final class CallMedia: @unchecked Sendable {
     private let srtp: SRTPTransportStage?
     private let uplink: UplinkPipeline
     private let inbound: InboundStream
-    /// Received RTP, network side → audio side.
+    /// Received RTP, network side → audio side: each slot's tag is the packet's layout.
     private let received: DatagramQueue
+    /// Where `receiveDatagram(reading:)` reads while the queue is full.
+    private let receiveOverflow: UnsafeMutableRawBufferPointer
     /// RTP to protect and send, audio side → network side.
     private let outgoing: DatagramQueue
     private let networkEvents: SPSCProducer<CallMediaEventRecord>
@@ -141,6 +143,7 @@ public final class CallMedia: @unchecked Sendable {
         sendFrame = .allocate(capacity: configuration.samplesPerFrame)
         sendFrame.initialize(repeating: 0)
         controlBuffer = .allocate(byteCount: 1_500, alignment: 16)
+        receiveOverflow = .allocate(byteCount: configuration.maximumDatagramBytes, alignment: 16)
         let keyPresses = SPSCQueue(minimumCapacity: 16, filler: KeyPressRequest(eventCode: 0, durationMs: 0, volume: 0))
         keyPressRequests = Locked(keyPresses.producer)
         keyPressQueue = keyPresses.consumer
@@ -150,6 +153,7 @@ public final class CallMedia: @unchecked Sendable {
     deinit {
         sendFrame.deallocate()
         controlBuffer.deallocate()
+        receiveOverflow.deallocate()
     }
 
     /// Samples per frame at the call's rate (`render` and `send` take exactly this many).
@@ -185,17 +189,45 @@ public final class CallMedia: @unchecked Sendable {
     // MARK: Network side
 
     /// Takes one datagram received from the peer at `arrivalTimeMs` (the playout clock):
-    /// unprotects it in place and queues the RTP packet for the audio side. Failures are
-    /// counted in `statistics.transport` and dropped; nothing here throws or traps.
+    /// unprotects it in place and queues the RTP packet for the audio side (a copy into the
+    /// queue; `receiveDatagram(reading:)` reads into the queue instead). Failures are counted
+    /// in `statistics.transport` and dropped; nothing here throws or traps.
     ///
     /// Returns what became of it: an engine latches the peer's address (symmetric RTP) only
     /// on datagrams that passed SRTP or SRTCP authentication.
     @discardableResult
     public func receiveDatagram(_ datagram: UnsafeMutableRawBufferPointer, arrivalTimeMs: Double) -> ReceivedDatagramDisposition {
+        receive(datagram, wireLength: datagram.count, arrivalTimeMs: arrivalTimeMs, inQueueSlot: false)
+    }
+
+    /// Receives one datagram straight into the queue to the audio side, so that an RTP packet
+    /// is never copied on its way in: `read` fills the buffer it is given (the queue's next
+    /// free slot, room for `maximumDatagramBytes`) and returns the datagram's full length on
+    /// the wire (greater than the buffer when it was cut short) and its arrival time on the
+    /// playout clock, or nil when nothing was waiting. The datagram is then taken as by
+    /// `receiveDatagram(_:arrivalTimeMs:)`: unprotected, parsed and accounted where it lies,
+    /// and an accepted RTP packet is published in its slot. With the queue full, `read` is
+    /// given a buffer of the call's own and an RTP packet is dropped and counted
+    /// (`receiveQueueDrops`); RTCP is taken either way.
+    ///
+    /// Returns nil when `read` did; rethrows what `read` throws (nothing was received).
+    public func receiveDatagram<Failure: Error>(
+        reading read: (UnsafeMutableRawBufferPointer) throws(Failure) -> (length: Int, arrivalTimeMs: Double)?
+    ) throws(Failure) -> ReceivedDatagramDisposition? {
+        let slot = received.producer.slotForWriting()
+        let buffer = slot ?? receiveOverflow
+        guard let (length, arrivalTimeMs) = try read(buffer) else { return nil }
+        let stored = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<min(max(length, 0), buffer.count)])
+        return receive(stored, wireLength: max(length, 0), arrivalTimeMs: arrivalTimeMs, inQueueSlot: slot != nil)
+    }
+
+    /// One received datagram: `datagram` holds its first bytes (all of them unless
+    /// `wireLength` is greater); `inQueueSlot` when it lies in the receive queue's next slot.
+    private func receive(_ datagram: UnsafeMutableRawBufferPointer, wireLength: Int, arrivalTimeMs: Double, inQueueSlot: Bool) -> ReceivedDatagramDisposition {
         defer { publishNetworkCounters() }
         transport.datagramsReceived += 1
-        transport.bytesReceived += datagram.count
-        guard datagram.count <= configuration.maximumDatagramBytes else {
+        transport.bytesReceived += wireLength
+        guard wireLength <= configuration.maximumDatagramBytes else {
             transport.datagramsTooLarge += 1
             return .dropped
         }
@@ -208,7 +240,7 @@ public final class CallMedia: @unchecked Sendable {
         if Self.isRTCP(UnsafeRawBufferPointer(datagram)) {
             return receiveControlDatagram(datagram, arrivalTimeMs: arrivalTimeMs)
         }
-        var packet = UnsafeRawBufferPointer(datagram)
+        var bytes = UnsafeRawBufferPointer(datagram)
         if let srtp {
             let failuresBefore = srtp.statistics.authFailures
             guard let unprotected = srtp.unprotect(datagram) else {
@@ -219,8 +251,9 @@ public final class CallMedia: @unchecked Sendable {
             }
             consecutiveAuthenticationFailures = 0
             transport.srtp = srtp.statistics
-            packet = unprotected
+            bytes = unprotected
         }
+        guard let packet = reception.parse(bytes) else { return .dropped }
         switch reception.account(packet, arrivalTimeMs: arrivalTimeMs) {
         case .dropped:
             return .dropped
@@ -232,7 +265,13 @@ public final class CallMedia: @unchecked Sendable {
         case .accepted, .acceptedFromNewSource:
             break
         }
-        if !received.producer.push(packet, timeMs: arrivalTimeMs) {
+        // The layout travels with the bytes: the audio side rebuilds the view without a parse.
+        let layout = packet.layout.bitPattern
+        if inQueueSlot {
+            // Unprotected in place: the packet starts where the slot does.
+            precondition(bytes.baseAddress == UnsafeRawPointer(datagram.baseAddress), "CallMedia: the packet moved out of its slot")
+            received.producer.publish(length: bytes.count, timeMs: arrivalTimeMs, tag: layout)
+        } else if !received.producer.push(bytes, timeMs: arrivalTimeMs, tag: layout) {
             receiveQueueDrops += 1
         }
         return .media(authenticated: srtp != nil)
@@ -352,7 +391,7 @@ public final class CallMedia: @unchecked Sendable {
     }
 
     private func sendMediaDatagrams(_ send: (UnsafeRawBufferPointer) -> Void) {
-        while let (slot, length, _) = outgoing.consumer.oldest() {
+        while let (slot, length, _, _) = outgoing.consumer.oldest() {
             defer { outgoing.consumer.release() }
             guard let datagram = protectForSending(slot, length: length, isRTCP: false) else { continue }
             transport.datagramsSent += 1
@@ -371,8 +410,9 @@ public final class CallMedia: @unchecked Sendable {
         precondition(frame.count == samplesPerFrame, "CallMedia.render: the frame must hold \(samplesPerFrame) samples")
         lastRenderMs = nowMs
         let isHeld = self.isHeld
-        while let (slot, length, arrival) = received.consumer.oldest() {
-            inbound.receive(UnsafeRawBufferPointer(rebasing: slot[0..<length]), arrivalTimeMs: arrival, availableAtMs: nowMs, isHeld: isHeld)
+        while let (slot, length, arrival, layout) = received.consumer.oldest() {
+            let packet = RTPPacketView(validatedBytes: UnsafeRawBufferPointer(rebasing: slot[0..<length]), layout: RTPPacketLayout(bitPattern: layout))
+            inbound.receive(packet, arrivalTimeMs: arrival, availableAtMs: nowMs, isHeld: isHeld)
             received.consumer.release()
         }
         defer { playoutCounters.publishIfAvailable(inbound.playout) }

@@ -42,13 +42,13 @@ final class InboundStream {
     /// Samples per rendered frame.
     var samplesPerFrame: Int { jitterBuffer.samplesPerFrame }
 
-    /// Takes one accounted RTP packet that arrived from the network at `arrivalTimeMs` and
-    /// reached the audio side at `availableAtMs`; `isHeld` counts it without playing it.
+    /// Takes one accounted RTP packet (parsed on the network side) that arrived from the
+    /// network at `arrivalTimeMs` and reached the audio side at `availableAtMs`; `isHeld`
+    /// counts it without playing it.
     ///
     /// The jitter buffer uses the time the packet became playable, so the audio side's period
     /// (packets wait for the next render) is part of the jitter it covers.
-    func receive(_ bytes: UnsafeRawBufferPointer, arrivalTimeMs: Double, availableAtMs: Double, isHeld: Bool) {
-        guard let packet = try? RTPPacketView(bytes) else { return }  // parsed once already
+    func receive(_ packet: RTPPacketView, arrivalTimeMs: Double, availableAtMs: Double, isHeld: Bool) {
         lastArrivalMs = arrivalTimeMs
         if isRemoteSilent {
             isRemoteSilent = false

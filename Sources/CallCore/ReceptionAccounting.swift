@@ -53,15 +53,19 @@ struct ReceptionAccounting {
         case droppedFromCompetingSource(ssrc: UInt32)
     }
 
-    /// Accounts for one unprotected RTP packet that arrived at `arrivalTimeMs`.
-    mutating func account(_ bytes: UnsafeRawBufferPointer, arrivalTimeMs: Double) -> Verdict {
-        let packet: RTPPacketView
+    /// Parses one unprotected datagram as RTP: the one parse of its header on the way in (the
+    /// audio side rebuilds the view from its layout). Nil, counted, when it is malformed.
+    mutating func parse(_ bytes: UnsafeRawBufferPointer) -> RTPPacketView? {
         do {
-            packet = try RTPPacketView(bytes)
+            return try RTPPacketView(bytes)
         } catch {
             counters.malformedPackets += 1
-            return .dropped
+            return nil
         }
+    }
+
+    /// Accounts for one parsed RTP packet that arrived at `arrivalTimeMs`.
+    mutating func account(_ packet: RTPPacketView, arrivalTimeMs: Double) -> Verdict {
         let isAudio = packet.payloadType == configuration.payloadType
         guard isAudio || configuration.telephoneEventPayloadType == packet.payloadType else {
             counters.unknownPayloadTypePackets += 1
@@ -99,7 +103,7 @@ struct ReceptionAccounting {
         currentLastArrivalMs = arrivalTimeMs
         counters.packetsReceived += 1
         counters.bytesReceived += packet.payload.count
-        counters.headerBytesReceived += bytes.count - packet.payload.count
+        counters.headerBytesReceived += packet.bytes.count - packet.payload.count
         counters.lastPacketReceivedTimestampMs = arrivalTimeMs
         let clockRate = isAudio ? 48_000 : configuration.telephoneEventClockRate
         switch receiver?.record(packet, arrivalTime: Self.rtpClockTime(ms: arrivalTimeMs, clockRate: clockRate)) {

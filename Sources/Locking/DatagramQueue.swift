@@ -1,5 +1,6 @@
 /// A preallocated single-producer/single-consumer queue of datagrams — fixed slots of
-/// `slotBytes` bytes, each with a length and a time stamp — handed out as two halves that
+/// `slotBytes` bytes, each with a length, a time stamp and a 64-bit tag (what the producer
+/// learnt of the bytes, so the consumer need not learn it again) — handed out as two halves that
 /// cannot be copied. The producer fills a slot in place (`slotForWriting` → write →
 /// `publish`, or `push`), the consumer reads it in place (`oldest` → read → `release`): no
 /// copy beyond the one into the slot, no lock, no allocation.
@@ -32,21 +33,23 @@ package struct DatagramProducer: ~Copyable, @unchecked Sendable {
         slots.cursor.slotToWrite().map(slots.slot)
     }
 
-    /// Publishes the slot just filled with `length` bytes, stamped `timeMs`.
-    @inlinable package func publish(length: Int, timeMs: Double) {
+    /// Publishes the slot just filled with `length` bytes, stamped `timeMs` and tagged `tag`.
+    @inlinable package func publish(length: Int, timeMs: Double, tag: UInt64 = 0) {
         guard let index = slots.cursor.slotToWrite() else { preconditionFailure("DatagramProducer.publish without a free slot") }
+        precondition(length >= 0 && length <= slots.slotBytes, "DatagramProducer.publish: \(length) bytes in a slot of \(slots.slotBytes)")
         slots.lengths[index] = length
         slots.times[index] = timeMs
+        slots.tags[index] = tag
         slots.cursor.publish()
     }
 
     /// Copies `bytes` into a new slot; false when the queue is full or `bytes` does not fit.
-    @inlinable package func push(_ bytes: UnsafeRawBufferPointer, timeMs: Double) -> Bool {
+    @inlinable package func push(_ bytes: UnsafeRawBufferPointer, timeMs: Double, tag: UInt64 = 0) -> Bool {
         guard bytes.count <= slots.slotBytes, let slot = slotForWriting() else { return false }
         if let base = bytes.baseAddress, bytes.count > 0 {
             slot.baseAddress!.copyMemory(from: base, byteCount: bytes.count)
         }
-        publish(length: bytes.count, timeMs: timeMs)
+        publish(length: bytes.count, timeMs: timeMs, tag: tag)
         return true
     }
 }
@@ -58,11 +61,11 @@ package struct DatagramConsumer: ~Copyable, @unchecked Sendable {
     /// Datagrams waiting.
     package var count: Int { slots.cursor.count }
 
-    /// The oldest datagram: the whole slot (room to grow in place), its length and time; nil
-    /// when empty. Valid until `release()`.
-    @inlinable package func oldest() -> (slot: UnsafeMutableRawBufferPointer, length: Int, timeMs: Double)? {
+    /// The oldest datagram: the whole slot (room to grow in place), its length, time and tag;
+    /// nil when empty. Valid until `release()`.
+    @inlinable package func oldest() -> (slot: UnsafeMutableRawBufferPointer, length: Int, timeMs: Double, tag: UInt64)? {
         guard let index = slots.cursor.slotToRead() else { return nil }
-        return (slots.slot(index), slots.lengths[index], slots.times[index])
+        return (slots.slot(index), slots.lengths[index], slots.times[index], slots.tags[index])
     }
 
     /// Frees the slot returned by `oldest()`.
@@ -76,6 +79,7 @@ package struct DatagramConsumer: ~Copyable, @unchecked Sendable {
     @usableFromInline let storage: UnsafeMutableRawBufferPointer
     @usableFromInline let lengths: UnsafeMutablePointer<Int>
     @usableFromInline let times: UnsafeMutablePointer<Double>
+    @usableFromInline let tags: UnsafeMutablePointer<UInt64>
 
     init(minimumSlots: Int, slotBytes: Int) {
         cursor = SPSCCursor(minimumCapacity: minimumSlots)
@@ -86,12 +90,15 @@ package struct DatagramConsumer: ~Copyable, @unchecked Sendable {
         lengths.initialize(repeating: 0, count: cursor.capacity)
         times = .allocate(capacity: cursor.capacity)
         times.initialize(repeating: 0, count: cursor.capacity)
+        tags = .allocate(capacity: cursor.capacity)
+        tags.initialize(repeating: 0, count: cursor.capacity)
     }
 
     deinit {
         storage.deallocate()
         lengths.deallocate()
         times.deallocate()
+        tags.deallocate()
     }
 
     @inlinable func slot(_ index: Int) -> UnsafeMutableRawBufferPointer {

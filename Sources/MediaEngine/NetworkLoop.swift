@@ -45,7 +45,6 @@ final class NetworkLoop: @unchecked Sendable {
     private let frameNanoseconds: Int64
     private let pending = Locked<[Command]>([])
     private var entries: [Entry] = []
-    private let datagram: UnsafeMutableRawBufferPointer
     private let post: @Sendable (VoiceEngineEvent) -> Void
     /// Cleared to stop the thread.
     let running = Atomic<Bool>(true)
@@ -66,11 +65,7 @@ final class NetworkLoop: @unchecked Sendable {
         self.audioCycle = audioCycle
         frameNanoseconds = Int64(frameDurationMs) * 1_000_000
         self.post = post
-        // The largest UDP payload: no datagram is ever cut; CallMedia judges the size.
-        datagram = .allocate(byteCount: 65_536, alignment: 16)
     }
-
-    deinit { datagram.deallocate() }
 
     /// Queues a change for the thread and wakes it (any thread).
     func enqueue(_ command: Command) {
@@ -156,18 +151,23 @@ final class NetworkLoop: @unchecked Sendable {
         let entry = entries[index]
         var received = 0
         while received < Self.maximumDatagramsPerWakeUp {
-            let datagram: ReceivedDatagram?
-            do {
-                datagram = try socket.receive(into: self.datagram)
+            // Read straight into the call's receive queue: an RTP packet is never copied on
+            // its way to the audio side.
+            var source: PeerAddress?
+            let disposition: ReceivedDatagramDisposition?
+            do throws(SocketError) {
+                disposition = try entry.media.receiveDatagram { buffer throws(SocketError) in
+                    guard let datagram = try socket.receive(into: buffer) else { return nil }
+                    source = datagram.source
+                    return (datagram.length, clock.milliseconds)
+                }
             } catch {
                 post(.socketFailed(entry.id, error))
                 return
             }
-            guard let datagram else { return }
+            guard let disposition, let source else { return }
             received += 1
-            let bytes = UnsafeMutableRawBufferPointer(rebasing: self.datagram[0..<min(datagram.length, self.datagram.count)])
-            let disposition = entry.media.receiveDatagram(bytes, arrivalTimeMs: clock.milliseconds)
-            latch(entry, socket: socket, source: datagram.source, disposition: disposition)
+            latch(entry, socket: socket, source: source, disposition: disposition)
         }
     }
 

@@ -66,6 +66,27 @@ public struct RTPPacketView {
         self.extensionOffset = extensionOffset
     }
 
+    /// Where this packet's parts lie, as the parse found them: kept beside a copy of the same
+    /// bytes (a queue slot), it lets the reader rebuild the view without validating again.
+    public var layout: RTPPacketLayout {
+        RTPPacketLayout(headerLength: headerLength, paddingCount: paddingCount, extensionOffset: extensionOffset)
+    }
+
+    /// The view of bytes already validated by ``init(_:)``, rebuilt from the `layout` that
+    /// parse found: for one thread that parsed a packet handing its bytes to another. The bytes
+    /// must be the ones parsed (or an exact copy); the checks here only keep the accessors
+    /// inside the buffer.
+    package init(validatedBytes bytes: UnsafeRawBufferPointer, layout: RTPPacketLayout) {
+        precondition(
+            layout.headerLength >= Self.fixedHeaderLength && layout.headerLength + layout.paddingCount <= bytes.count
+                && layout.extensionOffset < layout.headerLength,
+            "RTPPacketView(validatedBytes:layout:): \(layout) does not fit \(bytes.count) bytes")
+        self.bytes = bytes
+        self.headerLength = layout.headerLength
+        self.paddingCount = layout.paddingCount
+        self.extensionOffset = layout.extensionOffset
+    }
+
     /// The version field (always 2 after a successful parse).
     public var version: UInt8 { bytes[0] >> 6 }
     /// Whether the padding bit is set.
