@@ -115,14 +115,18 @@ public final class ALSAStream<Calls: ALSACalls>: @unchecked Sendable {
     ///   `stop()`, which releases it (so a callback that captures the stream does not keep it
     ///   alive after `stop()`; without `stop()` that cycle is never released).
     public func start(thread: IOThreadMode = .realtime(priority: 10),
-                      onCycle: (@Sendable () -> Void)? = nil) throws(ALSAError) {
+                      onCycle: (@Sendable () -> Void)? = nil) throws(AudioDeviceError) {
         let alreadyStarted = state.withLock { state -> Bool in
             defer { state.started = true }
             return state.started
         }
         guard !alreadyStarted else { return }
         loop.onCycle = onCycle
-        try loop.startAll()
+        do throws(ALSAError) {
+            try loop.startAll()
+        } catch {
+            throw AudioDeviceError(error)
+        }
         guard thread != .none else { return }
         let loop = self.loop, exitSignal = self.exitSignal
         let timeoutMs = Int32(max(20, min(200, Int(parameters.periodMs * 4))))
@@ -141,7 +145,7 @@ public final class ALSAStream<Calls: ALSACalls>: @unchecked Sendable {
         }
         guard let spawned else {
             loop.running.store(false, ordering: .releasing)
-            throw ALSAError(function: "pthread_create", code: .resourceTemporarilyUnavailable, device: device)
+            throw AudioDeviceError(operation: "pthread_create", code: .resourceTemporarilyUnavailable, device: device)
         }
         state.withLock { $0.thread = spawned }
     }

@@ -19,7 +19,7 @@ public enum AudioDeviceEvent: Sendable, Equatable, CustomStringConvertible {
     case reopened(AudioDirection)
     /// The device is gone (`ENODEV`, `POLLERR`/`POLLHUP`, or reopening failed); this
     /// direction stops. The stream's thread ends when every direction is lost.
-    case deviceLost(AudioDirection, ALSAError)
+    case deviceLost(AudioDirection, AudioDeviceError)
 
     public var description: String {
         switch self {

@@ -12,7 +12,7 @@ import SystemErrors
 public protocol AudioDeviceStream: AnyObject, Sendable {
     /// Starts the device and the thread that serves it; `onCycle` runs on that thread once per
     /// wake-up (see `ALSAStream.start(thread:onCycle:)` for the contract). Later calls do nothing.
-    func start(thread: IOThreadMode, onCycle: (@Sendable () -> Void)?) throws(ALSAError)
+    func start(thread: IOThreadMode, onCycle: (@Sendable () -> Void)?) throws(AudioDeviceError)
     /// Stops the thread and the device; the cycle is released.
     func stop()
     /// Moves captured samples (interleaved) into `buffer`; returns how many.
@@ -49,7 +49,7 @@ public protocol AudioDeviceBackend: Sendable {
     /// `parameters` (the device may negotiate others; the stream reports them), recovering by
     /// `policy` and reporting faults and recoveries to `onEvent`.
     func openStream(named name: String, directions: StreamDirections, parameters: StreamParameters, policy: RecoveryPolicy,
-                    onEvent: @escaping @Sendable (AudioDeviceEvent) -> Void) throws(ALSAError) -> any AudioDeviceStream
+                    onEvent: @escaping @Sendable (AudioDeviceEvent) -> Void) throws(AudioDeviceError) -> any AudioDeviceStream
 }
 
 extension ALSAStream: AudioDeviceStream {}
@@ -69,7 +69,12 @@ public struct ALSABackend<Calls: ALSACalls>: AudioDeviceBackend {
     }
 
     public func openStream(named name: String, directions: StreamDirections, parameters: StreamParameters, policy: RecoveryPolicy,
-                           onEvent: @escaping @Sendable (AudioDeviceEvent) -> Void) throws(ALSAError) -> any AudioDeviceStream {
-        try ALSAStream(device: name, directions: directions, parameters: parameters, ringMs: ringMs, policy: policy, calls: calls, onEvent: onEvent)
+                           onEvent: @escaping @Sendable (AudioDeviceEvent) -> Void) throws(AudioDeviceError) -> any AudioDeviceStream {
+        do throws(ALSAError) {
+            return try ALSAStream(device: name, directions: directions, parameters: parameters, ringMs: ringMs, policy: policy, calls: calls,
+                                  onEvent: onEvent)
+        } catch {
+            throw AudioDeviceError(error)
+        }
     }
 }

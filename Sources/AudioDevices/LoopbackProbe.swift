@@ -40,9 +40,9 @@ public enum LoopbackProbe {
     /// stops the stream and locates the signal in the capture.
     public static func run<Calls: ALSACalls>(_ stream: ALSAStream<Calls>, signal: [Int16], leadInMs: Int = 200,
                                              maximumLatencyMs: Int = 500, timeoutSeconds: Double = 10,
-                                             thread: IOThreadMode = .realtime(priority: 10)) throws(ALSAError) -> LoopbackResult {
+                                             thread: IOThreadMode = .realtime(priority: 10)) throws(AudioDeviceError) -> LoopbackResult {
         guard let parameters = stream.parameters(for: .playback), stream.parameters(for: .capture) != nil else {
-            throw ALSAError(function: "LoopbackProbe.run", code: .invalidArgument, device: stream.device)
+            throw AudioDeviceError(operation: "LoopbackProbe.run", code: .invalidArgument, device: stream.device)
         }
         let channels = parameters.channelCount
         let leadIn = parameters.sampleRate * leadInMs / 1_000 * channels

@@ -323,6 +323,6 @@ final class PCMChannel<Calls: ALSACalls> {
         descriptorsChanged = true
         isLost = true
         counters.isLost.store(true, ordering: .releasing)
-        post(.deviceLost(direction, error))
+        post(.deviceLost(direction, AudioDeviceError(error)))
     }
 }

@@ -46,7 +46,7 @@ public final class PeriodCallbackDevice: AudioDeviceStream, @unchecked Sendable 
     /// What it played so far.
     public func recording() -> [Int16] { recorded.withLock { $0 } }
 
-    public func start(thread mode: IOThreadMode, onCycle: (@Sendable () -> Void)?) throws(ALSAError) {
+    public func start(thread mode: IOThreadMode, onCycle: (@Sendable () -> Void)?) throws(AudioDeviceError) {
         guard !running.exchange(true, ordering: .acquiringAndReleasing) else { return }
         starts.add(1, ordering: .relaxed)
         thread = JoinableThread.spawn { [self] in
@@ -120,7 +120,7 @@ public struct PeriodCallbackBackend: AudioDeviceBackend {
     public var openCount: Int { opens.count.load(ordering: .relaxed) }
 
     public func openStream(named name: String, directions: StreamDirections, parameters: StreamParameters, policy: RecoveryPolicy,
-                           onEvent: @escaping @Sendable (AudioDeviceEvent) -> Void) throws(ALSAError) -> any AudioDeviceStream {
+                           onEvent: @escaping @Sendable (AudioDeviceEvent) -> Void) throws(AudioDeviceError) -> any AudioDeviceStream {
         opens.count.add(1, ordering: .relaxed)
         return device
     }

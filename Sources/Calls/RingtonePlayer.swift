@@ -37,7 +37,7 @@ public final class RingtonePlayer: AudioSessionIO {
     }
 
     /// Opens the device playback-only and starts feeding it from the ringtone's start.
-    private func open() throws(ALSAError) -> any AudioDeviceStream {
+    private func open() throws(AudioDeviceError) -> any AudioDeviceStream {
         let audio = ringtone.audio
         let parameters = StreamParameters(sampleRate: audio.sampleRate, channelCount: audio.channelCount, periodMs: 20, periods: 4)
         let playback = try opener.open(.playback, parameters: parameters)

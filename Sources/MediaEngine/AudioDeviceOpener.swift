@@ -30,7 +30,7 @@ public struct AudioDeviceOpener: Sendable {
 
     /// Opens the device for `directions` (the engine: duplex, each start of device I/O).
     public func open(_ directions: StreamDirections = .duplex, parameters: StreamParameters, policy: RecoveryPolicy = RecoveryPolicy(),
-                     onEvent: @escaping @Sendable (AudioDeviceEvent) -> Void = { _ in }) throws(ALSAError) -> any AudioDeviceStream {
+                     onEvent: @escaping @Sendable (AudioDeviceEvent) -> Void = { _ in }) throws(AudioDeviceError) -> any AudioDeviceStream {
         try backend.openStream(named: name, directions: directions, parameters: parameters, policy: policy, onEvent: onEvent)
     }
 

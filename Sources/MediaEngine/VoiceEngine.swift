@@ -263,10 +263,10 @@ public final class VoiceEngine: Sendable {
     /// could start now (or already runs), else why not — `.resourceBusy` when another process
     /// holds it, `.connectionRefused` when its sound server is down. An audio session asks
     /// this to learn when a lost or busy device is back, without starting audio.
-    package func openDeviceOnce() -> ALSAError? {
-        control.withLock { control -> ALSAError? in
+    package func openDeviceOnce() -> AudioDeviceError? {
+        control.withLock { control -> AudioDeviceError? in
             guard control.stream == nil, !control.isShutDown else { return nil }
-            do throws(ALSAError) {
+            do throws(AudioDeviceError) {
                 let stream = try control.device.open(parameters: control.preferredParameters ?? configuration.streamParameters, policy: configuration.recovery)
                 stream.stop()
                 return nil

@@ -6,7 +6,7 @@ public enum VoiceEngineError: Error, Equatable, Sendable, CustomStringConvertibl
     /// A configuration value no engine could run with.
     case configuration(MediaConfigurationError)
     /// The device could not be opened or started.
-    case device(ALSAError)
+    case device(AudioDeviceError)
     /// A thread could not be created.
     case threadCreationFailed(String)
     /// A socket call failed (the network thread's poller, a traffic-class mark).

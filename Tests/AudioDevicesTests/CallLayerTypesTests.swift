@@ -31,4 +31,19 @@ import Testing
         #expect(alsaOwn.code.rawValue == 500_000)
         #expect(alsaOwn.description == "snd_pcm_open failed on hw:9: Sound protocol is not compatible (-500000)")
     }
+
+    /// The device layer's error reads as ALSA's did for ALSA's failures, and carries another
+    /// backend's operation and words as they are.
+    @Test func deviceErrorsReadAsTheirBackendSaysThem() {
+        for status: Int32 in [-EPIPE, -EBUSY, -500_000] {
+            let alsa = ALSAError(function: "snd_pcm_open", status: status, device: "hw:1,0")
+            let device = AudioDeviceError(alsa)
+            #expect(device.description == alsa.description)
+            #expect(device.code == alsa.code && device.device == "hw:1,0" && device.operation == "snd_pcm_open")
+        }
+        let pipewire = AudioDeviceError(operation: "pw_context_connect", code: .connectionRefused, device: "pipewire",
+                                        detail: "no PipeWire daemon on this session")
+        #expect(pipewire.description == "pw_context_connect failed on pipewire: no PipeWire daemon on this session (-ECONNREFUSED = -111)")
+        #expect(AudioDeviceError(operation: "open", code: .noSuchDevice, device: "x").reason == Errno.noSuchDevice.message)
+    }
 }

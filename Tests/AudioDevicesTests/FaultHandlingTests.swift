@@ -131,7 +131,7 @@ import TestSupport
         alsa.scriptOpen([.noSuchDevice, .noSuchDevice])
         alsa.failIO(.capture, .noSuchDevice)
         #expect(stream.runOnce(), "playback still runs")
-        let lost = AudioDeviceEvent.deviceLost(.capture, ALSAError(function: "snd_pcm_readi", code: .noSuchDevice, device: "mock"))
+        let lost = AudioDeviceEvent.deviceLost(.capture, AudioDeviceError(ALSAError(function: "snd_pcm_readi", code: .noSuchDevice, device: "mock")))
         #expect(recorder.all.last == lost)
         #expect(stream.statistics(.capture).isLost)
         #expect(!stream.isLost)

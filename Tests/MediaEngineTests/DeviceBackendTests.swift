@@ -44,4 +44,25 @@ struct DeviceBackendTests {
         let quality = CallOverNetworkTests.quality(Array(VoiceEngineTests.alice.prefix(played.count)), played)
         #expect(quality > 0.5, "Bob's backend played Alice with correlation \(quality)")
     }
+
+    /// A backend's own failure reaches the engine's caller as it was given: operation, errno,
+    /// device and the backend's words (an audio session maps the errno, as for ALSA).
+    @Test func aBackendsFailureReachesTheCallerInItsOwnWords() throws {
+        let refusal = AudioDeviceError(operation: "pw_context_connect", code: .connectionRefused, device: "pipewire",
+                                       detail: "no PipeWire daemon on this session")
+        let party = try EngineParty(speech: [],
+                                    opener: AudioDeviceOpener(name: "pipewire", backend: RefusingBackend(refusal: refusal)))
+        #expect(throws: VoiceEngineError.device(refusal)) { try party.engine.start() }
+        #expect(party.engine.openDeviceOnce() == refusal)
+    }
+
+    /// A backend that cannot open anything.
+    struct RefusingBackend: AudioDeviceBackend {
+        let refusal: AudioDeviceError
+
+        func openStream(named name: String, directions: StreamDirections, parameters: StreamParameters, policy: RecoveryPolicy,
+                        onEvent: @escaping @Sendable (AudioDeviceEvent) -> Void) throws(AudioDeviceError) -> any AudioDeviceStream {
+            throw refusal
+        }
+    }
 }

@@ -56,7 +56,7 @@ import Testing
             capturedCount += period
         }
 
-        func start(thread: IOThreadMode, onCycle: (@Sendable () -> Void)?) throws(ALSAError) {}
+        func start(thread: IOThreadMode, onCycle: (@Sendable () -> Void)?) throws(AudioDeviceError) {}
         func stop() {}
         func read(into buffer: UnsafeMutableBufferPointer<Int16>) -> Int {
             let count = min(buffer.count, captured.count)
