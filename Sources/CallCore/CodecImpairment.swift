@@ -38,11 +38,11 @@ public struct CodecImpairment: Sendable, Equatable {
     /// what they are for.
     public static func opus(bitsPerSecond: Double, fecPlannedLossPercent: Double = 0) -> CodecImpairment {
         let rate = bitsPerSecond.isFinite && bitsPerSecond > 0 ? bitsPerSecond : 24_000
-        let impairment = interpolate(opusImpairments, at: log2(rate), key: { log2($0) })
+        let impairment = interpolate(opusImpairments, at: log2(rate), logarithmic: true)
         let fec = fecPlannedLossPercent.isFinite ? min(max(fecPlannedLossPercent, 0), 100) : 0
-        let fecCost = interpolate(opusFECCosts, at: fec, key: { $0 })
+        let fecCost = interpolate(opusFECCosts, at: fec)
         return CodecImpairment(equipmentImpairment: min(impairment + fecCost, WidebandEModel.maximumRating),
-                               packetLossRobustness: interpolate(opusRobustness, at: fec, key: { $0 }))
+                               packetLossRobustness: interpolate(opusRobustness, at: fec))
     }
 
     /// Ie,WB of Opus by bitrate (b/s), no FEC, no loss, from PESQ-WB MOS-LQO 2.976, 3.257,
@@ -57,13 +57,20 @@ public struct CodecImpairment: Sendable, Equatable {
     /// 24 kb/s, applied at every bitrate.
     static let opusRobustness: [(Double, Double)] = [(0, 6.7), (5, 10.8), (10, 14.4), (20, 21.0), (100, 21.0)]
 
-    /// The value of the piecewise-linear `table` (by `key` of its first element) at `x`, held
-    /// at the end values outside it.
-    private static func interpolate(_ table: [(Double, Double)], at x: Double, key: (Double) -> Double) -> Double {
-        guard let first = table.first, let last = table.last else { return 0 }
+    /// The value of the piecewise-linear `table` at `x` (by its first elements, or their
+    /// base-2 logarithms when `logarithmic`), held at the end values outside it.
+    ///
+    /// Indices and no closures: it runs in every RTCP report (the quality estimate in the XR
+    /// block), which allocates nothing.
+    private static func interpolate(_ table: [(Double, Double)], at x: Double, logarithmic: Bool = false) -> Double {
+        func key(_ value: Double) -> Double { logarithmic ? log2(value) : value }
+        guard !table.isEmpty else { return 0 }
+        // Subscripts, not `first`/`last`: unspecialized (debug builds), those allocate.
+        let first = table[0], last = table[table.count - 1]
         if x <= key(first.0) { return first.1 }
         if x >= key(last.0) { return last.1 }
-        for (low, high) in zip(table, table.dropFirst()) where x <= key(high.0) {
+        for index in 1..<table.count where x <= key(table[index].0) {
+            let low = table[index - 1], high = table[index]
             let share = (x - key(low.0)) / (key(high.0) - key(low.0))
             return low.1 + share * (high.1 - low.1)
         }

@@ -101,24 +101,26 @@ final class RTCPSession {
             }
         }
         let ntpNow = ntp(ms: nowMs)
-        var blocks: [RTCPReportBlock] = []
-        if let block = reception.makeReportBlock(at: ntpNow) { blocks.append(block) }
+        let block = reception.makeReportBlock(at: ntpNow)
         let weSent = packetsSent > packetsSentAtReport.beforeLast
-        var packets: [RTCPPacket] = []
-        if let sender, weSent {
-            packets.append(.senderReport(RTCPSenderReport(ssrc: ssrc, ntpTimestamp: ntpNow, rtpTimestamp: sender.rtpTimestamp,
-                                                          packetCount: UInt32(truncatingIfNeeded: sender.packets),
-                                                          octetCount: UInt32(truncatingIfNeeded: sender.payloadBytes), reportBlocks: blocks)))
-        } else {
-            packets.append(.receiverReport(RTCPReceiverReport(ssrc: ssrc, reportBlocks: blocks)))
+        // Written in place: a report every few seconds allocates nothing.
+        var writer = RTCPReportWriter(into: buffer)
+        do throws(RTCPBuildError) {
+            if let sender, weSent {
+                try writer.senderReport(ssrc: ssrc, ntpTimestamp: ntpNow, rtpTimestamp: sender.rtpTimestamp,
+                                        packetCount: UInt32(truncatingIfNeeded: sender.packets),
+                                        octetCount: UInt32(truncatingIfNeeded: sender.payloadBytes), reportBlock: block)
+            } else {
+                try writer.receiverReport(ssrc: ssrc, reportBlock: block)
+            }
+            try writer.canonicalName(canonicalName, ssrc: ssrc)
+            if let inputs = voipMetrics(reception), let metrics = voipMetricsBlock(inputs) {
+                try writer.voipMetrics(metrics, ssrc: ssrc)
+            }
+        } catch {
+            return nil
         }
-        packets.append(.sourceDescription(RTCPSourceDescription(chunks: [
-            .init(source: ssrc, items: [.init(type: .canonicalName, text: canonicalName)]),
-        ])))
-        if let inputs = voipMetrics(reception), let block = voipMetricsBlock(inputs) {
-            packets.append(.extendedReport(RTCPExtendedReport(ssrc: ssrc, blocks: [.voipMetrics(block)])))
-        }
-        guard let length = try? RTCPCompoundPacket(packets: packets).write(into: buffer) else { return nil }
+        let length = writer.length
         averagePacketBytes = (Double(length) + Self.lowerLayerBytes) / 16 + averagePacketBytes * 15 / 16
         packetsSentAtReport = (packetsSent, packetsSentAtReport.last)
         packetsReceivedAtReport = reception.counters.packetsReceived
@@ -133,12 +135,15 @@ final class RTCPSession {
     /// A BYE for hanging up (RFC 3550 §6.6), as a compound packet led by a receiver report,
     /// written at the start of `buffer`; returns its length.
     func bye(reason: String?, into buffer: UnsafeMutableRawBufferPointer) -> Int? {
-        let packets: [RTCPPacket] = [
-            .receiverReport(RTCPReceiverReport(ssrc: ssrc)),
-            .sourceDescription(RTCPSourceDescription(chunks: [.init(source: ssrc, items: [.init(type: .canonicalName, text: canonicalName)])])),
-            .bye(RTCPBye(sources: [ssrc], reason: reason)),
-        ]
-        return try? RTCPCompoundPacket(packets: packets).write(into: buffer)
+        var writer = RTCPReportWriter(into: buffer)
+        do throws(RTCPBuildError) {
+            try writer.receiverReport(ssrc: ssrc, reportBlock: nil)
+            try writer.canonicalName(canonicalName, ssrc: ssrc)
+            try writer.bye(ssrc: ssrc, reason: reason)
+        } catch {
+            return nil
+        }
+        return writer.length
     }
 
     /// What a received compound packet meant.

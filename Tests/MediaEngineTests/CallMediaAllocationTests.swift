@@ -54,10 +54,11 @@ import TestSupport
             _ = input.initialize(from: speech)
             let inputFrames = speech.count / 960
 
-            /// One frame; returns the allocations of the audio side alone (the network side —
-            /// datagrams in, packets and RTCP reports out — is allowed to allocate, and does when
-            /// it builds a report).
-            func oneFrame(_ tick: Int) -> Int {
+            /// One frame; returns the allocations of the audio side and of the network side's
+            /// sending (queued packets and RTCP reports out; without SRTP, whose NSS backend
+            /// allocates). Taking datagrams in may allocate: parsing a received report builds
+            /// its packets.
+            func oneFrame(_ tick: Int) -> (audio: Int, sending: Int) {
                 let now = Double(tick) * 20
                 toBob.deliver(to: bob, nowMs: now)
                 toAlice.deliver(to: alice, nowMs: now)
@@ -68,31 +69,44 @@ import TestSupport
                     bobMixer.render(into: frame, nowMs: now)
                     bobMixer.capture(UnsafeBufferPointer(frame))  // Bob's microphone hears his loudspeaker
                 }
-                alice.sendDatagrams(nowMs: now) { toBob.send($0) }
-                bob.sendDatagrams(nowMs: now) { toAlice.send($0) }
-                return audio
+                let (_, sending) = AllocationCounter.measure {
+                    alice.sendDatagrams(nowMs: now) { toBob.send($0) }
+                    bob.sendDatagrams(nowMs: now) { toAlice.send($0) }
+                }
+                return (audio, sending)
             }
-            for tick in 0..<200 { _ = oneFrame(tick) }  // warm-up: first packets, codec and canceller state
+            // Warm-up: first packets, codec and canceller state, and each side's first reports
+            // (a sender report and a receiver report each: first uses of their code paths).
+            var warmUp = 0
+            while warmUp < 200 || alice.statistics.transport.rtcpPacketsSent < 2 || bob.statistics.transport.rtcpPacketsSent < 2 {
+                _ = oneFrame(warmUp)
+                warmUp += 1
+            }
+            let end = warmUp + 10_000
             var allocations = 0
-            for tick in 200..<10_200 {
+            var sendingAllocations = 0
+            for tick in warmUp..<end {
                 // A new target bitrate now and then (as the far end's reports of congestion set
                 // it): the audio side applies it to the encoder inside the measured frame.
                 if tick % 500 == 0 {
                     try alice.setBitrate(tick % 1_000 == 0 ? 18_000 : 24_000)
                     try bob.setBitrate(tick % 1_000 == 0 ? 16_000 : 24_000)
                 }
-                allocations += oneFrame(tick)
+                let (audio, sending) = oneFrame(tick)
+                allocations += audio
+                sendingAllocations += sending
             }
             #expect(allocations == 0)
+            #expect(sendingAllocations == 0, "RTCP reports are written in place")
             #expect(alice.statistics.outbound.targetBitrate == 18_000, "the last bitrate set was applied")
             #expect(bob.statistics.outbound.targetBitrate == 16_000)
             #expect(alice.statistics.transport.rtcpPacketsSent > 30, "RTCP ran alongside")
             let inbound = bob.statistics.inbound
             #expect(inbound.fecPacketsRecovered > 500, "the lossy wire exercised FEC: \(inbound.fecPacketsRecovered)")
-            #expect(inbound.totalSamplesReceived == 10_200 * 960)
+            #expect(inbound.totalSamplesReceived == end * 960)
             // The drift compensator's resampler (on, so its path is counted too) holds back its
             // filter delay: the last frame is still in it.
-            #expect(abs(alice.statistics.outbound.packetsSent - 10_200) <= 1)
+            #expect(abs(alice.statistics.outbound.packetsSent - end) <= 1)
             // Plain RTP in this test, so the wire's deliveries include RTCP reports too.
         }
     }
