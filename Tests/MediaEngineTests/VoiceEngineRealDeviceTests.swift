@@ -164,16 +164,20 @@ struct VoiceEngineRealDeviceTests {
                 restarted = log.wait(seconds: Double(stallMs) / 1_000 + 1.5) { if case .device(.restarted) = $0 { true } else { false } }
             }
             Self.sleep(seconds: 1)
+            // The call goes on: two seconds of packets after the recovery, however long a loaded
+            // machine (or a sanitizer build) takes to send them (a count, not a rate).
             let sentBefore = try #require(bob.engine.statistics(of: bobCall)).outbound.packetsSent
-            Self.sleep(seconds: 1)
-            let sentAfter = try #require(bob.engine.statistics(of: bobCall)).outbound.packetsSent
+            var sentAfter = sentBefore
+            let deadline = MonotonicClock.nanoseconds + 30_000_000_000
+            while sentAfter - sentBefore < 100, MonotonicClock.nanoseconds < deadline {
+                Self.sleep(seconds: 0.1)
+                sentAfter = try #require(bob.engine.statistics(of: bobCall)).outbound.packetsSent
+            }
             alice.engine.stop()
             bob.engine.stop()
             #expect(restarted != nil, "events: \(log.all)")
             #expect(bob.engine.mediaSourceStatistics.deviceRestarts >= 1)
-            // 50 a second in real time; a sanitizer build runs the engine several times slower.
-            let minimum = RealDevice.measuresInRealTime ? 40 : 25
-            #expect(sentAfter - sentBefore >= minimum, "Bob sent \(sentAfter - sentBefore) packets in the second after recovering")
+            #expect(sentAfter - sentBefore >= 100, "Bob sent \(sentAfter - sentBefore) packets in the 30 s after recovering")
         }
     }
 
