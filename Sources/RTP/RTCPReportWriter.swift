@@ -26,12 +26,8 @@ public struct RTCPReportWriter {
         let blocks = reportBlock == nil ? 0 : 1
         let start = try header(type: .senderReport, count: blocks,
                                length: 4 + RTCPSenderReport.fixedLength + blocks * RTCPReportBlock.encodedLength)
-        buffer.storeBigEndian(ssrc, at: start)
-        buffer.storeBigEndian(ntpTimestamp.seconds, at: start + 4)
-        buffer.storeBigEndian(ntpTimestamp.fraction, at: start + 8)
-        buffer.storeBigEndian(rtpTimestamp, at: start + 12)
-        buffer.storeBigEndian(packetCount, at: start + 16)
-        buffer.storeBigEndian(octetCount, at: start + 20)
+        RTCPSenderReport.writeSenderInfo(ssrc: ssrc, ntpTimestamp: ntpTimestamp, rtpTimestamp: rtpTimestamp, packetCount: packetCount,
+                                         octetCount: octetCount, into: buffer, at: start)
         reportBlock?.write(into: buffer, at: start + RTCPSenderReport.fixedLength)
     }
 

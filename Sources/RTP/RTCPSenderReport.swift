@@ -60,15 +60,22 @@ public struct RTCPSenderReport: Sendable, Hashable {
         }
     }
 
-    var bodyLength: Int { Self.fixedLength + reportBlocks.count * RTCPReportBlock.encodedLength + profileExtension.count }
-
-    func writeBody(into buffer: UnsafeMutableRawBufferPointer, at start: Int) {
+    /// Writes the SSRC and sender info (RFC 3550 §6.4.1), `fixedLength` bytes, at `start`.
+    static func writeSenderInfo(ssrc: UInt32, ntpTimestamp: NTPTimestamp, rtpTimestamp: UInt32, packetCount: UInt32, octetCount: UInt32,
+                                into buffer: UnsafeMutableRawBufferPointer, at start: Int) {
         buffer.storeBigEndian(ssrc, at: start)
         buffer.storeBigEndian(ntpTimestamp.seconds, at: start + 4)
         buffer.storeBigEndian(ntpTimestamp.fraction, at: start + 8)
         buffer.storeBigEndian(rtpTimestamp, at: start + 12)
         buffer.storeBigEndian(packetCount, at: start + 16)
         buffer.storeBigEndian(octetCount, at: start + 20)
+    }
+
+    var bodyLength: Int { Self.fixedLength + reportBlocks.count * RTCPReportBlock.encodedLength + profileExtension.count }
+
+    func writeBody(into buffer: UnsafeMutableRawBufferPointer, at start: Int) {
+        Self.writeSenderInfo(ssrc: ssrc, ntpTimestamp: ntpTimestamp, rtpTimestamp: rtpTimestamp, packetCount: packetCount,
+                             octetCount: octetCount, into: buffer, at: start)
         var offset = start + Self.fixedLength
         for block in reportBlocks {
             block.write(into: buffer, at: offset)
