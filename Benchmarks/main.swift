@@ -1,10 +1,11 @@
-// `swift run -c release benchmarks [group…] [--rounds N] [--only ROW]… [--json PATH]`
+// `swift run -c release benchmarks [group…] [--rounds N] [--only ROW]… [--json PATH]` (listening: --only NETWORK)
 //   jitter options: [--trace FILE]… [--plot DIR] [--write-traces DIR] [--seed-offset N]
-//   quality options: [--seeds N] [--seed-offset N] [--python PATH]
+//   quality and listening options: [--seeds N] [--seed-offset N] [--python PATH]
 //   soak options: [--minutes N] (240 by default); alsa-soak: [--minutes N] (3) [--device PCM] (pulse)
 // Groups: opus, srtp, jitter, aec, call, engine, directory (all of these when none is named); quality, which
 // runs only when named (`make quality`): it scores speech with PESQ from PyPI, so it needs Python
-// and, on first use, pip to install `pesq` (scripts/pesq-venv does, into .build/pesq-venv); and
+// and, on first use, pip to install `pesq` (scripts/pesq-venv does, into .build/pesq-venv); listening, only
+// when named, for the same reason: our playout of the same packets beside libopus and the fixed-delay oracle; and
 // soak, only when named: a 4-hour call on the virtual clock, a few minutes of wall time; and
 // alsa-soak, only when named: minutes of a call on a real device (the PulseAudio loopback).
 // Every row is ours against its baseline, measured in the same run (in interleaved rounds for
@@ -18,9 +19,9 @@ func fail(_ message: String, status: Int32 = 2) -> Never {
     exit(status)
 }
 
-let availableGroups = ["opus", "srtp", "jitter", "aec", "call", "engine", "directory", "quality", "soak", "alsa-soak"]
+let availableGroups = ["opus", "srtp", "jitter", "aec", "call", "engine", "directory", "quality", "listening", "soak", "alsa-soak"]
 /// The groups run when none is named: every group that needs nothing beyond this package.
-let defaultGroups = availableGroups.filter { !["quality", "soak", "alsa-soak"].contains($0) }
+let defaultGroups = availableGroups.filter { !["quality", "listening", "soak", "alsa-soak"].contains($0) }
 var groups: [String] = []
 var jsonPath: String? = nil
 var rounds = 15
@@ -29,7 +30,7 @@ var traceFiles: [String] = []
 var plotDirectory: String? = nil
 var writeTracesDirectory: String? = nil
 var seedOffset: UInt64 = 0
-var qualitySeeds = 4
+var seeds: Int? = nil
 var python: String? = nil
 var soakMinutes: Double? = nil
 var soakDevice = "pulse"
@@ -59,7 +60,7 @@ while let argument = arguments.popFirst() {
         seedOffset = value
     case "--seeds":
         guard let text = arguments.popFirst(), let value = Int(text), (1...100).contains(value) else { fail("--seeds needs a number 1–100") }
-        qualitySeeds = value
+        seeds = value
     case "--minutes":
         guard let text = arguments.popFirst(), let value = Double(text), (1...1_440).contains(value) else { fail("--minutes needs a number 1–1440") }
         soakMinutes = value
@@ -98,7 +99,10 @@ do {
         case "soak": try SoakBenchmarks(report: report, minutes: soakMinutes ?? 240).run()
         case "alsa-soak": try ALSASoakBenchmarks(report: report, minutes: soakMinutes ?? 3, device: soakDevice).run()
         case "quality":
-            try QualityBenchmarks(report: report, seeds: qualitySeeds, seedOffset: seedOffset, python: python).run()
+            try QualityBenchmarks(report: report, seeds: seeds ?? 4, seedOffset: seedOffset, python: python).run()
+        case "listening":
+            try ListeningBenchmarks(report: report, seeds: seeds ?? 1, seedOffset: seedOffset, python: python,
+                                    onlyNetworks: onlyRows).run()
         case "jitter":
             try JitterBenchmarks(report: report, traceFiles: traceFiles, plotDirectory: plotDirectory, seedOffset: seedOffset).run()
         default: break

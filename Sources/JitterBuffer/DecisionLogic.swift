@@ -57,6 +57,8 @@ struct DecisionLogic {
     let maximumPitchPeriod: Int
     /// What to do about a missing packet when a later one carries FEC for it.
     let latePacketPolicy: LatePacketPolicy
+    /// Whether accelerate and preemptive expand may be chosen.
+    let allowsTimeStretching: Bool
 
     /// A decision logic for `configuration`; `maximumPitchPeriod` is the time-stretcher's.
     init(configuration: JitterBufferConfiguration, maximumPitchPeriod: Int) {
@@ -68,6 +70,7 @@ struct DecisionLogic {
         opusStepSamples = rate / 400
         self.maximumPitchPeriod = maximumPitchPeriod
         latePacketPolicy = configuration.latePacketPolicy
+        allowsTimeStretching = configuration.allowsTimeStretching
     }
 
     /// What a decision looks at.
@@ -155,6 +158,7 @@ struct DecisionLogic {
     private func decodeOperation(_ packet: PacketStore.Slot, state: PlayoutState, input: Input) -> PlayoutOperation {
         if OpusEncoder.isDTXPacket(byteCount: packet.byteCount) { return .dtxComfortNoise(packet) }
         if state.expandedSamples > 0 && state.hasMergeTail { return .merge(packet) }
+        guard allowsTimeStretching else { return .normal(packet) }
         let margin = marginMs(timestamp: state.nextTimestamp, nowMs: input.nowMs, fastestOffsetMs: input.fastestOffsetMs)
         let lowest = lowestMarginMs(targetDelayMs: input.targetDelayMs)
         let queuedMs = Double(input.queuedSamples) / samplesPerMs

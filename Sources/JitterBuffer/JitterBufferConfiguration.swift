@@ -14,7 +14,12 @@ public struct JitterBufferConfiguration: Sendable, Equatable {
     public var capacityPackets = 256
     /// What to do when the packet due next is missing but later ones are stored.
     public var latePacketPolicy = LatePacketPolicy.recoverFromFECFirst
+    /// Whether playout may stretch or squeeze time (accelerate, preemptive expand) to follow
+    /// the target. Off, the delay only grows (by waiting for late packets) and never shrinks:
+    /// the listening benchmark's "no time-scaling" variant, and a receiver for tests.
+    public var allowsTimeStretching = true
 
-    /// The defaults: 48 kHz, 20 ms, 0–1000 ms delay starting at 60 ms, 256 packets, FEC first.
+    /// The defaults: 48 kHz, 20 ms, 0–1000 ms delay starting at 60 ms, 256 packets, FEC first,
+    /// time-stretching on.
     public init() {}
 }

@@ -12,6 +12,14 @@ public enum AdaptiveJitterBufferReplay {
                        tickMs: Double = 20) throws -> PlayoutRun {
         var configuration = JitterBufferConfiguration()
         configuration.latePacketPolicy = policy
+        return try replay(trace, stream: stream, configuration: configuration, tickMs: tickMs)
+    }
+
+    /// Replays `trace` into a buffer of `configuration` (48 kHz, 20 ms frames), handing every
+    /// tick's frame to `onFrame` (outside the timing): what a listener of that receiver hears,
+    /// from tick 0 (the first packet's send time) on.
+    public static func replay(_ trace: NetworkTrace, stream: OpusPacketStream, configuration: JitterBufferConfiguration,
+                              tickMs: Double = 20, onFrame: (UnsafeBufferPointer<Int16>) -> Void = { _ in }) throws -> PlayoutRun {
         let buffer = try AdaptiveJitterBuffer(configuration: configuration)
         let arrivals = trace.arrivals
         let packets = arrivals.map { stream.rtpPacket($0.sequence) }  // built outside the timing
@@ -34,6 +42,8 @@ public enum AdaptiveJitterBufferReplay {
             }
             let event = buffer.nextFrame(into: pcm, nowMs: now)
             run.elapsedNanoseconds += Double(DispatchTime.now().uptimeNanoseconds - start)
+            onFrame(UnsafeBufferPointer(pcm))
+            if event.kind == .accelerate || event.kind == .preemptiveExpand { run.stretchedTicks += 1 }
 
             if event.kind == .fecRecovery {
                 // Played from the FEC copy in the next packet, not from its own payload: for a

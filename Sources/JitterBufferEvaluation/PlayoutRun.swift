@@ -13,6 +13,8 @@ public struct PlayoutRun: Sendable {
     public var fecRecoveredSequences: Set<Int> = []
     /// Trace sequence → receiver time of the tick in which its audio started, in ms.
     public var playTimeMs: [Int: Double] = [:]
+    /// Ticks whose audio was time-stretched (accelerated or preemptively expanded; ours only).
+    public var stretchedTicks = 0
     /// Every tick processed (including before the first packet).
     public var ticks = 0
     /// Wall time spent inside the buffer (and its decoder) over all ticks, in ns.

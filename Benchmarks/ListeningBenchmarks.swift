@@ -1,0 +1,237 @@
+import MediaEngine
+import Foundation
+import JitterBuffer
+import JitterBufferEvaluation
+import NetworkSimulation
+import TestSupport
+
+/// `benchmarks listening`: what a listener of our receive path hears on a network, scored with
+/// PESQ-WB against what was said, beside what other playouts of the very same packets at the
+/// very same times sound like.
+///
+/// The talk (Alice, Bob, Alice, Bob with a second of silence after each, 36 s) is encoded once
+/// per network as the sender would (24 kb/s, complexity 10, in-band FEC planned for the
+/// trace's loss when it has any). One seeded trace per network and seed decides each packet's
+/// fate. Then, per row:
+/// - **libopus**: every packet decoded in order, no network: the codec alone, the ceiling;
+/// - **ours**: the call's jitter buffer (`MediaConfiguration().jitterBuffer`, adaptive, one
+///   frame per 20 ms tick on the receiver's clock);
+/// - **ours, no stretching**: the same with time-stretching off (`allowsTimeStretching`);
+/// - **oracle@ours**: every packet played exactly our mean playout delay after it was sent
+///   (`FixedDelayPlayout`: decoded if it had arrived, the next packet's FEC, else libopus
+///   concealment): the score that delay buys.
+/// Each utterance is scored on its own (PESQ is made for 8–12 s sentences) and the row shows
+/// their mean. Needs Python with `pesq`, like `quality`.
+struct ListeningBenchmarks {
+    static let group = "listening"
+
+    let report: Report
+    /// Trace draws per network.
+    var seeds = 1
+    /// `--seed-offset`: other draws of the same networks.
+    var seedOffset: UInt64 = 0
+    /// `--python`: a Python with `pesq`; nil to make or reuse scripts/pesq-venv's.
+    var python: String? = nil
+    /// `--only NAME`: the networks replayed (all when empty).
+    var onlyNetworks: Set<String> = []
+
+    /// One network of the table.
+    struct Network {
+        var name: String
+        var profile: NetworkProfile
+        /// Packets sent in the first this many ms arrive together with the first one sent after.
+        var startBurstMs: Double = 0
+    }
+
+    /// A link that adds only what a relay on loopback adds: 1 ms, a tenth of a ms of jitter.
+    static let cleanProfile = NetworkProfile(name: "clean", baseDelayMs: 1...1, loss: GilbertElliottLoss(lossRate: 0, meanBurstPackets: 1),
+                                             jitter: ParetoJitter(meanMs: 0.1))
+
+    /// The issue's networks, in table order.
+    static let networks: [Network] = [
+        Network(name: "clean", profile: cleanProfile),
+    ] + [NetworkProfile.classA, .classB, .classC, .classD, .classE, .classF].map { Network(name: "G.1050 " + $0.name, profile: $0) } + [
+        Network(name: "3% random", profile: lossy("3% random", rate: 0.03, burst: 1)),
+        Network(name: "5% bursty", profile: lossy("5% bursty", rate: 0.05, burst: 3)),
+        Network(name: "10% bursty", profile: lossy("10% bursty", rate: 0.10, burst: 3)),
+        Network(name: "40 ms jitter, 1% loss", profile: NetworkProfile(
+            name: "jitter40", baseDelayMs: 20...20, loss: GilbertElliottLoss(lossRate: 0.01, meanBurstPackets: 1),
+            jitter: ParetoJitter(meanMs: 40))),
+        Network(name: "Wi-Fi mix", profile: NetworkProfile(
+            name: "wifi", baseDelayMs: 10...10, loss: GilbertElliottLoss(lossRate: 0.02, meanBurstPackets: 2),
+            jitter: ParetoJitter(meanMs: 4), spikesPerMinute: 4, spikeDurationMs: 150...400)),
+        Network(name: "start-up burst", profile: cleanProfile, startBurstMs: 100),
+    ]
+
+    /// A 20 ms link with `rate` loss in bursts of `burst` packets on average and 1 ms of jitter.
+    static func lossy(_ name: String, rate: Double, burst: Double) -> NetworkProfile {
+        NetworkProfile(name: name, baseDelayMs: 20...20, loss: GilbertElliottLoss(lossRate: rate, meanBurstPackets: burst),
+                       jitter: ParetoJitter(meanMs: 1))
+    }
+
+    /// The receivers compared on each row, in column order.
+    enum Receiver: String, CaseIterable {
+        case libopus = "libopus, every packet"
+        case ours = "ours"
+        case oursNoStretching = "ours, no stretching"
+        case oracle = "oracle@ours"
+    }
+
+    /// What one receiver did on one trace.
+    struct Playout {
+        var pcm: [Int16]
+        var meanDelayMs = Double.nan
+        var p95DelayMs = Double.nan
+        var lateLoss = Double.nan
+        var concealed = Double.nan
+        var stretched = Double.nan
+    }
+
+    /// The talk: its samples and where each utterance starts.
+    struct Talk {
+        var samples: [Int16] = []
+        var utterances: [(name: String, speech: [Int16], start: Int)] = []
+        var frames: Int { samples.count / OpusPacketStream.samplesPerFrame }
+    }
+
+    static func talk() throws -> Talk {
+        let alice = try SpeechFixture.samples(SpeechFixture.alice, sampleRate: 48_000)
+        let bob = try SpeechFixture.samples(SpeechFixture.bob, sampleRate: 48_000)
+        var talk = Talk()
+        for (name, speech) in [("alice", alice), ("bob", bob), ("alice", alice), ("bob", bob)] {
+            talk.utterances.append((name, speech, talk.samples.count))
+            talk.samples += speech + [Int16](repeating: 0, count: 48_000)
+        }
+        let frame = OpusPacketStream.samplesPerFrame
+        talk.samples += [Int16](repeating: 0, count: (frame - talk.samples.count % frame) % frame)
+        return talk
+    }
+
+    func run() throws {
+        let started = Date()
+        let python = try self.python ?? PESQScorer.preparedPython()
+        let directory = PESQScorer.repositoryRoot.appendingPathComponent("out/listening", isDirectory: true)
+        let scorer = try PESQScorer(python: python, directory: directory)
+        let talk = try Self.talk()
+        var streams: [Int: OpusPacketStream] = [:]
+        // pairs[network][receiver]: the scorer's indices; playouts likewise, per seed.
+        var pairs = [[[Int]]](repeating: [[Int]](repeating: [], count: Receiver.allCases.count), count: Self.networks.count)
+        var playouts = [[[Playout]]](repeating: [[Playout]](repeating: [], count: Receiver.allCases.count), count: Self.networks.count)
+        for (networkIndex, network) in Self.networks.enumerated() where onlyNetworks.isEmpty || onlyNetworks.contains(network.name) {
+            for seed in 0..<UInt64(seeds) {
+                let drawn = seed + seedOffset
+                var generator = SeededGenerator(seed: 7_000 + 100 * UInt64(networkIndex) + drawn)
+                var trace = NetworkSimulator(profile: network.profile).trace(packetCount: talk.frames, using: &generator)
+                if network.startBurstMs > 0 { trace = Self.burstingTheStart(of: trace, untilMs: network.startBurstMs) }
+                let lossPercent = Int((trace.lossRate * 100).rounded(.up))
+                let stream = try streams[lossPercent] ?? OpusPacketStream(
+                    pcm: talk.samples, frameCount: talk.frames,
+                    encoding: .init(bitsPerSecond: 24_000, complexity: 10, inbandFEC: lossPercent > 0, expectedLossPercent: lossPercent))
+                streams[lossPercent] = stream
+                let results = try Self.play(trace, stream: stream)
+                for (receiverIndex, playout) in results.enumerated() {
+                    playouts[networkIndex][receiverIndex].append(playout)
+                    for (utteranceIndex, utterance) in talk.utterances.enumerated() {
+                        // From where the utterance was sent to 1.5 s past its end: the scoring
+                        // window finds it in there whatever the playout delay.
+                        let end = min(playout.pcm.count, utterance.start + utterance.speech.count + 72_000)
+                        let slice = Array(playout.pcm[min(utterance.start, end)..<end])
+                        let name = "\(network.profile.name)-\(Receiver.allCases[receiverIndex])-seed\(drawn)-\(utteranceIndex)"
+                        pairs[networkIndex][receiverIndex].append(
+                            try scorer.add(referenceName: utterance.name, reference: utterance.speech, degraded: slice, name: name))
+                    }
+                }
+            }
+        }
+        let simulated = Date()
+        let scores = try scorer.score()
+        printTable(pairs: pairs, playouts: playouts, scores: scores)
+        print(String(format: "%d networks × %d seeds replayed in %.0f s, %d pairs scored in %.0f s; WAVs in %@", Self.networks.count, seeds,
+                     simulated.timeIntervalSince(started), scores.count, Date().timeIntervalSince(simulated), directory.path))
+    }
+
+    /// Every receiver's playout of `trace`, in `Receiver` order.
+    static func play(_ trace: NetworkTrace, stream: OpusPacketStream) throws -> [Playout] {
+        let everyPacket = NetworkTrace(packets: trace.packets.map { TracePacket(sequence: $0.sequence, sendMs: $0.sendMs, arrivalMs: $0.sendMs) })
+        let libopus = Playout(pcm: try FixedDelayPlayout(everyPacket, stream: stream, delayMs: 0).pcm)
+        let ours = try adaptive(trace, stream: stream, stretching: true)
+        let oursNoStretching = try adaptive(trace, stream: stream, stretching: false)
+        let fixed = try FixedDelayPlayout(trace, stream: stream, delayMs: ours.meanDelayMs.isFinite ? ours.meanDelayMs : 0)
+        let received = trace.packets.filter { $0.arrivalMs != nil }
+        let late = received.filter { $0.arrivalMs! > $0.sendMs + fixed.delayMs }.count
+        let oracle = Playout(pcm: fixed.pcm, meanDelayMs: fixed.delayMs, p95DelayMs: fixed.delayMs,
+                             lateLoss: received.isEmpty ? 0 : Double(late) / Double(received.count),
+                             concealed: Double(fixed.concealedPackets + fixed.fecRecoveredPackets) / Double(max(1, trace.packets.count)),
+                             stretched: 0)
+        return [libopus, ours, oursNoStretching, oracle]
+    }
+
+    /// The call's jitter buffer on `trace`, recorded.
+    static func adaptive(_ trace: NetworkTrace, stream: OpusPacketStream, stretching: Bool) throws -> Playout {
+        var configuration = MediaConfiguration().jitterBuffer
+        configuration.allowsTimeStretching = stretching
+        var pcm: [Int16] = []
+        pcm.reserveCapacity(trace.packets.count * OpusPacketStream.samplesPerFrame + 200_000)
+        let run = try AdaptiveJitterBufferReplay.replay(trace, stream: stream, configuration: configuration) { pcm.append(contentsOf: $0) }
+        let summary = run.summary(trace)
+        return Playout(pcm: pcm, meanDelayMs: summary.meanDelayMs, p95DelayMs: summary.p95DelayMs, lateLoss: summary.lateLossCreditingFEC,
+                       concealed: summary.concealed,
+                       stretched: run.activeTicks == 0 ? 0 : Double(run.stretchedTicks) / Double(run.activeTicks))
+    }
+
+    /// `trace` with every packet sent before `untilMs` arriving with the first one sent at or
+    /// after it (or as it did, if later): a path that held the call's first packets.
+    static func burstingTheStart(of trace: NetworkTrace, untilMs: Double) -> NetworkTrace {
+        guard let release = trace.packets.first(where: { $0.sendMs >= untilMs })?.arrivalMs else { return trace }
+        var packets = trace.packets
+        for index in packets.indices where packets[index].sendMs < untilMs {
+            packets[index].arrivalMs = packets[index].arrivalMs.map { max($0, release) }
+        }
+        return NetworkTrace(packets: packets)
+    }
+
+    // MARK: The table
+
+    private func printTable(pairs: [[[Int]]], playouts: [[[Playout]]], scores: [Double?]) {
+        print("\n== \(Self.group) (PESQ-WB MOS-LQO, ITU-T P.862.2, mean of the talk's 4 utterances; the same packets at the same times "
+              + "for every receiver of a row) ==")
+        print("delay = send → play of played packets; late = received packets not played (FEC recoveries credited); concealed and")
+        print("stretched = share of 20 ms ticks; \(seeds) seed(s) per network, seed offset \(seedOffset)")
+        print(Self.row("network", "receiver", "PESQ", "mean ms", "p95 ms", "late %", "concealed %", "stretched %"))
+        for (networkIndex, network) in Self.networks.enumerated() where !pairs[networkIndex][0].isEmpty {
+            var pesq: [Receiver: Double] = [:]
+            for (receiverIndex, receiver) in Receiver.allCases.enumerated() {
+                let score = Self.mean(pairs[networkIndex][receiverIndex].compactMap { scores[$0] })
+                pesq[receiver] = score
+                let runs = playouts[networkIndex][receiverIndex]
+                func column(_ value: (Playout) -> Double, scale: Double = 1) -> String {
+                    let values = runs.map(value).filter(\.isFinite)
+                    return values.isEmpty ? "" : String(format: "%.1f", Self.mean(values) * scale)
+                }
+                print(Self.row(receiverIndex == 0 ? network.name : "", receiver.rawValue, String(format: "%.2f", score),
+                               column(\.meanDelayMs), column(\.p95DelayMs), column(\.lateLoss, scale: 100),
+                               column(\.concealed, scale: 100), column(\.stretched, scale: 100)))
+                if receiver == .ours {
+                    let meanDelay = Self.mean(runs.map(\.meanDelayMs).filter(\.isFinite))
+                    report.add(BenchmarkFigure(group: Self.group, name: "\(network.name) ours mean delay", value: meanDelay, unit: "ms",
+                                               baseline: nil, baselineValue: nil, ratio: nil), quiet: true)
+                }
+            }
+            for (receiver, baseline) in [(Receiver.ours, Receiver.libopus), (.ours, .oracle), (.oursNoStretching, .oracle)] {
+                guard let value = pesq[receiver], let baselineValue = pesq[baseline] else { continue }
+                report.add(BenchmarkFigure(group: Self.group, name: "\(network.name) \(receiver.rawValue) PESQ-WB", value: value,
+                                           unit: "MOS-LQO", baseline: baseline.rawValue, baselineValue: baselineValue,
+                                           ratio: value / baselineValue), quiet: true)
+            }
+        }
+    }
+
+    private static func mean(_ values: [Double]) -> Double { values.isEmpty ? .nan : values.reduce(0, +) / Double(values.count) }
+
+    private static func row(_ columns: String...) -> String {
+        let widths = [24, 22, 7, 9, 9, 8, 13, 0]
+        return zip(columns, widths).map { text, width in
+            text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
+        }.joined()
+    }
+}
