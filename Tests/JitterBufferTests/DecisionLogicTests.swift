@@ -92,6 +92,17 @@ import Testing
         #expect(queued.operation == .normal(Self.packet(0)))
     }
 
+    @Test func stretchingOffNeverStretches() {
+        var configuration = JitterBufferConfiguration()
+        configuration.allowsTimeStretching = false
+        let logic = DecisionLogic(configuration: configuration, maximumPitchPeriod: 480)
+        for margin in [0.0, 24.9, 54.9, 80, 180, 500] {
+            #expect(Self.decide(logic, Self.input(next: Self.packet(0), marginMs: margin)).operation == .normal(Self.packet(0)))
+        }
+        #expect(Self.decide(logic, Self.input(next: Self.packet(0), queuedSamples: 480, isFirstThisTick: false)).operation
+                == .normal(Self.packet(0)))
+    }
+
     @Test func theMarginNeverSitsBelowTheMinimum() {
         var input = Self.input(next: Self.packet(0), marginMs: 4)
         input.targetDelayMs = 0  // lowest margin: 5 ms, not −5
