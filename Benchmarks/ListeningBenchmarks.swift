@@ -136,7 +136,7 @@ struct ListeningBenchmarks {
                         // window finds it in there whatever the playout delay.
                         let end = min(playout.pcm.count, utterance.start + utterance.speech.count + 72_000)
                         let slice = Array(playout.pcm[min(utterance.start, end)..<end])
-                        let name = "\(network.profile.name)-\(Receiver.allCases[receiverIndex])-seed\(drawn)-\(utteranceIndex)"
+                        let name = "\(network.name)-\(Receiver.allCases[receiverIndex])-seed\(drawn)-\(utteranceIndex)"
                         pairs[networkIndex][receiverIndex].append(
                             try scorer.add(referenceName: utterance.name, reference: utterance.speech, degraded: slice, name: name))
                     }

@@ -9,7 +9,8 @@ import RTP
 /// it needs next is produced — normal decode, merge after concealment, FEC recovery, expand
 /// (concealment, or waiting for an overtaken packet), DTX comfort noise, accelerate or
 /// preemptive expand toward the target — and the operation of that name carries it out into a
-/// `PlayoutQueue`, from which the tick's frame is emitted.
+/// `PlayoutQueue`, from which the tick's frame is emitted. A stretch that is not urgent waits
+/// for a pause (`QuietFrameDetector`), where the listener does not hear it.
 ///
 /// The store is a preallocated ring; payloads are copied in; nothing allocates per packet or
 /// per tick. Not thread-safe: drive it from one thread (the playout thread).
@@ -31,6 +32,9 @@ public final class AdaptiveJitterBuffer {
     static let spikeWaitMs = 100.0
     /// A sequence number further than this from the highest one is a jump (restart).
     static let sequenceJump: Int64 = 3_000
+    /// Longest a stretch that may wait for a pause waits, in ms: audio with no pauses (music,
+    /// a tone, one long sentence) is stretched anyway, once per this span.
+    static let maximumStretchDeferralMs = 1_000
 
     private let decoder: OpusDecoder
     private let store: PacketStore
@@ -44,12 +48,13 @@ public final class AdaptiveJitterBuffer {
     private let queue: PlayoutQueue
     private let decisionLogic: DecisionLogic
     private let normal: NormalOperation
-    private let merge: MergeOperation
     private let expand: ExpandOperation
     private let fecRecovery: FECRecoveryOperation
     private let accelerate: AccelerateOperation
     private let preemptiveExpand: PreemptiveExpandOperation
     private let comfortNoise: ComfortNoiseOperation
+    /// Whether the frame just decoded is a pause, where a stretch is not heard.
+    private let quietFrames: QuietFrameDetector
     /// The packet being played, decoded (room for the longest Opus packet).
     private let decoded: UnsafeMutableBufferPointer<Int16>
     private let samplesPerMs: Double
@@ -66,6 +71,8 @@ public final class AdaptiveJitterBuffer {
     private var isPlaying = false
     /// Playout position and what it last did.
     private var state = PlayoutState()
+    /// How long stretches decided in a row have waited for a pause, in ms.
+    private var stretchDeferredMs = 0
 
     /// Creates a buffer and its Opus decoder (mono).
     /// - Throws: the `JitterBufferError` naming the first invalid configuration field.
@@ -99,13 +106,13 @@ public final class AdaptiveJitterBuffer {
                                            windowCapacity: max(64, 4_000 / configuration.frameDurationMs))
         queue = PlayoutQueue(sampleCapacity: 4 * maximumPacketSamples + 4 * samplesPerFrame, segmentCapacity: 32)
         normal = NormalOperation(queue: queue)
-        merge = MergeOperation(queue: queue)
         expand = ExpandOperation(decoder: decoder, queue: queue, sampleRate: rate, samplesPerFrame: samplesPerFrame)
         fecRecovery = FECRecoveryOperation(decoder: decoder, queue: queue, maximumPacketSamples: maximumPacketSamples)
         accelerate = AccelerateOperation(sampleRate: rate, maximumFrameCount: maximumPacketSamples, queue: queue)
         preemptiveExpand = PreemptiveExpandOperation(sampleRate: rate, maximumFrameCount: maximumPacketSamples, queue: queue)
         comfortNoise = ComfortNoiseOperation(decoder: decoder, queue: queue, sampleRate: rate, samplesPerFrame: samplesPerFrame)
         decisionLogic = DecisionLogic(configuration: configuration, maximumPitchPeriod: preemptiveExpand.maximumPeriod)
+        quietFrames = QuietFrameDetector(frameDurationMs: configuration.frameDurationMs)
         decoded = .allocate(capacity: maximumPacketSamples)
         decoded.initialize(repeating: 0)
         targetDelayMs = Double(configuration.initialDelayMs)
@@ -153,7 +160,7 @@ public final class AdaptiveJitterBuffer {
         } else if packet.payloadType != payloadType {
             payloadType = packet.payloadType
             try? decoder.reset()
-            state.hasMergeTail = false
+            state.followsConcealment = false
         }
 
         var sequence: Int64, timestamp: Int64
@@ -237,8 +244,10 @@ public final class AdaptiveJitterBuffer {
         isPlaying = false
         state.expandedSamples = 0
         state.waitedSamples = 0
-        state.hasMergeTail = false
+        state.followsConcealment = false
         state.isInDTX = false
+        quietFrames.reset()
+        stretchDeferredMs = 0
     }
 
     // MARK: Playout
@@ -286,7 +295,22 @@ public final class AdaptiveJitterBuffer {
             isFirstThisTick: isFirstThisTick)
         let decision = decisionLogic.decide(input) { estimator.delayMs(atQuantile: DecisionLogic.holdQuantile) }
         state.apply(decision.realignment)
+        switch decision.operation {
+        case .accelerate, .preemptiveExpand: break
+        default: stretchDeferredMs = 0  // the need to stretch has passed
+        }
         perform(decision.operation)
+    }
+
+    /// Whether a stretch of `urgency` decided for the frame just decoded happens now: at once
+    /// if urgent, in a quiet frame, or once it has waited `maximumStretchDeferralMs`.
+    private func mayStretch(_ urgency: StretchUrgency) -> Bool {
+        if urgency == .now || quietFrames.isQuiet || stretchDeferredMs >= Self.maximumStretchDeferralMs {
+            stretchDeferredMs = 0
+            return true
+        }
+        stretchDeferredMs += configuration.frameDurationMs
+        return false
     }
 
     private func perform(_ operation: PlayoutOperation) {
@@ -305,15 +329,15 @@ public final class AdaptiveJitterBuffer {
             normal.run(UnsafeBufferPointer(frame), packet: packet, state: &state)
         case .merge(let packet):
             guard let frame = decode(packet) else { return }
-            merge.run(frame, from: expand.tail, packet: packet, state: &state)
-        case .accelerate(let packet, let extent):
+            normal.run(UnsafeBufferPointer(frame), packet: packet, kind: .merge, state: &state)
+        case .accelerate(let packet, let extent, let urgency):
             guard let frame = decode(packet) else { return }
-            if !accelerate.run(frame, extent: extent, packet: packet, state: &state, statistics: &statistics) {
+            if !mayStretch(urgency) || !accelerate.run(frame, extent: extent, packet: packet, state: &state, statistics: &statistics) {
                 normal.run(UnsafeBufferPointer(frame), packet: packet, state: &state)
             }
-        case .preemptiveExpand(let packet):
+        case .preemptiveExpand(let packet, let urgency):
             guard let frame = decode(packet) else { return }
-            if !preemptiveExpand.run(UnsafeBufferPointer(frame), packet: packet, state: &state, statistics: &statistics) {
+            if !mayStretch(urgency) || !preemptiveExpand.run(UnsafeBufferPointer(frame), packet: packet, state: &state, statistics: &statistics) {
                 normal.run(UnsafeBufferPointer(frame), packet: packet, state: &state)
             }
         case .dtxComfortNoise(let packet):
@@ -339,6 +363,8 @@ public final class AdaptiveJitterBuffer {
         store.remove(sequence: packet.sequence)
         state.move(toSequence: packet.sequence + 1, timestamp: packet.timestamp + Int64(count))
         state.isInDTX = OpusEncoder.isDTXPacket(byteCount: packet.byteCount)
-        return UnsafeMutableBufferPointer(rebasing: decoded[0..<count])
+        let frame = UnsafeMutableBufferPointer(rebasing: decoded[0..<count])
+        quietFrames.observe(UnsafeBufferPointer(frame))
+        return frame
     }
 }

@@ -50,7 +50,7 @@ final class ComfortNoiseOperation {
             state.waitedSamples += sampleCount
         }
         state.expandedSamples = 0
-        state.hasMergeTail = false
+        state.followsConcealment = false
         queue.append(UnsafeBufferPointer(frame), kind: .comfortNoise, sequenceNumber: nil, arrivalMs: nil)
         state.lastKind = .comfortNoise
     }

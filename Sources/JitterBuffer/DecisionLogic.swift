@@ -5,21 +5,25 @@ import Opus
 /// without a decoder.
 ///
 /// - **normal**: the next packet is there → decode it;
-/// - **merge**: the same right after concealment, crossfaded in from the concealed signal;
+/// - **merge**: the same right after concealment (libopus joins it to its concealment);
 /// - **fecRecovery**: it is missing but the packet after it carries in-band FEC → rebuild it
 ///   (at once, or after waiting for it: `LatePacketPolicy`);
 /// - **expand**: missing otherwise → Opus concealment. With nothing later stored (a stall)
 ///   playout waits in place, so the delay grows to the network's. With later packets stored,
 ///   the missing one is usually only overtaken (reordered), so playout also waits for it — up
 ///   to `maximumHoldMs`, and only while its lateness is within what `holdQuantile` of recent
-///   packets reached — then gives it up (FEC from the next packet, or concealment). Waiting a
-///   frame and playing the packet late conceals no more than giving it up would, and loses
-///   nothing; the delay it adds is removed by accelerating afterwards;
+///   packets reached — then gives it up (FEC from the next packet, or concealment). Under the
+///   default FEC-first policy it waits only while playout sits below its target: there the
+///   wait raises the delay toward where it should be anyway, while above it each wait is a
+///   frame of concealment the listener hears plus delay to be taken out again;
 /// - **comfortNoise**: the sequence continues but the timestamp jumped (sender DTX), or the
 ///   last packet was a DTX packet and nothing follows yet → the decoder's comfort noise;
 /// - **accelerate** / **preemptiveExpand**: when decoding, the packet's margin (how long ago
 ///   the fastest-path copy of it would have arrived) is compared with the target delay less
-///   `targetToleranceMs`: a frame above → remove a pitch period, below → insert one.
+///   `targetToleranceMs`: a frame above → remove a pitch period, below → insert one. Either
+///   waits for a quiet frame (`StretchUrgency.whenQuiet`) unless the margin is
+///   `urgentAccelerateFrames` above or `urgentExpandMs` below, or the policy waits for
+///   packets (its waits must be paid back at once).
 struct DecisionLogic {
     /// How far below the target the margin may sit before a period is inserted, in ms. The
     /// margin moves in whole packets (a packet is decoded at a tick), so it sits on a 20 ms
@@ -36,6 +40,12 @@ struct DecisionLogic {
     static let accelerateHysteresisMs = 5.0
     /// Most pitch periods removed from one frame when the margin is several frames above target.
     static let fastAcceleratePeriods = 3
+    /// Frames above the lowest margin (plus the hysteresis) from which accelerating cannot wait
+    /// for a pause: 120 ms of extra delay is worse to hear than a hurried syllable.
+    static let urgentAccelerateFrames = 6
+    /// How far below the lowest margin, in ms, inserting a period cannot wait for a pause: the
+    /// next packet is about to miss its turn (never below `minimumMarginMs`).
+    static let urgentExpandMs = 10.0
     /// Longest wait for a missing packet while later ones are stored, in ms.
     static let maximumHoldMs = 80.0
     /// A missing packet is waited for only while its lateness so far is within this quantile
@@ -139,8 +149,10 @@ struct DecisionLogic {
         let canRecoverFromFEC = state.expandedSamples == 0 && next.hasFEC && next.sequence == state.nextSequence + 1
             && gap > 0 && gap <= maximumPacketSamples && gap % opusStepSamples == 0
         let prefersFEC = canRecoverFromFEC && latePacketPolicy == .recoverFromFECFirst
-        if gap > 0 && !prefersFEC && Double(state.waitedSamples) < Self.maximumHoldMs * samplesPerMs
-            && marginMs(timestamp: state.nextTimestamp, nowMs: input.nowMs, fastestOffsetMs: input.fastestOffsetMs) <= holdLimitMs() {
+        let dueMargin = marginMs(timestamp: state.nextTimestamp, nowMs: input.nowMs, fastestOffsetMs: input.fastestOffsetMs)
+        let mayWait = latePacketPolicy == .waitForPacket || dueMargin < input.targetDelayMs
+        if gap > 0 && !prefersFEC && mayWait && Double(state.waitedSamples) < Self.maximumHoldMs * samplesPerMs
+            && dueMargin <= holdLimitMs() {
             return PlayoutDecision(operation: .expand(.waiting))  // most likely overtaken, not lost: wait for it
         }
         if gap <= 0 || state.waitedSamples >= gap {
@@ -157,7 +169,7 @@ struct DecisionLogic {
     /// How the packet due (`packet`, at `state`'s position) is played once decoded.
     private func decodeOperation(_ packet: PacketStore.Slot, state: PlayoutState, input: Input) -> PlayoutOperation {
         if OpusEncoder.isDTXPacket(byteCount: packet.byteCount) { return .dtxComfortNoise(packet) }
-        if state.expandedSamples > 0 && state.hasMergeTail { return .merge(packet) }
+        if state.expandedSamples > 0 && state.followsConcealment { return .merge(packet) }
         guard allowsTimeStretching else { return .normal(packet) }
         let margin = marginMs(timestamp: state.nextTimestamp, nowMs: input.nowMs, fastestOffsetMs: input.fastestOffsetMs)
         let lowest = lowestMarginMs(targetDelayMs: input.targetDelayMs)
@@ -170,13 +182,22 @@ struct DecisionLogic {
                     && margin >= lowest + Double(periods + 1) * frameMs + Self.accelerateHysteresisMs {
                 periods += 1
             }
-            return .accelerate(packet, .periods(periods))
+            let isUrgent = margin >= lowest + Double(Self.urgentAccelerateFrames) * frameMs + Self.accelerateHysteresisMs
+            return .accelerate(packet, .periods(periods), urgency(isUrgent))
         }
-        if margin < lowest && queuedMs < frameMs { return .preemptiveExpand(packet) }
+        if margin < lowest && queuedMs < frameMs {
+            return .preemptiveExpand(packet, urgency(margin < max(lowest - Self.urgentExpandMs, Self.minimumMarginMs)))
+        }
         if margin >= lowest && input.queuedSamples >= maximumPitchPeriod / 4 {
             // Audio left over from earlier stretching is pure delay: trim it when a period fits.
-            return .accelerate(packet, .queuedSamples(input.queuedSamples))
+            return .accelerate(packet, .queuedSamples(input.queuedSamples), urgency(false))
         }
         return .normal(packet)
+    }
+
+    /// The urgency of a stretch: at once when `isUrgent`, or always under the waiting policy
+    /// (the delay its waits add must be paid back before the next wait), else in a pause.
+    private func urgency(_ isUrgent: Bool) -> StretchUrgency {
+        isUrgent || latePacketPolicy == .waitForPacket ? .now : .whenQuiet
     }
 }

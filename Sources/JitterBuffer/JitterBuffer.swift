@@ -12,8 +12,8 @@
 /// Internals, after WebRTC NetEq: `PacketStore` (preallocated ring of packets by extended
 /// sequence number), `RelativeDelayEstimator` (relative-delay histogram with forgetting, and
 /// the target delay), `DecisionLogic` (state in, `PlayoutDecision` out: a pure value), the
-/// operations that carry a decision out (`NormalOperation`, `MergeOperation`,
-/// `ExpandOperation`, `FECRecoveryOperation`, `AccelerateOperation`,
+/// operations that carry a decision out (`NormalOperation`, which also books
+/// merges, `ExpandOperation`, `FECRecoveryOperation`, `AccelerateOperation`,
 /// `PreemptiveExpandOperation`, `ComfortNoiseOperation`) on a `PlayoutState`, and
 /// `PlayoutQueue` (produced samples waiting to be emitted, with segment markers).
 enum JitterBufferModule {}

@@ -10,7 +10,7 @@ public enum PlayoutKind: Sendable, Hashable {
     case accelerate
     /// A packet decoded and lengthened by one pitch period (buffer below target).
     case preemptiveExpand
-    /// The first packet after concealment, crossfaded in from the concealed signal.
+    /// The first packet after concealment, joined to it by the decoder.
     case merge
     /// Silence: a sender's DTX gap (timestamps jump, sequence numbers contiguous), or
     /// nothing received yet.

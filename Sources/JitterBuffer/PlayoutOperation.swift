@@ -4,12 +4,14 @@
 enum PlayoutOperation: Equatable {
     /// Decode the packet due and play it as it is (`NormalOperation`).
     case normal(PacketStore.Slot)
-    /// Decode the packet due and crossfade it in from the concealment before it (`MergeOperation`).
+    /// Decode the packet due right after concealment (`NormalOperation`, booked as a merge).
     case merge(PacketStore.Slot)
-    /// Decode the packet due and remove pitch periods from it (`AccelerateOperation`).
-    case accelerate(PacketStore.Slot, AccelerateOperation.Extent)
-    /// Decode the packet due and insert a pitch period into it (`PreemptiveExpandOperation`).
-    case preemptiveExpand(PacketStore.Slot)
+    /// Decode the packet due and remove pitch periods from it (`AccelerateOperation`), now or
+    /// in the next quiet frame.
+    case accelerate(PacketStore.Slot, AccelerateOperation.Extent, StretchUrgency)
+    /// Decode the packet due and insert a pitch period into it (`PreemptiveExpandOperation`),
+    /// now or in the next quiet frame.
+    case preemptiveExpand(PacketStore.Slot, StretchUrgency)
     /// Decode the sender's DTX packet due: the decoder's comfort noise (`ComfortNoiseOperation`).
     case dtxComfortNoise(PacketStore.Slot)
     /// Conceal one frame (`ExpandOperation`).

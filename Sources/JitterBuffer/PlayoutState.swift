@@ -11,9 +11,9 @@ struct PlayoutState: Equatable {
     /// Samples played without advancing through the stream (concealment while waiting for a
     /// packet, comfort noise while the sender is in DTX); 0 once a packet plays.
     var waitedSamples = 0
-    /// The last concealment left a tail: the next concealment continues from it, and the next
-    /// decoded frame is crossfaded in from it (merge).
-    var hasMergeTail = false
+    /// The latest audio was concealment: the next decoded packet is booked as a merge (libopus
+    /// joins it to the concealment itself).
+    var followsConcealment = false
     /// The last packet decoded was an Opus DTX packet: the sender is silent until its next one.
     var isInDTX = false
     /// How the latest audio was produced.
@@ -30,7 +30,7 @@ struct PlayoutState: Equatable {
     mutating func finishProduction(_ kind: PlayoutKind) {
         expandedSamples = 0
         waitedSamples = 0
-        hasMergeTail = false
+        followsConcealment = false
         lastKind = kind
     }
 
@@ -43,7 +43,7 @@ struct PlayoutState: Equatable {
             nextTimestamp += Int64(samples)
             waitedSamples = 0
             expandedSamples = 0
-            hasMergeTail = false
+            followsConcealment = false
         case .skipMissingPackets(let sequence, let timestamp):
             move(toSequence: sequence, timestamp: timestamp)
         }

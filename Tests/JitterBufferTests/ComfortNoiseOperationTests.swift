@@ -11,7 +11,7 @@ import Testing
     @Test func dtxPacketIsSilentConcealmentWithItsSequenceNumber() throws {
         let queue = OperationFixture.queue()
         var state = PlayoutState()
-        state.hasMergeTail = true
+        state.followsConcealment = true
         var statistics = JitterBufferStatistics()
         let frame = [Int16](repeating: 3, count: 960)
         frame.withUnsafeBufferPointer {
@@ -23,7 +23,7 @@ import Testing
         #expect(emission.packetSamples == 0)
         #expect(statistics.concealedSamples == 960 && statistics.silentConcealedSamples == 960)
         #expect(statistics.concealmentEvents == 0)
-        #expect(!state.hasMergeTail && state.lastKind == .comfortNoise)
+        #expect(!state.followsConcealment && state.lastKind == .comfortNoise)
     }
 
     /// Over a gap whose end is known, playout moves through it; waiting for the sender's next
@@ -33,12 +33,12 @@ import Testing
         let queue = OperationFixture.queue()
         var state = OperationFixture.state()
         state.expandedSamples = 960
-        state.hasMergeTail = true
+        state.followsConcealment = true
         var statistics = JitterBufferStatistics()
         try Self.operation(queue).run(sampleCount: 480, advancing: advancing, state: &state, statistics: &statistics)
         #expect(state.nextTimestamp == (advancing ? 96_480 : 96_000))
         #expect(state.waitedSamples == (advancing ? 0 : 480))
-        #expect(state.expandedSamples == 0 && !state.hasMergeTail && state.lastKind == .comfortNoise)
+        #expect(state.expandedSamples == 0 && !state.followsConcealment && state.lastKind == .comfortNoise)
         #expect(statistics.concealedSamples == 480 && statistics.silentConcealedSamples == 480)
         let (samples, emission) = OperationFixture.drain(queue)
         #expect(samples.count == 480 && samples.contains { $0 != 0 })  // the decoder's noise, not digital silence

@@ -49,7 +49,7 @@ import Testing
     @Test func packetAfterConcealmentIsMergedIn() {
         let decision = Self.decide(Self.logic(), Self.input(next: Self.packet(0)) {
             $0.expandedSamples = Self.frame
-            $0.hasMergeTail = true
+            $0.followsConcealment = true
         })
         #expect(decision.operation == .merge(Self.packet(0)))
     }
@@ -64,11 +64,31 @@ import Testing
     @Test func aboveTargetAccelerates() {
         let logic = Self.logic()
         // 80 ms: the lowest margin (55) + a frame + the 5 ms hysteresis.
-        #expect(Self.decide(logic, Self.input(next: Self.packet(0), marginMs: 80)).operation == .accelerate(Self.packet(0), .periods(1)))
+        #expect(Self.decide(logic, Self.input(next: Self.packet(0), marginMs: 80)).operation == .accelerate(Self.packet(0), .periods(1), .whenQuiet))
         #expect(Self.decide(logic, Self.input(next: Self.packet(0), marginMs: 79.9)).operation == .normal(Self.packet(0)))
         // Two and three frames above: fast accelerate, never more than three periods.
-        #expect(Self.decide(logic, Self.input(next: Self.packet(0), marginMs: 100)).operation == .accelerate(Self.packet(0), .periods(2)))
-        #expect(Self.decide(logic, Self.input(next: Self.packet(0), marginMs: 500)).operation == .accelerate(Self.packet(0), .periods(3)))
+        #expect(Self.decide(logic, Self.input(next: Self.packet(0), marginMs: 100)).operation == .accelerate(Self.packet(0), .periods(2), .whenQuiet))
+        #expect(Self.decide(logic, Self.input(next: Self.packet(0), marginMs: 500)).operation == .accelerate(Self.packet(0), .periods(3), .now))
+    }
+
+    @Test func onlyFarFromTheTargetDoesAStretchNotWaitForAPause() {
+        let logic = Self.logic()
+        // Six frames above the lowest margin plus the hysteresis: 55 + 120 + 5 = 180 ms.
+        #expect(Self.decide(logic, Self.input(next: Self.packet(0), marginMs: 179.9)).operation
+                == .accelerate(Self.packet(0), .periods(3), .whenQuiet))
+        #expect(Self.decide(logic, Self.input(next: Self.packet(0), marginMs: 180)).operation
+                == .accelerate(Self.packet(0), .periods(3), .now))
+        // Ten ms below the lowest margin (55 − 10 = 45): the next packet is about to be missed.
+        #expect(Self.decide(logic, Self.input(next: Self.packet(0), marginMs: 45)).operation
+                == .preemptiveExpand(Self.packet(0), .whenQuiet))
+        #expect(Self.decide(logic, Self.input(next: Self.packet(0), marginMs: 44.9)).operation
+                == .preemptiveExpand(Self.packet(0), .now))
+    }
+
+    @Test func theWaitingPolicyStretchesAtOnce() {
+        let logic = Self.logic(policy: .waitForPacket)
+        #expect(Self.decide(logic, Self.input(next: Self.packet(0), marginMs: 80)).operation == .accelerate(Self.packet(0), .periods(1), .now))
+        #expect(Self.decide(logic, Self.input(next: Self.packet(0), marginMs: 54.9)).operation == .preemptiveExpand(Self.packet(0), .now))
     }
 
     @Test func onlyTheTicksFirstProductionAcceleratesByAFrame() {
@@ -79,14 +99,14 @@ import Testing
     @Test func audioLeftFromStretchingIsTrimmed() {
         // At or above the lowest margin with a quarter of the longest period (120 samples) queued.
         let trimmed = Self.decide(Self.logic(), Self.input(next: Self.packet(0), queuedSamples: 120, isFirstThisTick: false))
-        #expect(trimmed.operation == .accelerate(Self.packet(0), .queuedSamples(120)))
+        #expect(trimmed.operation == .accelerate(Self.packet(0), .queuedSamples(120), .whenQuiet))
         let kept = Self.decide(Self.logic(), Self.input(next: Self.packet(0), queuedSamples: 119, isFirstThisTick: false))
         #expect(kept.operation == .normal(Self.packet(0)))
     }
 
     @Test func belowTargetExpandsPreemptively() {
         let logic = Self.logic()
-        #expect(Self.decide(logic, Self.input(next: Self.packet(0), marginMs: 54.9)).operation == .preemptiveExpand(Self.packet(0)))
+        #expect(Self.decide(logic, Self.input(next: Self.packet(0), marginMs: 54.9)).operation == .preemptiveExpand(Self.packet(0), .whenQuiet))
         // Not while a frame's worth of audio is already queued.
         let queued = Self.decide(logic, Self.input(next: Self.packet(0), marginMs: 40, queuedSamples: Self.frame, isFirstThisTick: false))
         #expect(queued.operation == .normal(Self.packet(0)))
@@ -106,7 +126,7 @@ import Testing
     @Test func theMarginNeverSitsBelowTheMinimum() {
         var input = Self.input(next: Self.packet(0), marginMs: 4)
         input.targetDelayMs = 0  // lowest margin: 5 ms, not −5
-        #expect(Self.decide(Self.logic(), input).operation == .preemptiveExpand(Self.packet(0)))
+        #expect(Self.decide(Self.logic(), input).operation == .preemptiveExpand(Self.packet(0), .now))
         #expect(Self.logic().lowestMarginMs(targetDelayMs: 0) == DecisionLogic.minimumMarginMs)
     }
 
@@ -147,7 +167,7 @@ import Testing
         let wholly = Self.decide(Self.logic(), Self.input(next: next, marginMs: 60 + 60) {
             $0.waitedSamples = 4 * Self.frame
             $0.expandedSamples = 4 * Self.frame
-            $0.hasMergeTail = true
+            $0.followsConcealment = true
         })
         #expect(wholly.realignment == .creditWaitedSamples(3 * Self.frame))
         #expect(wholly.operation == .normal(next))
@@ -174,7 +194,7 @@ import Testing
         let held = Self.input(next: carrier) {
             $0.waitedSamples = 80 * 48
             $0.expandedSamples = 80 * 48
-            $0.hasMergeTail = true
+            $0.followsConcealment = true
         }
         #expect(logic.decide(held, holdLimitMs: { 1_000 })
                 == PlayoutDecision(realignment: .skipMissingPackets(sequence: 101, timestamp: 48_960), operation: .merge(carrier)))
@@ -182,10 +202,21 @@ import Testing
 
     @Test(arguments: [LatePacketPolicy.recoverFromFECFirst, .waitForPacket])
     func withoutFECBothPoliciesWaitThenConceal(policy: LatePacketPolicy) {
+        // Below the target (margin 50 of 60): waiting raises the delay toward the target anyway.
         let logic = Self.logic(policy: policy)
         let next = Self.packet(1)
-        #expect(logic.decide(Self.input(next: next), holdLimitMs: { 70 }).operation == .expand(.waiting))
-        #expect(logic.decide(Self.input(next: next), holdLimitMs: { 50 }).operation == .expand(.advancing(toward: next)))
+        #expect(logic.decide(Self.input(next: next, marginMs: 50), holdLimitMs: { 70 }).operation == .expand(.waiting))
+        #expect(logic.decide(Self.input(next: next, marginMs: 50), holdLimitMs: { 40 }).operation == .expand(.advancing(toward: next)))
+    }
+
+    @Test func atTheTargetOnlyTheWaitingPolicyWaits() {
+        // At the target a wait is a frame of concealment the listener hears plus delay to be
+        // taken out again: FEC-first conceals and goes on; the waiting policy still waits.
+        let next = Self.packet(1)
+        #expect(Self.logic(policy: .recoverFromFECFirst).decide(Self.input(next: next), holdLimitMs: { 70 }).operation
+                == .expand(.advancing(toward: next)))
+        #expect(Self.logic(policy: .waitForPacket).decide(Self.input(next: next), holdLimitMs: { 70 }).operation
+                == .expand(.waiting))
     }
 
     @Test func fecCannotRebuildMoreThanOnePacketOrDuringConcealment() {
@@ -197,7 +228,7 @@ import Testing
         let carrier = Self.packet(1, hasFEC: true)
         let concealing = Self.input(next: carrier) {
             $0.expandedSamples = 480
-            $0.hasMergeTail = true
+            $0.followsConcealment = true
         }
         #expect(logic.decide(concealing, holdLimitMs: { 0 }).operation == .expand(.advancing(toward: carrier)))
     }
@@ -210,7 +241,7 @@ import Testing
         let decision = Self.logic().decide(Self.input(next: next, marginMs: 80) {
             $0.waitedSamples = Self.frame
             $0.expandedSamples = Self.frame
-            $0.hasMergeTail = true
+            $0.followsConcealment = true
             $0.lastKind = .expand
         }, holdLimitMs: { 70 })
         #expect(decision == PlayoutDecision(realignment: .skipMissingPackets(sequence: 101, timestamp: 48_960),

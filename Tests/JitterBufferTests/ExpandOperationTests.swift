@@ -16,7 +16,7 @@ import Testing
         expand.run(.waiting, state: &state, statistics: &statistics)
         #expect(state.nextSequence == 100 && state.nextTimestamp == 96_000)
         #expect(state.waitedSamples == 1_920 && state.expandedSamples == 1_920)
-        #expect(state.hasMergeTail && state.lastKind == .expand)
+        #expect(state.followsConcealment && state.lastKind == .expand)
         #expect(statistics.concealmentEvents == 1)
         #expect(statistics.concealedSamples == 1_920)
         let (samples, emission) = OperationFixture.drain(queue)
@@ -44,19 +44,28 @@ import Testing
         #expect(state.nextSequence == 102 && state.nextTimestamp == 96_000 + 2_880)
     }
 
-    /// The decoder's output stays continuous: each frame begins with the 2.5 ms the previous
-    /// concealment produced beyond its own frame.
-    @Test func eachConcealedFrameContinuesFromTheLastOnesTail() throws {
+    /// Concealment is exactly libopus's, frame for frame, and leaves the decoder where a
+    /// receiver calling libopus directly would have it: the packet after it decodes (merges)
+    /// to the very same samples. A concealment that ran ahead of the frame would shift both.
+    @Test func concealmentAndTheMergeAreTheDecodersOwnSignal() throws {
         let queue = OperationFixture.queue()
-        let expand = try Self.expand(queue)
-        var state = PlayoutState()
+        let decoder = try OperationFixture.primedDecoder()
+        let reference = try OperationFixture.primedDecoder()
+        let expand = ExpandOperation(decoder: decoder, queue: queue, sampleRate: 48_000, samplesPerFrame: 960)
+        var state = OperationFixture.state()
         var statistics = JitterBufferStatistics()
-        expand.run(.waiting, state: &state, statistics: &statistics)
-        let tail = Array(expand.tail)
-        #expect(tail.count == 120)
-        _ = OperationFixture.drain(queue)
-        expand.run(.waiting, state: &state, statistics: &statistics)
-        let second = OperationFixture.drain(queue).samples
-        #expect(Array(second[0..<120]) == tail)
+        var expected = [Int16](repeating: 0, count: 960)
+        for _ in 0..<3 {
+            expand.run(.waiting, state: &state, statistics: &statistics)
+            _ = try expected.withUnsafeMutableBufferPointer { try reference.conceal(into: $0) }
+            #expect(OperationFixture.drain(queue).samples == expected)
+        }
+        #expect(state.followsConcealment)
+        var merged = [Int16](repeating: 0, count: 5_760)
+        var direct = [Int16](repeating: 0, count: 5_760)
+        let payload = StreamFixture.payloads[13]
+        let count = try payload.withUnsafeBytes { bytes in try merged.withUnsafeMutableBufferPointer { try decoder.decode(bytes, into: $0) } }
+        _ = try payload.withUnsafeBytes { bytes in try direct.withUnsafeMutableBufferPointer { try reference.decode(bytes, into: $0) } }
+        #expect(count == 960 && merged == direct && merged.contains { $0 != 0 })
     }
 }

@@ -7,7 +7,7 @@ import Testing
         var state = PlayoutState()
         state.expandedSamples = 960
         state.waitedSamples = 960
-        state.hasMergeTail = true
+        state.followsConcealment = true
         let frame = OperationFixture.voicedFrame
         frame.withUnsafeBufferPointer {
             NormalOperation(queue: queue).run($0, packet: OperationFixture.packet(sequence: 65_537, arrivalMs: 940), state: &state)
@@ -19,6 +19,23 @@ import Testing
         // Packet audio: counted in the W3C delay (60 ms from arrival to emission per sample).
         #expect(emission.packetSamples == 960)
         #expect(abs(emission.delaySeconds - 960 * 0.060) < 1e-9)
-        #expect(state.expandedSamples == 0 && state.waitedSamples == 0 && !state.hasMergeTail && state.lastKind == .normal)
+        #expect(state.expandedSamples == 0 && state.waitedSamples == 0 && !state.followsConcealment && state.lastKind == .normal)
+    }
+
+    /// Right after concealment the frame is played as decoded (libopus made the seam) and booked as a merge.
+    @Test func aMergeIsTheDecodedFrameBookedAsAMerge() {
+        let queue = OperationFixture.queue()
+        var state = OperationFixture.state()
+        state.expandedSamples = 1_920
+        state.followsConcealment = true
+        state.lastKind = .expand
+        let frame = OperationFixture.voicedFrame
+        frame.withUnsafeBufferPointer {
+            NormalOperation(queue: queue).run($0, packet: OperationFixture.packet(), kind: .merge, state: &state)
+        }
+        let (samples, emission) = OperationFixture.drain(queue)
+        #expect(samples == frame)
+        #expect(emission.started?.kind == .merge && emission.firstStartedSequence == 100)
+        #expect(state.expandedSamples == 0 && !state.followsConcealment && state.lastKind == .merge)
     }
 }

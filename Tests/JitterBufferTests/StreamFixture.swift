@@ -40,6 +40,17 @@ enum StreamFixture {
     static let payloads: [[UInt8]] = (try? encode(voice(frameCount: 100))) ?? []
     /// The same without FEC (a lost packet can only be concealed).
     static let payloadsWithoutFEC: [[UInt8]] = (try? encode(voice(frameCount: 100), fec: false)) ?? []
+    /// Talk: the same voice with a pause in every 2 s (frames 80–99 of each 100 are silent),
+    /// as speech has, where a time-stretch is not heard.
+    static func talk(frameCount: Int) -> [Int16] {
+        var pcm = voice(frameCount: frameCount)
+        for frame in 0..<frameCount where frame % 100 >= 80 {
+            for index in (frame * frameSamples)..<((frame + 1) * frameSamples) { pcm[index] = 0 }
+        }
+        return pcm
+    }
+    /// 2 s of encoded talk (ending in its pause), with FEC.
+    static let talkPayloads: [[UInt8]] = (try? encode(talk(frameCount: 100))) ?? []
     /// An Opus DTX packet: a TOC byte alone (SILK wideband 20 ms, no frame data).
     static let dtxPayload: [UInt8] = [9 << 3]
 
@@ -57,14 +68,16 @@ enum StreamFixture {
     }
 
     /// Packets `0..<count` of one stream, sent every 20 ms from `firstSequence`/`firstTimestamp`,
-    /// arriving `delayMs` after sending.
+    /// arriving `delayMs` after sending: the voice (with or without FEC), or the talk.
     static func stream(count: Int, firstSequence: UInt16 = 1_000, firstTimestamp: UInt32 = 50_000,
-                       ssrc: UInt32 = 0x1234_5678, startMs: Double = 0, delayMs: Double = 5, fec: Bool = true) -> [Delivery] {
-        (0..<count).map { index in
+                       ssrc: UInt32 = 0x1234_5678, startMs: Double = 0, delayMs: Double = 5, fec: Bool = true,
+                       talk: Bool = false) -> [Delivery] {
+        let source = talk ? talkPayloads : fec ? payloads : payloadsWithoutFEC
+        return (0..<count).map { index in
             let send = startMs + Double(index) * frameMs
             let bytes = rtp(sequence: firstSequence &+ UInt16(truncatingIfNeeded: index),
                             timestamp: firstTimestamp &+ UInt32(truncatingIfNeeded: index * frameSamples),
-                            ssrc: ssrc, payload: (fec ? payloads : payloadsWithoutFEC)[index % payloads.count])
+                            ssrc: ssrc, payload: source[index % source.count])
             return Delivery(arrivalMs: send + delayMs, bytes: bytes, sendMs: send)
         }
     }

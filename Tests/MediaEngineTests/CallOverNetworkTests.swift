@@ -52,11 +52,15 @@ import NetworkSimulation
     /// with the class's jitter. FEC starts off (a clean network needs none) and comes on with
     /// the far end's first RTCP reports of loss or of jitter above a packet interval, a few
     /// seconds in: class F, whose packets overtake each other from the first second, pays for
-    /// those seconds most. Measured: A 0.90, B 0.94, C 0.93, bursty C 0.87, D 0.89, E 0.88,
-    /// F 0.72; the bounds sit about 0.03–0.04 under them: a broken jitter buffer, FEC or SRTP
-    /// path falls far below.
+    /// those seconds most. Measured: A 0.96, B 0.94, C 0.89, bursty C 0.91, D 0.90, E 0.88,
+    /// F 0.86 (with playout stretching in pauses and waiting only below its target; before,
+    /// A 0.90, B 0.94, C 0.93, bursty C 0.87, D 0.89, E 0.88, F 0.72). Class C is the one
+    /// that fell, yet PESQ-WB of the very same calls says the listener gained there (2.27 →
+    /// 2.56; over the seven 1.98 → 2.28): this waveform metric charges a pitch period moved
+    /// more than a listener does. The bounds sit about 0.03–0.04 under the measurements: a
+    /// broken jitter buffer, FEC or SRTP path falls far below.
     static let minimumCorrelation: [String: Double] = [
-        "A": 0.86, "B": 0.90, "C": 0.89, "C bursty": 0.83, "D": 0.85, "E": 0.84, "F": 0.68,
+        "A": 0.92, "B": 0.90, "C": 0.85, "C bursty": 0.87, "D": 0.86, "E": 0.84, "F": 0.82,
     ]
 
     @Test(arguments: ["A", "B", "C", "C bursty", "D", "E", "F"])

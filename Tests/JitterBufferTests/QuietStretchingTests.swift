@@ -1,0 +1,44 @@
+import Testing
+import JitterBuffer
+
+/// Stretching toward the target waits for a pause: whole-buffer runs on a virtual clock where
+/// the delay must come down by 60 ms (the first packets took a slower path than the rest).
+@Suite struct QuietStretchingTests {
+    typealias F = StreamFixture
+
+    /// 12 s of `talk` (or the pause-less voice); packets before 1.2 s arrive 60 ms later than the
+    /// rest, so once the faster ones come the margin is 60 ms above the (fixed, 45 ms) target.
+    static func run(talk: Bool) throws -> [F.Tick] {
+        var deliveries = F.stream(count: 600, talk: talk)
+        for index in 0..<60 { deliveries[index].arrivalMs += 60 }
+        return F.run(try F.fixedDelayBuffer(delayMs: 45), deliveries: deliveries, ticks: 600)
+    }
+
+    /// The packet index (0…) of each tick that accelerated.
+    static func accelerated(_ ticks: [F.Tick]) -> [(tick: Int, packet: Int)] {
+        ticks.enumerated().compactMap { tick, outcome in
+            guard outcome.event.kind == .accelerate, let sequence = outcome.event.sequenceNumber else { return nil }
+            return (tick, Int(sequence &- 1_000))
+        }
+    }
+
+    @Test func talkIsStretchedOnlyInItsPauses() throws {
+        let ticks = try Self.run(talk: true)
+        let accelerated = Self.accelerated(ticks)
+        let figures: Comment = "accelerated packets \(accelerated.map(\.packet))"
+        #expect(!accelerated.isEmpty, figures)
+        #expect(accelerated.allSatisfy { $0.packet % 100 >= 80 }, figures)
+        // The 60 ms came out in the first pause: nothing left to remove after it.
+        #expect(accelerated.allSatisfy { $0.packet < 100 }, figures)
+    }
+
+    @Test func audioWithoutPausesIsStretchedOncePerDeferral() throws {
+        let ticks = try Self.run(talk: false)
+        let accelerated = Self.accelerated(ticks)
+        let figures: Comment = "accelerated at ticks \(accelerated.map(\.tick))"
+        #expect(accelerated.count >= 2, figures)
+        let gaps = zip(accelerated.dropFirst(), accelerated).map { $0.tick - $1.tick }
+        // A second of deferral (50 frames) between stretches, give or take a production.
+        #expect(gaps.allSatisfy { $0 >= 49 }, figures)
+    }
+}
