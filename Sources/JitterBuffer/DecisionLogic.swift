@@ -7,7 +7,8 @@ import Opus
 /// - **normal**: the next packet is there → decode it;
 /// - **merge**: the same right after concealment (libopus joins it to its concealment);
 /// - **fecRecovery**: it is missing but the packet after it carries in-band FEC → rebuild it
-///   (at once, or after waiting for it: `LatePacketPolicy`);
+///   (at once, or after waiting for it: `LatePacketPolicy`); the last packet of a lost burst
+///   too, after the others were concealed;
 /// - **expand**: missing otherwise → Opus concealment. With nothing later stored (a stall)
 ///   playout waits in place, so the delay grows to the network's. With later packets stored,
 ///   the missing one is usually only overtaken (reordered), so playout also waits for it — up
@@ -146,7 +147,12 @@ struct DecisionLogic {
         }
         // One or more packets missing before `next`.
         let gap = Int(next.timestamp - state.nextTimestamp)
-        let canRecoverFromFEC = state.expandedSamples == 0 && next.hasFEC && next.sequence == state.nextSequence + 1
+        // The carrier's FEC stands for the span right before it: it rebuilds what is missing when
+        // that span is all that is — one packet, or the last of a burst whose earlier packets
+        // concealment has already covered (a receiver calling libopus does the same: PLC for
+        // those, then the carrier's FEC; exact-frame concealment keeps the decoder in step).
+        let fecCoversTheRest = next.sequence == state.nextSequence + 1 || (state.expandedSamples > 0 && gap <= samplesPerFrame)
+        let canRecoverFromFEC = next.hasFEC && fecCoversTheRest
             && gap > 0 && gap <= maximumPacketSamples && gap % opusStepSamples == 0
         let prefersFEC = canRecoverFromFEC && latePacketPolicy == .recoverFromFECFirst
         let dueMargin = marginMs(timestamp: state.nextTimestamp, nowMs: input.nowMs, fastestOffsetMs: input.fastestOffsetMs)

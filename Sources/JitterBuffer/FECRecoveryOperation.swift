@@ -18,17 +18,17 @@ final class FECRecoveryOperation {
 
     deinit { output.deallocate() }
 
-    /// Decodes `sampleCount` samples of the packet due (`state.nextSequence`) from the FEC in
-    /// `carrier`'s `payload` and queues them. Returns false, changing nothing, when the payload
-    /// yields no FEC: the span must be concealed instead.
+    /// Decodes `sampleCount` samples of the packet before `carrier` from the FEC in `carrier`'s
+    /// `payload` and queues them; playout goes on at `carrier`. (Concealment may have covered
+    /// earlier missing packets: the one rebuilt is always the carrier's predecessor.) Returns
+    /// false, changing nothing, when the payload yields no FEC: the span must be concealed instead.
     func run(carrier: PacketStore.Slot, payload: UnsafeRawBufferPointer, sampleCount: Int,
              state: inout PlayoutState, statistics: inout JitterBufferStatistics) -> Bool {
         let frame = UnsafeMutableBufferPointer(rebasing: output[0..<sampleCount])
         guard let count = try? decoder.decodeFEC(from: payload, into: frame) else { return false }
         statistics.fecPacketsRecovered += 1
-        let sequenceNumber = UInt16(truncatingIfNeeded: state.nextSequence)
-        state.nextSequence += 1
-        state.nextTimestamp += Int64(count)
+        let sequenceNumber = UInt16(truncatingIfNeeded: carrier.sequence - 1)
+        state.move(toSequence: carrier.sequence, timestamp: state.nextTimestamp + Int64(count))
         queue.append(UnsafeBufferPointer(rebasing: output[0..<count]), kind: .fecRecovery, sequenceNumber: sequenceNumber,
                      arrivalMs: carrier.arrivalMs)
         state.finishProduction(.fecRecovery)

@@ -126,6 +126,17 @@ enum RealCallSetup {
                 + (unsent > 0 ? ", \(unsent) encoded but not sent" : "")
                 + (outcome.refused > 0 ? ", \(outcome.refused) refused by the peer's host" : "")
                 + (outcome.forgedRefusals > 0 ? ", \(outcome.forgedRefusals) ICMP errors ignored (they quote nothing we sent)" : ""))
+            let remote = statistics.remoteInbound
+            if remote.reportsReceived > 0 {
+                say(command, String(format: "the receiver reported %d packets lost, jitter %.1f ms", remote.packetsLost, remote.jitter * 1_000)
+                    + (remote.roundTripTime.map { String(format: ", round trip %.1f ms", $0 * 1_000) } ?? "")
+                    + " (\(remote.reportsReceived) reports)")
+            } else {
+                say(command, "the receiver sent no RTCP report")
+            }
+        }
+        if received && !sent {
+            say(command, "sent \(outcome.sent) RTCP reports to the sender" + (outcome.refused > 0 ? " (\(outcome.refused) refused by its host)" : ""))
         }
         if received {
             let inbound = statistics.inbound

@@ -39,6 +39,10 @@ final class RealTimeMediaLoop {
         var expectsMedia = false
         /// How long refusals (or, with `expectsMedia`, silence) last before giving up.
         var giveUpSeconds = 10.0
+        /// With no `remote`, RTCP goes back to where the latest authenticated RTP came from
+        /// (symmetric RTP, RFC 4961): a receive-only leg still tells the sender its loss and
+        /// jitter, which the sender's FEC and bitrate plans live on.
+        var repliesToSender = false
     }
 
     /// What the loop did.
@@ -69,6 +73,8 @@ final class RealTimeMediaLoop {
     private let media: CallMedia
     private let socket: UDPSocket
     private let remote: PeerAddress?
+    /// The sender's address, learnt from its authenticated RTP (`Plan.repliesToSender`).
+    private var sender: PeerAddress?
     private let plan: Plan
     /// Milliseconds: the monotonic clock, or a test's virtual one.
     private let clock: () -> Double
@@ -191,17 +197,17 @@ final class RealTimeMediaLoop {
                 sourceEndedAt = now
             }
         }
-        if let remote {
+        if let destination = remote ?? sender {
             var sendFailure: String?
             media.sendDatagrams(nowMs: mediaTime) { datagram in
                 guard sendFailure == nil else { return }
                 do {
-                    try send(datagram, to: remote, atMs: now)
+                    try send(datagram, to: destination, atMs: now)
                 } catch {
                     sendFailure = "\(error)"
                 }
             }
-            if let sendFailure { throw .failed("sending to \(remote): \(sendFailure)") }
+            if let sendFailure { throw .failed("sending to \(destination): \(sendFailure)") }
         }
         if plan.records {
             frame.withUnsafeMutableBufferPointer { _ = media.render(into: $0, nowMs: mediaTime) }
@@ -252,6 +258,8 @@ final class RealTimeMediaLoop {
                 if case .media(authenticated: true) = disposition {
                     if firstMedia == nil { firstMedia = now }
                     lastMedia = now
+                    // Only authenticated media moves the reply address: a forged datagram cannot.
+                    if remote == nil && plan.repliesToSender { sender = datagram.source }
                 }
             }
         } catch {

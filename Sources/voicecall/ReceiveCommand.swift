@@ -4,14 +4,17 @@ import SessionDescription
 import Transport
 
 /// `voicecall receive`: listens for SRTP/Opus from any sender (GStreamer, a SIP phone, `voicecall
-/// send`) and writes what it plays out to a WAV file. Sends nothing (no RTCP either).
+/// send`) and writes what it plays out to a WAV file. Sends no media; its RTCP receiver reports
+/// go back to the address the sender's packets come from.
 enum ReceiveCommand {
     static let usage = """
         usage: voicecall receive --listen HOST:PORT (--crypto 'SUITE inline:KEY' | --sdp FILE|-)
                                  --output OUT.wav [--payload-type N] [--seconds N] [--give-up S]
           Receives SRTP/Opus on HOST:PORT and writes the audio to OUT.wav (48 kHz mono) from the
           first packet that authenticates until the sender stops for 2 s, --seconds pass, or Ctrl-C.
-          --crypto       the sender's key: an SDP a=crypto value without its tag, e.g.
+          RTCP receiver reports (loss, jitter, SRTCP) go back to where the sender's packets come from.
+          --crypto       the sender's key (our RTCP reports use it too): an SDP a=crypto
+                         value without its tag, e.g.
                          'AES_CM_128_HMAC_SHA1_80 inline:<40 base64 characters>' (suites:
                          \(SRTPProfile.allCases.map(\.sdesName).joined(separator: ", ")))
           --sdp FILE|-   the sender's SDP offer instead (file or standard input); our answer
@@ -39,7 +42,9 @@ enum ReceiveCommand {
         let media: CallMedia
         if let crypto = options.crypto {
             let configuration = try RealCallSetup.configuration(options, profile: crypto.profile)
-            media = try RealCallSetup.media(configuration, sending: .random(profile: crypto.profile), receiving: crypto.keyingMaterial)
+            // One key for the pair: our RTCP reports go back under the sender's key, with our
+            // own SSRC (RFC 3711 §9.1), so a sender given only that key can read them.
+            media = try RealCallSetup.media(configuration, sending: crypto.keyingMaterial, receiving: crypto.keyingMaterial)
         } else {
             let offer = try SDPExchange.read(options.sdp ?? "-")
             let local = LocalAudio(address: RealCallSetup.advertisedAddress(socket.localEndpoint), port: socket.localEndpoint.port)
@@ -63,6 +68,7 @@ enum ReceiveCommand {
         plan.maximumSeconds = options.seconds
         plan.endsAfterPeerSilenceSeconds = 2
         plan.giveUpSeconds = options.giveUpSeconds
+        plan.repliesToSender = true
         let loop = RealTimeMediaLoop(media: media, socket: socket, remote: nil, plan: plan)
         let outcome = try loop.run { RealCallSetup.interrupted.load(ordering: .relaxed) }
         try plan.recording?.finish(keepingSamples: outcome.recordingFrames * media.samplesPerFrame)

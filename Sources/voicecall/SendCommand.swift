@@ -13,7 +13,8 @@ enum SendCommand {
           with RTCP on the same port (rtcp-mux).
           --to           where the receiver listens
           --crypto       our key: an SDP a=crypto value without its tag, e.g.
-                         'AES_CM_128_HMAC_SHA1_80 inline:<40 base64 characters>'
+                         'AES_CM_128_HMAC_SHA1_80 inline:<40 base64 characters>'; the
+                         receiver's RTCP reports come back under the same key
           --sdp FILE|-   the receiver's SDP offer instead (file or standard input): where to send
                          and its suite; our answer (with our key) goes to standard output or --answer-out
           --listen       the local address to send from (default: any, a free port)
@@ -46,7 +47,9 @@ enum SendCommand {
             destination = to
             socket = try RealCallSetup.openSocket(options.listen ?? RealCallSetup.anyLocal(like: to))
             let configuration = try RealCallSetup.configuration(options, profile: crypto.profile)
-            media = try RealCallSetup.media(configuration, sending: crypto.keyingMaterial, receiving: .random(profile: crypto.profile), ssrc: options.ssrc)
+            // One key for the pair: the receiver's RTCP reports come back under it (their own
+            // SSRC keeps the two directions' keystreams apart, RFC 3711 §9.1).
+            media = try RealCallSetup.media(configuration, sending: crypto.keyingMaterial, receiving: crypto.keyingMaterial, ssrc: options.ssrc)
         } else {
             let offer = try SDPExchange.read(options.sdp ?? "-")
             guard let connection = offer.audioConnection else { throw .badDescription("the offer has no c= line") }

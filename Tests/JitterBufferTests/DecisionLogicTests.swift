@@ -219,18 +219,25 @@ import Testing
                 == .expand(.waiting))
     }
 
-    @Test func fecCannotRebuildMoreThanOnePacketOrDuringConcealment() {
+    @Test func aBurstIsConcealedUpToItsLastPacketWhichFECRebuilds() {
         let logic = Self.logic()
-        // Two packets missing: the carrier's FEC covers only the one before it.
+        // Two packets missing: the carrier's FEC covers only the one before it, so the first is concealed.
         let later = Self.packet(2, hasFEC: true)
         #expect(logic.decide(Self.input(next: later), holdLimitMs: { 0 }).operation == .expand(.advancing(toward: later)))
-        // Already concealing: the decoder has moved on, the next packet is merged in instead.
-        let carrier = Self.packet(1, hasFEC: true)
-        let concealing = Self.input(next: carrier) {
-            $0.expandedSamples = 480
+        // That frame concealed (playout a frame on, still at the first missing sequence number):
+        // what is left is the carrier's predecessor, which its FEC rebuilds.
+        let concealedOne = Self.input(next: later) {
+            $0.nextTimestamp += Int64(Self.frame)
+            $0.expandedSamples = Self.frame
             $0.followsConcealment = true
+            $0.lastKind = .expand
         }
-        #expect(logic.decide(concealing, holdLimitMs: { 0 }).operation == .expand(.advancing(toward: carrier)))
+        #expect(logic.decide(concealedOne, holdLimitMs: { 0 }).operation == .fecRecovery(carrier: later, sampleCount: Self.frame))
+        // Without FEC in the carrier it is concealed too.
+        let plain = Self.packet(2)
+        var concealedPlain = concealedOne
+        concealedPlain.next = plain
+        #expect(logic.decide(concealedPlain, holdLimitMs: { 0 }).operation == .expand(.advancing(toward: plain)))
     }
 
     @Test func missingPacketsWhoseSpanWasConcealedAreGivenUp() {
