@@ -15,24 +15,28 @@ import TestSupport
         let cleanChanged = loop.report(fractionLost: 0)
         #expect(!cleanChanged)
         #expect(loop.plannedLossPercent == 0)
-        let lossChanged = loop.report(fractionLost: 0.093)
+        let lossChanged = loop.report(fractionLost: 0.073)
         #expect(lossChanged)
-        #expect(loop.plannedLossPercent == 10, "rises at once, rounded up")
+        #expect(loop.plannedLossPercent == 8, "rises at once, rounded up")
         // Wobbling around the plan does not move it down.
-        for loss in [0.07, 0.12, 0.06, 0.09, 0.11] { _ = loop.report(fractionLost: loss) }
-        #expect(loop.plannedLossPercent == 12)
+        for loss in [0.05, 0.09, 0.045, 0.07, 0.08] { _ = loop.report(fractionLost: loss) }
+        #expect(loop.plannedLossPercent == 9)
         // One clean report is not enough; two in a row are.
         _ = loop.report(fractionLost: 0)
-        #expect(loop.plannedLossPercent == 12)
-        _ = loop.report(fractionLost: 0.09)
+        #expect(loop.plannedLossPercent == 9)
+        _ = loop.report(fractionLost: 0.07)
         _ = loop.report(fractionLost: 0)
-        #expect(loop.plannedLossPercent == 12, "the count starts again after a lossy report")
+        #expect(loop.plannedLossPercent == 9, "the count starts again after a lossy report")
         _ = loop.report(fractionLost: 0)
         #expect(loop.plannedLossPercent == 0)
         let brokenChanged = loop.report(fractionLost: .nan)
         #expect(!brokenChanged, "a broken report is no loss")
         _ = loop.report(fractionLost: 5)
         #expect(loop.plannedLossPercent == LossAdaptation.maximumPercent)
+        // Heavy loss plans no more than 10 %: beyond it FEC costs more than it rebuilds.
+        var heavy = LossAdaptation()
+        _ = heavy.report(fractionLost: 0.25)
+        #expect(heavy.plannedLossPercent == 10)
         // Jitter beyond a packet interval asks for FEC even without loss (reordering).
         var jittery = LossAdaptation()
         _ = jittery.report(fractionLost: 0, jitterMs: 8)
