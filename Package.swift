@@ -144,7 +144,7 @@ let package = Package(
         // CSRTP: the allocation test compares with bare libsrtp calls.
         .testTarget(name: "SRTPTests", dependencies: ["SRTP", "CSRTP", "TestSupport"]),
         .testTarget(name: "DSPTests", dependencies: ["DSP", "TestSupport"]),
-        .testTarget(name: "AudioProcessingTests", dependencies: ["AudioProcessing", "EchoEvaluation", "TestSupport"]),
+        .testTarget(name: "AudioProcessingTests", dependencies: ["AudioProcessing", "CSpeexDSP", "EchoEvaluation", "TestSupport"]),
         .testTarget(name: "EchoEvaluationTests", dependencies: ["EchoEvaluation", "TestSupport"]),
         .testTarget(name: "JitterBufferTests", dependencies: ["JitterBuffer", "JitterBufferEvaluation", "TestSupport"]),
         .testTarget(name: "JitterBufferEvaluationTests", dependencies: ["JitterBufferEvaluation", "JitterBuffer", "NetworkSimulation", "TestSupport"]),

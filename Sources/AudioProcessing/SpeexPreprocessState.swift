@@ -1,6 +1,6 @@
 import CSpeexDSP
 
-/// Owns one `SpeexPreprocessState` (noise suppression, AGC, VAD, residual echo suppression):
+/// Owns one `SpeexPreprocessState` (noise suppression, AGC, speech probability, residual echo suppression):
 /// created in `init`, destroyed in `deinit`. Internal: the public API is `VoiceProcessor` and
 /// `EchoCanceller`.
 final class SpeexPreprocessState {
@@ -44,9 +44,18 @@ final class SpeexPreprocessState {
         _ = speex_preprocess_ctl(pointer, SPEEX_PREPROCESS_SET_ECHO_STATE, echo.map { UnsafeMutableRawPointer($0.pointer) })
     }
 
-    /// Processes `frameCount` samples in place; returns the VAD decision (true: speech).
+    /// Processes `frameCount` samples in place (speexdsp's own VAD stays off: see
+    /// `VoiceActivityGate`).
     @inline(__always)
-    func run(_ samples: UnsafeMutablePointer<Int16>) -> Bool {
-        speex_preprocess_run(pointer, samples) != 0
+    func run(_ samples: UnsafeMutablePointer<Int16>) {
+        _ = speex_preprocess_run(pointer, samples)
+    }
+
+    /// The last frame's speech probability in whole percent (0–100), computed by every `run`.
+    @inline(__always)
+    var speechProbabilityPercent: Int32 {
+        var percent: Int32 = 0
+        _ = speex_preprocess_ctl(pointer, SPEEX_PREPROCESS_GET_PROB, &percent)
+        return percent
     }
 }

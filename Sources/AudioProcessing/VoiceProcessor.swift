@@ -29,6 +29,8 @@ public final class VoiceProcessor {
     private let usesSpeexResidualSuppression: Bool
     /// Whether the AGC is currently held for an echo-dominated frame.
     private var agcHeld = false
+    /// The VAD decision from the preprocessor's speech probability.
+    private var voiceGate = VoiceActivityGate()
 
     /// Creates a processor for `sampleRate` and 10 or 20 ms frames.
     public init(sampleRate: Int = 16_000, frameDurationMs: Int = 10, configuration: ProcessingConfiguration,
@@ -70,7 +72,8 @@ public final class VoiceProcessor {
         try preprocessor.set(SPEEX_PREPROCESS_SET_AGC, configuration.automaticGainControl ? 1 : 0, name: "SPEEX_PREPROCESS_SET_AGC")
         try preprocessor.setFloat(SPEEX_PREPROCESS_SET_AGC_LEVEL, configuration.agcTargetLevel, name: "SPEEX_PREPROCESS_SET_AGC_LEVEL")
         try preprocessor.set(SPEEX_PREPROCESS_SET_AGC_MAX_GAIN, Int32(configuration.agcMaximumGainDb), name: "SPEEX_PREPROCESS_SET_AGC_MAX_GAIN")
-        try preprocessor.set(SPEEX_PREPROCESS_SET_VAD, configuration.voiceActivityDetection ? 1 : 0, name: "SPEEX_PREPROCESS_SET_VAD")
+        // Never SPEEX_PREPROCESS_SET_VAD: it prints a warning on stderr (`VoiceActivityGate`).
+        voiceGate.reset()
     }
 
     deinit { preprocessor.setEchoState(nil) }
@@ -99,8 +102,9 @@ public final class VoiceProcessor {
                     agcHeld = hold
                 }
             }
-            let vad = preprocessor.run(output.baseAddress!)
-            isVoiceActive = configuration.voiceActivityDetection ? vad : true
+            preprocessor.run(output.baseAddress!)
+            isVoiceActive = configuration.voiceActivityDetection
+                ? voiceGate.decide(speechProbabilityPercent: preprocessor.speechProbabilityPercent) : true
         } else {
             isVoiceActive = true
         }
