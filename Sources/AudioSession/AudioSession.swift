@@ -15,8 +15,7 @@ import Dispatch
 /// ```
 ///
 /// Differences from iOS, chosen: a mode the category does not take is refused (iOS falls back
-/// to default silently), options name themselves in errors (iOS says −50), the category
-/// cannot change while active (`isBusy`; deactivate first), deactivating never fails with
+/// to default silently), options name themselves in errors (iOS says −50), deactivating never fails with
 /// isBusy (I/O is stopped and drained first), and every interruption ends with an event
 /// (by another session: at its deactivation; a lost or busy device: when `checkDevices()`
 /// finds it back; any: at a media services reset). A device another process holds fails the
@@ -58,8 +57,15 @@ public final class AudioSession: Sendable {
     /// Sets category, mode and options together, after checking them against the table
     /// (`AudioSessionCompatibility`); on error nothing changes. Options do not carry over from
     /// the previous category: what is not passed is off (implied options aside).
+    ///
+    /// Allowed while active, as on iOS (an app sets `.playAndRecord`/`.voiceChat` inside
+    /// `didActivate`, or before answering a second call): a new mode's processing restarts
+    /// the device I/O (its calls stay), a session that stops mixing interrupts the others as
+    /// its activation would, and a route change with reason `categoryChange` follows a new
+    /// category. Refused while active only where activating in the new configuration would be.
     /// - Throws: `optionNotAllowed`/`modeNotAllowed` naming what and the categories that take
-    ///   it, `unknownOptions`, `isBusy` while active.
+    ///   it, `unknownOptions`; while active, `cannotStartRecording`/`cannotStartPlaying` (the
+    ///   attached engine records and plays) and `insufficientPriority`.
     public func setCategory(_ category: Category, mode: Mode = .default, options: CategoryOptions = []) throws(AudioSessionError) {
         try center.setCategory(id, category, mode: mode, options: options)
     }

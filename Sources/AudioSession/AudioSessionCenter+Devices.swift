@@ -109,20 +109,7 @@ extension AudioSessionCenter {
             try io.useDevice(named: target)
             state.records[id]!.hardware = try io.startIO(processing: record.mode.processing, preferences: record.preferences)
         } catch {
-            if case let .mediaServicesLost(reason) = error {
-                loseServices(&state, reason: reason)
-                return
-            }
-            state.records[id]!.isActive = false
-            state.records[id]!.hardware = nil
-            release(&state, heldBy: id, shouldResume: false)
-            if case .deviceBusy = error {
-                state.records[id]!.deviceBusy = true
-                record.sink.post(.interruptionBegan(reason: .deviceBusy, by: nil))
-            } else {
-                state.records[id]!.lostDevice = true
-                record.sink.post(.interruptionBegan(reason: .routeDisconnected, by: nil))
-            }
+            interruptForFailedStart(&state, id, error)
         }
     }
 

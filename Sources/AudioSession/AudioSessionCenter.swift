@@ -122,17 +122,98 @@ public final class AudioSessionCenter: Sendable {
         state.withLock { state in body(state.records[id]!, state) }
     }
 
+    /// While the session is active the change applies at once, as on iOS: refused (nothing
+    /// changes) only where an activation in the new configuration would be — the attached I/O
+    /// records or plays and the category does not, or a higher-priority active session does
+    /// not mix with it; a new mode's processing restarts the I/O (calls stay); a session that
+    /// no longer mixes interrupts the others, as its activation would have.
     func setCategory(_ id: UInt64, _ category: AudioSession.Category, mode: AudioSession.Mode,
                      options: AudioSession.CategoryOptions) throws(AudioSessionError) {
         let effective = try AudioSessionCompatibility.validate(category: category, mode: mode, options: options)
         try state.withLock { (state: inout State) throws(AudioSessionError) in
-            guard !state.records[id]!.isActive else { throw .isBusy(reason: "deactivate the session before changing its category") }
-            let changed = state.records[id]!.category != category
+            let before = state.records[id]!
+            var after = before
+            after.category = category
+            after.mode = mode
+            after.options = effective
+            if before.isActive { try Self.checkActivation(of: after, id, in: state) }
+            let changed = before.category != category
             state.records[id]!.category = category
             state.records[id]!.mode = mode
             state.records[id]!.options = effective
             if changed { state.records[id]!.outputOverride = .none }
+            if before.isActive {
+                if before.mode.processing != mode.processing, let io = before.io, io.isRunningIO {
+                    Self.restart(&state, id, io)
+                }
+                if state.records[id]!.isActive && !after.mixes { Self.interruptOthers(&state, by: id) }
+            }
             Self.updateRoute(&state, id, reason: .categoryChange, always: changed)
+        }
+    }
+
+    /// Refuses what an activation of `record` would refuse: I/O the category does not do, or a
+    /// higher-priority active session that does not mix with it.
+    static func checkActivation(of record: Record, _ id: UInt64, in state: State) throws(AudioSessionError) {
+        if let io = record.io {
+            if io.records && !record.category.records { throw .cannotStartRecording(category: record.category) }
+            if io.plays && !record.category.plays { throw .cannotStartPlaying(reason: "category \(record.category) does not play") }
+        }
+        for (other, active) in state.records where other != id && active.isActive && active.priority > record.priority {
+            if !(record.mixes && active.mixes) { throw .insufficientPriority(heldBy: active.name) }
+        }
+    }
+
+    /// Stops and starts `id`'s running I/O with its record's processing and preferences (the
+    /// mode changed while active); a device that will not start again interrupts the session
+    /// as a lost (or busy) one.
+    static func restart(_ state: inout State, _ id: UInt64, _ io: any AudioSessionIO) {
+        let record = state.records[id]!
+        io.stopIO()
+        do throws(AudioSessionError) {
+            state.records[id]!.hardware = try io.startIO(processing: record.mode.processing, preferences: record.preferences)
+        } catch {
+            interruptForFailedStart(&state, id, error)
+        }
+    }
+
+    /// The I/O of active session `id` did not start again (a route move, a mode change): the
+    /// session is interrupted as a lost device (or a busy one), or every session loses the
+    /// media services.
+    static func interruptForFailedStart(_ state: inout State, _ id: UInt64, _ error: AudioSessionError) {
+        if case let .mediaServicesLost(reason) = error {
+            loseServices(&state, reason: reason)
+            return
+        }
+        let record = state.records[id]!
+        state.records[id]!.isActive = false
+        state.records[id]!.hardware = nil
+        release(&state, heldBy: id, shouldResume: false)
+        if case .deviceBusy = error {
+            state.records[id]!.deviceBusy = true
+            record.sink.post(.interruptionBegan(reason: .deviceBusy, by: nil))
+        } else {
+            state.records[id]!.lostDevice = true
+            record.sink.post(.interruptionBegan(reason: .routeDisconnected, by: nil))
+        }
+    }
+
+    /// Non-mixable `id` holds the audio: every other active session stops and is interrupted
+    /// by it, and those they held are held by `id` from now on.
+    static func interruptOthers(_ state: inout State, by id: UInt64) {
+        let name = state.records[id]!.name
+        for other in state.records.keys where other != id && state.records[other]!.isActive {
+            state.records[other]!.io?.stopIO()
+            state.records[other]!.isActive = false
+            state.records[other]!.hardware = nil
+            state.records[other]!.interruptedBy = [id]
+            state.records[other]!.sink.post(.interruptionBegan(reason: .default, by: name))
+            // Those `other` held are held by this session now: its deactivation ends
+            // their interruption too (else nothing would once `other` stays inactive).
+            for held in state.records.keys where state.records[held]!.interruptedBy.contains(other) {
+                state.records[held]!.interruptedBy.remove(other)
+                state.records[held]!.interruptedBy.insert(id)
+            }
         }
     }
 
@@ -169,13 +250,7 @@ public final class AudioSessionCenter: Sendable {
             let me = state.records[id]!
             guard !me.isActive else { return }
             if let reason = state.servicesLost { throw .mediaServicesLost(reason: reason) }
-            if let io = me.io {
-                if io.records && !me.category.records { throw .cannotStartRecording(category: me.category) }
-                if io.plays && !me.category.plays { throw .cannotStartPlaying(reason: "category \(me.category) does not play") }
-            }
-            for (other, record) in state.records where other != id && record.isActive && record.priority > me.priority {
-                if !(me.mixes && record.mixes) { throw .insufficientPriority(heldBy: record.name) }
-            }
+            try Self.checkActivation(of: me, id, in: state)
             let hardware: AudioSession.Hardware?
             do throws(AudioSessionError) {
                 if let io = me.io, let device = io.routeDevice(for: me.route), device != io.deviceName {
@@ -200,19 +275,7 @@ public final class AudioSessionCenter: Sendable {
             state.records[id]!.lostDevice = false
             state.records[id]!.deviceBusy = false
             guard !me.mixes else { return }
-            for other in state.records.keys where other != id && state.records[other]!.isActive {
-                state.records[other]!.io?.stopIO()
-                state.records[other]!.isActive = false
-                state.records[other]!.hardware = nil
-                state.records[other]!.interruptedBy = [id]
-                state.records[other]!.sink.post(.interruptionBegan(reason: .default, by: me.name))
-                // Those `other` held are held by this session now: its deactivation ends
-                // their interruption too (else nothing would once `other` stays inactive).
-                for held in state.records.keys where state.records[held]!.interruptedBy.contains(other) {
-                    state.records[held]!.interruptedBy.remove(other)
-                    state.records[held]!.interruptedBy.insert(id)
-                }
-            }
+            Self.interruptOthers(&state, by: id)
         }
     }
 
@@ -256,6 +319,9 @@ public final class AudioSessionCenter: Sendable {
                 Self.loseServices(&state, reason: reason)
                 return
             }
+            // The device stopped by itself; the activation ends with it (the app's own
+            // `start()` is refused until the next one).
+            io.stopIO()
             state.records[id]!.isActive = false
             state.records[id]!.hardware = nil
             // Nobody holds the audio it held any more.

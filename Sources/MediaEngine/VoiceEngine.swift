@@ -52,6 +52,10 @@ public final class VoiceEngine: Sendable {
         var preferredParameters: StreamParameters?
         /// The audio session's processing, replacing `configuration.mixer.processing`.
         var processing: ProcessingConfiguration?
+        /// Whether an audio session's activation is in effect (from `startForSession` to
+        /// `stopForSession`): under `requiresAudioSession`, the app's own `start` and `stop`
+        /// work only then.
+        var isSessionActive = false
     }
 
     private let control: Locked<Control>
@@ -182,20 +186,29 @@ public final class VoiceEngine: Sendable {
 
     /// Opens the device and starts the audio thread: calls play and send from the first
     /// period. Does nothing when audio runs.
-    /// - Throws: `sessionNotActive` when `configuration.requiresAudioSession` (only the
-    ///   session's activation starts audio then), `device` (the device could not be opened or
-    ///   started), `shutDown`.
+    ///
+    /// With `configuration.requiresAudioSession`, only inside an activation of the engine's
+    /// audio session (between `setActive(true)` and its deactivation or interruption): an app
+    /// that starts its audio in `didActivate`, as iOS apps start theirs, starts it again after
+    /// its own `stop()`; outside an activation it is refused.
+    /// - Throws: `sessionNotActive` when `configuration.requiresAudioSession` and no session
+    ///   activation is in effect, `device` (the device could not be opened or started),
+    ///   `shutDown`.
     public func start() throws(VoiceEngineError) {
-        guard !configuration.requiresAudioSession else { throw .sessionNotActive }
-        try startAudio()
+        try startAudio(requiringActivation: configuration.requiresAudioSession)
     }
 
     /// Stops the audio thread and closes the device. Calls stay (their network side runs on);
-    /// does nothing when audio is stopped, or when `configuration.requiresAudioSession` (only
-    /// the session's deactivation stops audio then).
+    /// does nothing when audio is stopped.
+    ///
+    /// With `configuration.requiresAudioSession`, inside an activation of the engine's audio
+    /// session audio stays stopped until `start()` or the next activation. Outside one nothing
+    /// runs, so there is nothing to stop and nothing is refused: iOS apps stop their audio in
+    /// `didDeactivate`, which comes after the deactivation.
     public func stop() {
-        guard !configuration.requiresAudioSession else { return }
-        stopAudio()
+        control.withLock { control in
+            stopDevice(&control, lost: false)
+        }
     }
 
     /// Starts device I/O for an audio session's activation, whatever `requiresAudioSession`
@@ -212,13 +225,24 @@ public final class VoiceEngine: Sendable {
         }
         let parameters = StreamParameters(sampleRate: sampleRate ?? configuration.mixer.deviceSampleRate, channelCount: 1,
                                           periodMs: periodMs ?? configuration.periodMs, periods: configuration.periods)
-        control.withLock { $0.preferredParameters = parameters }
-        try startAudio()
+        control.withLock {
+            $0.preferredParameters = parameters
+            $0.isSessionActive = true
+        }
+        do {
+            try startAudio(requiringActivation: false)
+        } catch {
+            control.withLock { $0.isSessionActive = false }
+            throw error
+        }
     }
 
     /// Stops device I/O for an audio session's deactivation, whatever `requiresAudioSession` says.
     package func stopForSession() {
-        stopAudio()
+        control.withLock { control in
+            control.isSessionActive = false
+            stopDevice(&control, lost: false)
+        }
     }
 
     /// Points device I/O at the PCM `name` of the same ALSA layer from the next start (an audio
@@ -284,17 +308,12 @@ public final class VoiceEngine: Sendable {
         sink.setObserver(observer)
     }
 
-    private func startAudio() throws(VoiceEngineError) {
+    private func startAudio(requiringActivation: Bool) throws(VoiceEngineError) {
         try control.withLock { (control: inout Control) throws(VoiceEngineError) in
             guard !control.isShutDown else { throw .shutDown }
+            if requiringActivation && !control.isSessionActive { throw .sessionNotActive }
             guard control.stream == nil else { return }
             try startDevice(&control, device: control.device)
-        }
-    }
-
-    private func stopAudio() {
-        control.withLock { control in
-            stopDevice(&control, lost: false)
         }
     }
 

@@ -29,10 +29,12 @@ public struct VoiceEngineConfiguration: Sendable {
     public var symmetricRTP: SymmetricRTPPolicy = .authenticated
     /// DSCP mark on every call's sockets (EF for voice, RFC 4594), or nil to leave them be.
     public var trafficClass: DSCP? = .expeditedForwarding
-    /// Whether only an active audio session may start and stop device I/O (AudioSession's
-    /// gate): `start()` then throws `sessionNotActive` and `stop()` does nothing, so audio
-    /// cannot begin before the session's activation (iOS's '!pla'/'!rec' after answering from
-    /// a locked screen). Off by default, for programs and tests that drive the engine alone.
+    /// Whether device I/O runs only inside an activation of the engine's audio session
+    /// (AudioSession's gate): the activation starts it and the deactivation stops it; in
+    /// between, the app's own `start()` and `stop()` work (iOS apps start their audio in
+    /// `didActivate`); outside it `start()` throws `sessionNotActive`, so audio cannot begin
+    /// before the session's activation (iOS's '!pla'/'!rec' after answering from a locked
+    /// screen). Off by default, for programs and tests that drive the engine alone.
     public var requiresAudioSession = false
 
     /// Built-in defaults: the mixer's defaults (voiceChat, 48 kHz, 20 ms), the "default" ALSA

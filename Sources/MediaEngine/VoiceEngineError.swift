@@ -39,7 +39,7 @@ public enum VoiceEngineError: Error, Equatable, Sendable, CustomStringConvertibl
         case let .callFormatMismatch(callRate, callFrame, engineRate, engineFrame):
             return "the call runs at \(callRate) Hz / \(callFrame) ms, the engine at \(engineRate) Hz / \(engineFrame) ms"
         case .shutDown: return "the engine was shut down"
-        case .sessionNotActive: return "device I/O starts only when an audio session activates (requiresAudioSession)"
+        case .sessionNotActive: return "device I/O starts and stops only inside an activation of the engine's audio session (requiresAudioSession): activate the session, or start audio in didActivate"
         case .audioRunning: return "device I/O runs: stop it first"
         }
     }
