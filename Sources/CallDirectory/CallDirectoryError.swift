@@ -40,6 +40,11 @@ public enum CallDirectoryError: Error, Sendable, Equatable, CustomStringConverti
     case extensionDisabled
     /// A reload is running already.
     case currentlyLoading
+    /// No extension is registered under `identifier` (`CallDirectoryExtensions`).
+    case noExtensionFound(identifier: String)
+    /// `identifier` cannot name an extension: letters, digits, `.`, `-`, `_`, 1–200
+    /// characters, not starting with `.` (code `unknown`).
+    case invalidExtensionIdentifier(String)
     /// The store could not be written or read (code `unknown`).
     case store(CallDirectoryStoreError)
 
@@ -53,7 +58,8 @@ public enum CallDirectoryError: Error, Sendable, Equatable, CustomStringConverti
         case .unexpectedIncrementalRemoval: .unexpectedIncrementalRemoval
         case .extensionDisabled: .extensionDisabled
         case .currentlyLoading: .currentlyLoading
-        case .store: .unknown
+        case .noExtensionFound: .noExtensionFound
+        case .store, .invalidExtensionIdentifier: .unknown
         }
     }
 
@@ -66,6 +72,8 @@ public enum CallDirectoryError: Error, Sendable, Equatable, CustomStringConverti
         case let .unexpectedIncrementalRemoval(list): "\(list) removal in a request that is not incremental"
         case .extensionDisabled: "the call directory is disabled"
         case .currentlyLoading: "a reload is running already"
+        case let .noExtensionFound(identifier): "no call directory extension \(identifier) is registered"
+        case let .invalidExtensionIdentifier(identifier): "\(identifier.debugDescription) cannot name an extension (letters, digits, '.', '-', '_'; 1-200 characters; no leading '.')"
         case let .store(error): "store: \(error)"
         }
     }
