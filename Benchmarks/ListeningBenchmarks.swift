@@ -19,7 +19,14 @@ import TestSupport
 /// - **ours, no stretching**: the same with time-stretching off (`allowsTimeStretching`);
 /// - **oracle@ours**: every packet played exactly our mean playout delay after it was sent
 ///   (`FixedDelayPlayout`: decoded if it had arrived, the next packet's FEC, else libopus
-///   concealment): the score that delay buys.
+///   concealment): the score that delay buys;
+/// - **GStreamer**: GStreamer's receiver (`rtpjitterbuffer do-lost=true ! rtpopusdepay !
+///   opusdec plc=true use-inband-fec=true`) fed the same packets over UDP at the trace's
+///   arrival times in real time (`GStreamerReplay`; skipped without gst-launch-1.0), with its
+///   `latency` at our mean playout delay (the comparison: it plays every packet that
+///   long after the first one *arrived*, so its delay from sending is that much more), at the
+///   latency that gives our mean delay from sending, and at its default 200 ms. Its delay
+///   column is the first packet's network delay plus the latency.
 /// Each utterance is scored on its own (PESQ is made for 8–12 s sentences) and the row shows
 /// their mean. Needs Python with `pesq`, like `quality`.
 struct ListeningBenchmarks {
@@ -34,6 +41,8 @@ struct ListeningBenchmarks {
     var python: String? = nil
     /// `--only NAME`: the networks replayed (all when empty).
     var onlyNetworks: Set<String> = []
+    /// GStreamer replays run at once (each is a real-time replay of the whole talk).
+    static let gstreamerReplaysAtOnce = 8
 
     /// One network of the table.
     struct Network {
@@ -75,6 +84,12 @@ struct ListeningBenchmarks {
         case ours = "ours"
         case oursNoStretching = "ours, no stretching"
         case oracle = "oracle@ours"
+        case gstreamerAtOurs = "GStreamer latency=ours"
+        case gstreamerSameDelay = "GStreamer, our delay"
+        case gstreamerDefault = "GStreamer latency=200"
+
+        /// The receivers replayed in real time through GStreamer.
+        var isGStreamer: Bool { [.gstreamerAtOurs, .gstreamerSameDelay, .gstreamerDefault].contains(self) }
     }
 
     /// What one receiver did on one trace.
@@ -114,9 +129,22 @@ struct ListeningBenchmarks {
         let scorer = try PESQScorer(python: python, directory: directory)
         let talk = try Self.talk()
         var streams: [Int: OpusPacketStream] = [:]
+        var replays: [(network: Int, receiver: Int, seed: UInt64, firstDelayMs: Double, replay: GStreamerReplay)] = []
         // pairs[network][receiver]: the scorer's indices; playouts likewise, per seed.
         var pairs = [[[Int]]](repeating: [[Int]](repeating: [], count: Receiver.allCases.count), count: Self.networks.count)
         var playouts = [[[Playout]]](repeating: [[Playout]](repeating: [], count: Receiver.allCases.count), count: Self.networks.count)
+        /// Adds each utterance of `playout` to the scorer.
+        func score(_ playout: Playout, network: Network, networkIndex: Int, receiverIndex: Int, seed: UInt64) throws {
+            for (utteranceIndex, utterance) in talk.utterances.enumerated() {
+                // From where the utterance was sent to 1.5 s past its end: the scoring
+                // window finds it in there whatever the playout delay.
+                let end = min(playout.pcm.count, utterance.start + utterance.speech.count + 72_000)
+                let slice = Array(playout.pcm[min(utterance.start, end)..<end])
+                let name = "\(network.name)-\(Receiver.allCases[receiverIndex])-seed\(seed)-\(utteranceIndex)"
+                pairs[networkIndex][receiverIndex].append(
+                    try scorer.add(referenceName: utterance.name, reference: utterance.speech, degraded: slice, name: name))
+            }
+        }
         for (networkIndex, network) in Self.networks.enumerated() where onlyNetworks.isEmpty || onlyNetworks.contains(network.name) {
             for seed in 0..<UInt64(seeds) {
                 let drawn = seed + seedOffset
@@ -131,17 +159,43 @@ struct ListeningBenchmarks {
                 let results = try Self.play(trace, stream: stream)
                 for (receiverIndex, playout) in results.enumerated() {
                     playouts[networkIndex][receiverIndex].append(playout)
-                    for (utteranceIndex, utterance) in talk.utterances.enumerated() {
-                        // From where the utterance was sent to 1.5 s past its end: the scoring
-                        // window finds it in there whatever the playout delay.
-                        let end = min(playout.pcm.count, utterance.start + utterance.speech.count + 72_000)
-                        let slice = Array(playout.pcm[min(utterance.start, end)..<end])
-                        let name = "\(network.name)-\(Receiver.allCases[receiverIndex])-seed\(drawn)-\(utteranceIndex)"
-                        pairs[networkIndex][receiverIndex].append(
-                            try scorer.add(referenceName: utterance.name, reference: utterance.speech, degraded: slice, name: name))
+                    try score(playout, network: network, networkIndex: networkIndex, receiverIndex: receiverIndex, seed: drawn)
+                }
+                if GStreamerReplay.gstLaunch != nil {
+                    let ours = results[Receiver.allCases.firstIndex(of: .ours)!].meanDelayMs
+                    // rtpjitterbuffer plays a packet `latency` after the first packet arrived:
+                    // its delay from sending is that packet's network delay plus the latency.
+                    let firstDelay = trace.packets.first { $0.arrivalMs != nil }.map { $0.arrivalMs! - $0.sendMs } ?? 0
+                    for receiver in Receiver.allCases where receiver.isGStreamer {
+                        let oursMs = ours.isFinite ? ours : 0
+                        let latency = switch receiver {
+                        case .gstreamerDefault: 200
+                        case .gstreamerSameDelay: max(1, Int((oursMs - firstDelay).rounded()))
+                        default: Int(oursMs.rounded())
+                        }
+                        let name = "\(network.name)-\(receiver)-seed\(drawn)".replacingOccurrences(of: " ", with: "_")
+                        replays.append((networkIndex, Receiver.allCases.firstIndex(of: receiver)!, drawn, firstDelay,
+                                        GStreamerReplay(trace: trace, stream: stream, latencyMs: latency,
+                                                        output: directory.appendingPathComponent("gst-\(name).wav"))))
                     }
                 }
             }
+        }
+        if !replays.isEmpty {
+            let replayStart = Date()
+            let results = try GStreamerReplay.runAll(replays.map(\.replay), width: Self.gstreamerReplaysAtOnce)
+            var worstLateMs = 0.0
+            for (job, result) in zip(replays, results) {
+                let delay = job.firstDelayMs + Double(result.latencyMs)
+                let playout = Playout(pcm: result.pcm, meanDelayMs: delay, p95DelayMs: delay)
+                playouts[job.network][job.receiver].append(playout)
+                try score(playout, network: Self.networks[job.network], networkIndex: job.network, receiverIndex: job.receiver, seed: job.seed)
+                worstLateMs = max(worstLateMs, result.maximumSendLateMs)
+            }
+            print(String(format: "%d GStreamer replays in %.0f s (real time, %d at once); the latest packet left %.1f ms after its trace time",
+                         replays.count, Date().timeIntervalSince(replayStart), Self.gstreamerReplaysAtOnce, worstLateMs))
+        } else {
+            print("gst-launch-1.0 not found: the GStreamer columns are left out (scripts/install-deps --test installs it)")
         }
         let simulated = Date()
         let scores = try scorer.score()
@@ -200,7 +254,7 @@ struct ListeningBenchmarks {
         print(Self.row("network", "receiver", "PESQ", "mean ms", "p95 ms", "late %", "concealed %", "stretched %"))
         for (networkIndex, network) in Self.networks.enumerated() where !pairs[networkIndex][0].isEmpty {
             var pesq: [Receiver: Double] = [:]
-            for (receiverIndex, receiver) in Receiver.allCases.enumerated() {
+            for (receiverIndex, receiver) in Receiver.allCases.enumerated() where !pairs[networkIndex][receiverIndex].isEmpty {
                 let score = Self.mean(pairs[networkIndex][receiverIndex].compactMap { scores[$0] })
                 pesq[receiver] = score
                 let runs = playouts[networkIndex][receiverIndex]
@@ -217,7 +271,8 @@ struct ListeningBenchmarks {
                                                baseline: nil, baselineValue: nil, ratio: nil), quiet: true)
                 }
             }
-            for (receiver, baseline) in [(Receiver.ours, Receiver.libopus), (.ours, .oracle), (.oursNoStretching, .oracle)] {
+            for (receiver, baseline) in [(Receiver.ours, Receiver.libopus), (.ours, .oracle), (.oursNoStretching, .oracle),
+                                         (.ours, .gstreamerAtOurs), (.ours, .gstreamerSameDelay), (.ours, .gstreamerDefault)] {
                 guard let value = pesq[receiver], let baselineValue = pesq[baseline] else { continue }
                 report.add(BenchmarkFigure(group: Self.group, name: "\(network.name) \(receiver.rawValue) PESQ-WB", value: value,
                                            unit: "MOS-LQO", baseline: baseline.rawValue, baselineValue: baselineValue,
@@ -229,7 +284,7 @@ struct ListeningBenchmarks {
     private static func mean(_ values: [Double]) -> Double { values.isEmpty ? .nan : values.reduce(0, +) / Double(values.count) }
 
     private static func row(_ columns: String...) -> String {
-        let widths = [24, 22, 7, 9, 9, 8, 13, 0]
+        let widths = [24, 24, 7, 9, 9, 8, 13, 0]
         return zip(columns, widths).map { text, width in
             text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
         }.joined()

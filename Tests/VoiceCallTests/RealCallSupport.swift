@@ -77,21 +77,7 @@ enum RealCallSupport {
     /// Only for a port that must stay closed (an unreachable peer) or one a program that
     /// cannot bind port 0 and say so needs (GStreamer's udpsrc, then `waitUntilBound`): a
     /// process of ours binds port 0 itself and says where it listens (`listeningPort`).
-    static func freePort() -> UInt16 {
-        let descriptor = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) }
-        }
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
-        }
-        return UInt16(bigEndian: address.sin_port)
-    }
+    static func freePort() -> UInt16 { LoopbackUDPPort.free() }
 
     /// The port a `voicecall receive --listen 127.0.0.1:0` bound, from its "listening on
     /// 127.0.0.1:PORT" line: once it is printed the socket is bound, and nothing sent after is
@@ -105,14 +91,7 @@ enum RealCallSupport {
     /// Waits until some socket is bound to UDP 127.0.0.1:`port` (`/proc/net/udp`), up to
     /// `timeoutSeconds` (a bound for a child that never gets there); whether it is.
     static func waitUntilBound(port: UInt16, timeoutSeconds: Double = 60) -> Bool {
-        let local = String(format: "0100007F:%04X", port)
-        let deadline = Date().addingTimeInterval(timeoutSeconds)
-        while Date() < deadline {
-            let table = (try? String(contentsOfFile: "/proc/net/udp", encoding: .utf8)) ?? ""
-            if table.split(separator: "\n").contains(where: { $0.split(separator: " ").dropFirst().first == Substring(local) }) { return true }
-            usleep(10_000)
-        }
-        return false
+        LoopbackUDPPort.waitUntilBound(port, timeoutSeconds: timeoutSeconds)
     }
 
     /// 30 bytes of AES-CM-128 key and salt from a seeded generator.
