@@ -41,6 +41,8 @@ struct ListeningBenchmarks {
     var python: String? = nil
     /// `--only NAME`: the networks replayed (all when empty).
     var onlyNetworks: Set<String> = []
+    /// `--no-gstreamer`: leaves the real-time GStreamer columns out (a run in seconds, not minutes).
+    var withGStreamer = true
     /// GStreamer replays run at once (each is a real-time replay of the whole talk).
     static let gstreamerReplaysAtOnce = 8
 
@@ -161,7 +163,7 @@ struct ListeningBenchmarks {
                     playouts[networkIndex][receiverIndex].append(playout)
                     try score(playout, network: network, networkIndex: networkIndex, receiverIndex: receiverIndex, seed: drawn)
                 }
-                if GStreamerReplay.gstLaunch != nil {
+                if withGStreamer && GStreamerReplay.gstLaunch != nil {
                     let ours = results[Receiver.allCases.firstIndex(of: .ours)!].meanDelayMs
                     // rtpjitterbuffer plays a packet `latency` after the first packet arrived:
                     // its delay from sending is that packet's network delay plus the latency.
@@ -184,17 +186,19 @@ struct ListeningBenchmarks {
         if !replays.isEmpty {
             let replayStart = Date()
             let results = try GStreamerReplay.runAll(replays.map(\.replay), width: Self.gstreamerReplaysAtOnce)
-            var worstLateMs = 0.0
+            var worstLateMs = 0.0, meanLateMs = 0.0
             for (job, result) in zip(replays, results) {
+                meanLateMs += result.meanSendLateMs / Double(results.count)
                 let delay = job.firstDelayMs + Double(result.latencyMs)
                 let playout = Playout(pcm: result.pcm, meanDelayMs: delay, p95DelayMs: delay)
                 playouts[job.network][job.receiver].append(playout)
                 try score(playout, network: Self.networks[job.network], networkIndex: job.network, receiverIndex: job.receiver, seed: job.seed)
                 worstLateMs = max(worstLateMs, result.maximumSendLateMs)
             }
-            print(String(format: "%d GStreamer replays in %.0f s (real time, %d at once); the latest packet left %.1f ms after its trace time",
-                         replays.count, Date().timeIntervalSince(replayStart), Self.gstreamerReplaysAtOnce, worstLateMs))
-        } else {
+            print(String(format: "%d GStreamer replays in %.0f s (real time, %d at once); packets left %.2f ms after their trace time on "
+                         + "average, %.1f ms at worst", replays.count, Date().timeIntervalSince(replayStart), Self.gstreamerReplaysAtOnce,
+                         meanLateMs, worstLateMs))
+        } else if withGStreamer {
             print("gst-launch-1.0 not found: the GStreamer columns are left out (scripts/install-deps --test installs it)")
         }
         let simulated = Date()

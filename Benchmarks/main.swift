@@ -1,6 +1,6 @@
 // `swift run -c release benchmarks [group…] [--rounds N] [--only ROW]… [--json PATH]` (listening: --only NETWORK)
 //   jitter options: [--trace FILE]… [--plot DIR] [--write-traces DIR] [--seed-offset N]
-//   quality and listening options: [--seeds N] [--seed-offset N] [--python PATH]
+//   quality and listening options: [--seeds N] [--seed-offset N] [--python PATH]; listening: [--no-gstreamer]
 //   soak options: [--minutes N] (240 by default); alsa-soak: [--minutes N] (3) [--device PCM] (pulse)
 // Groups: opus, srtp, jitter, aec, call, engine, directory (all of these when none is named); quality, which
 // runs only when named (`make quality`): it scores speech with PESQ from PyPI, so it needs Python
@@ -32,6 +32,7 @@ var writeTracesDirectory: String? = nil
 var seedOffset: UInt64 = 0
 var seeds: Int? = nil
 var python: String? = nil
+var withGStreamer = true
 var soakMinutes: Double? = nil
 var soakDevice = "pulse"
 var arguments = CommandLine.arguments.dropFirst()
@@ -67,6 +68,8 @@ while let argument = arguments.popFirst() {
     case "--device":
         guard let name = arguments.popFirst() else { fail("--device needs an ALSA PCM name") }
         soakDevice = name
+    case "--no-gstreamer":
+        withGStreamer = false
     case "--python":
         guard let path = arguments.popFirst() else { fail("--python needs the path of a Python with pesq and numpy") }
         python = path
@@ -102,7 +105,7 @@ do {
             try QualityBenchmarks(report: report, seeds: seeds ?? 4, seedOffset: seedOffset, python: python).run()
         case "listening":
             try ListeningBenchmarks(report: report, seeds: seeds ?? 1, seedOffset: seedOffset, python: python,
-                                    onlyNetworks: onlyRows).run()
+                                    onlyNetworks: onlyRows, withGStreamer: withGStreamer).run()
         case "jitter":
             try JitterBenchmarks(report: report, traceFiles: traceFiles, plotDirectory: plotDirectory, seedOffset: seedOffset).run()
         default: break
