@@ -34,9 +34,25 @@ public final class CallProvider: Sendable {
     /// The ringtone's session: playback with mixWithOthers, priority `.ringtone`.
     public let ringtoneSession: AudioSession
 
-    struct Delegate {
-        weak var delegate: (any ProviderDelegate)?
+    /// The app's delegate and its queue. The delegate is not `Sendable`: it is read only in
+    /// blocks on `queue` (`post`), never on the thread that reports or requests.
+    final class Delegate: @unchecked Sendable {
+        // @unchecked: `delegate` is written once, in `init`, before any block that reads it is
+        // queued (DispatchQueue.async orders the two), and only read on `queue` after that.
+        private weak var delegate: (any ProviderDelegate)?
         let queue: DispatchQueue
+
+        init(_ delegate: any ProviderDelegate, queue: DispatchQueue) {
+            self.delegate = delegate
+            self.queue = queue
+        }
+
+        /// Runs `body` with the delegate on its queue, unless it was released meanwhile.
+        func async(_ body: @escaping @Sendable (any ProviderDelegate) -> Void) {
+            queue.async { [self] in
+                if let delegate { body(delegate) }
+            }
+        }
     }
 
     struct State {
@@ -120,15 +136,14 @@ public final class CallProvider: Sendable {
     public func setDelegate(_ delegate: (any ProviderDelegate)?, queue: DispatchQueue?) {
         state.withLock { state in
             guard let delegate else { state.delegate = nil; return }
-            state.delegate = Delegate(delegate: delegate, queue: queue ?? DispatchQueue(label: "Calls.ProviderDelegate"))
+            state.delegate = Delegate(delegate, queue: queue ?? DispatchQueue(label: "Calls.ProviderDelegate"))
             post(state) { provider, delegate in delegate.providerDidBegin(provider) }
         }
     }
 
     /// Queues `body` on the delegate's queue (in order with everything else posted).
     func post(_ state: State, _ body: @escaping @Sendable (CallProvider, any ProviderDelegate) -> Void) {
-        guard let target = state.delegate, let delegate = target.delegate else { return }
-        target.queue.async { [self] in body(self, delegate) }
+        state.delegate?.async { [self] delegate in body(self, delegate) }
     }
 
     /// Tells every observer about `change` (under the state lock, so changes keep their order).
