@@ -103,12 +103,14 @@ public final class CallProvider: Sendable {
     let incomingReports = Locked(0)
 
     /// A provider with `configuration` over the system `audio`, its timeouts on `clock`.
-    /// - Throws: `engineStartsWithoutSession` when `audio.media` could start device I/O
+    /// - Throws: `configuration` when a property of `configuration` set after it was made is
+    ///   invalid (`ProviderConfiguration.validate()`); `engineStartsWithoutSession` when `audio.media` could start device I/O
     ///   without the session (a `VoiceEngine` without `requiresAudioSession`: media could
     ///   start before `didActivate`);
     ///   `session` when a session refuses its engine or ringer.
     public init(configuration: ProviderConfiguration, audio system: CallAudioSystem, clock: any CallClock = SystemCallClock(),
                 settings: CallSystemSettings = CallSystemSettings()) throws(CallProviderError) {
+        do { try configuration.validate() } catch { throw .configuration(error) }
         self.configuration = configuration
         self.clock = clock
         engine = system.media
@@ -239,7 +241,8 @@ public final class CallProvider: Sendable {
     }
 
     /// The call ended for `reason` (the far end hung up, it was answered elsewhere, …): its
-    /// pending actions are void (`callEnded`), and audio follows.
+    /// pending actions end failed (the app may still `fail()` them; `fulfill()` throws
+    /// `callEnded`), and audio follows.
     public func reportCall(with uuid: UUID, endedAt _: Date?, reason: CallEndedReason) {
         let removed = state.withLock { state in end(uuid, reason: reason, &state) }
         finish(removed)
@@ -264,7 +267,7 @@ public final class CallProvider: Sendable {
     }
 
     /// What the system does when it resets the provider: every call ends (failed), every
-    /// pending action is void, audio is torn down, then `providerDidReset`.
+    /// pending action ends failed, audio is torn down, then `providerDidReset`.
     public func reset() {
         let removed = state.withLock { state in endAll(&state) }
         finish(removed)
@@ -306,6 +309,7 @@ public final class CallProvider: Sendable {
             let binding = MediaBinding(media: media, engineID: id)
             state.calls[uuid]!.media = binding
             apply(state.calls[uuid]!, to: binding)
+            installTranslator(of: uuid, in: binding, &state)
             return true
         }
         if !added {
