@@ -153,6 +153,8 @@ public enum CallProviderError: Error, Sendable, CustomStringConvertible {
     case configuration(ProviderConfigurationError)
     /// The call audio session refused its category or the engine.
     case session(AudioSessionError)
+    /// The recents store at `location` could not be opened: `reason` says why.
+    case recents(location: String, reason: String)
     /// No call with this UUID.
     case unknownCall(UUID)
     /// The provider's call I/O is not a `VoiceEngine`.
@@ -167,6 +169,7 @@ public enum CallProviderError: Error, Sendable, CustomStringConvertible {
         case .engineStartsWithoutSession: "the engine must be configured with requiresAudioSession = true"
         case let .configuration(error): "provider configuration: \(error)"
         case let .session(error): "call audio session: \(error)"
+        case let .recents(location, reason): "recents at \(location): \(reason)"
         case let .unknownCall(uuid): "no call \(uuid)"
         case .noEngine: "the provider has no VoiceEngine"
         case let .mediaAlreadyAdded(uuid): "call \(uuid) has media already"

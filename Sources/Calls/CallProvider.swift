@@ -101,13 +101,16 @@ public final class CallProvider: Sendable {
     /// Every `reportNewIncomingCall` made, refused ones included (PushRegistry's reporting rule:
     /// a refused report — blocked, busy — still honours the push). Its own lock, taken alone.
     let incomingReports = Locked(0)
+    /// What records this provider's calls into recents, while the provider lives.
+    let recentsRecording = Locked<(any CallRecentsRecording)?>(nil)
 
     /// A provider with `configuration` over the system `audio`, its timeouts on `clock`.
     /// - Throws: `configuration` when a property of `configuration` set after it was made is
     ///   invalid (`ProviderConfiguration.validate()`); `engineStartsWithoutSession` when `audio.media` could start device I/O
     ///   without the session (a `VoiceEngine` without `requiresAudioSession`: media could
     ///   start before `didActivate`);
-    ///   `session` when a session refuses its engine or ringer.
+    ///   `session` when a session refuses its engine or ringer; `recents` when
+    ///   `configuration.includesCallsInRecents` and `audio.recents` cannot be opened.
     public init(configuration: ProviderConfiguration, audio system: CallAudioSystem, clock: any CallClock = SystemCallClock(),
                 settings: CallSystemSettings = CallSystemSettings()) throws(CallProviderError) {
         do { try configuration.validate() } catch { throw .configuration(error) }
@@ -128,6 +131,11 @@ public final class CallProvider: Sendable {
             if let ringer = system.ringer { try ringtoneSession.attach(ringer) }
         } catch {
             throw .session(error)
+        }
+        // Last: the recorder observes a provider that is complete.
+        if configuration.includesCallsInRecents, let recents = system.recents {
+            let recording = try recents.startRecording(self)
+            recentsRecording.withLock { $0 = recording }
         }
     }
 
@@ -338,6 +346,8 @@ public final class CallProvider: Sendable {
     public var isCallAudioActive: Bool { audio.withLock { $0.callActive } }
     /// Whether the ringtone plays.
     public var isRinging: Bool { audio.withLock { $0.ringing } }
+    /// What records the calls into recents (`CallAudioSystem.recents`), nil when none are kept.
+    public var recents: (any CallRecentsRecording)? { recentsRecording.withLock { $0 } }
     /// How many times `reportNewIncomingCall` was called, refused reports included: what
     /// PushRegistry reads before and after a VoIP push's delegate call to see it reported.
     @_spi(PushRegistry) public var incomingCallReportCount: Int { incomingReports.withLock { $0 } }
