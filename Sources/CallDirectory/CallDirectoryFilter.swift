@@ -10,8 +10,8 @@ public struct CallDirectoryFilter: IncomingCallFilter {
     /// How handles become numbers.
     public let normalizer: PhoneNumberNormalizer
 
-    /// A filter over `directory`.
-    public init(directory: CallDirectoryManager, normalizer: PhoneNumberNormalizer) {
+    /// A filter over `directory`; the default `normalizer` reads numbers as CallKit writes them.
+    public init(directory: CallDirectoryManager, normalizer: PhoneNumberNormalizer = PhoneNumberNormalizer()) {
         self.directory = directory
         self.normalizer = normalizer
     }

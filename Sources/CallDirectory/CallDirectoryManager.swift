@@ -10,7 +10,8 @@ import Locking
 /// let directory = try CallDirectoryManager(storePath: dir + "/directory.store", provider: Spam())
 /// directory.setEnabled(true)            // the user's switch in Settings
 /// try directory.reload()
-/// provider.incomingCallFilter = directory.filter(normalizer: PhoneNumberNormalizer(defaultPlan: .unitedKingdom))
+/// provider.incomingCallFilter = directory.filter()   // "18005551234" and "+1 800 555 1234" alike
+/// // national numbers too: directory.filter(normalizer: PhoneNumberNormalizer(defaultPlan: .unitedKingdom))
 /// ```
 ///
 /// Not persisted: the enabled switch (give it to `init`). Persisted: the entries, which a
@@ -123,8 +124,10 @@ public final class CallDirectoryManager: Sendable {
 
     private var enabledStore: CallDirectoryStore? { state.withLock { $0.isEnabled ? $0.store : nil } }
 
-    /// A filter for `CallProvider.incomingCallFilter` that reads callers' numbers with `normalizer`.
-    public func filter(normalizer: PhoneNumberNormalizer) -> CallDirectoryFilter {
+    /// A filter for `CallProvider.incomingCallFilter` that reads callers' numbers with
+    /// `normalizer`; by default as CallKit writes them (country code first, "+" optional), the
+    /// form the provider's entries have.
+    public func filter(normalizer: PhoneNumberNormalizer = PhoneNumberNormalizer()) -> CallDirectoryFilter {
         CallDirectoryFilter(directory: self, normalizer: normalizer)
     }
 }

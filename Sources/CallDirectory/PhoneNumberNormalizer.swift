@@ -1,6 +1,12 @@
 /// Turns what people type into a `PhoneNumber`: "+1 (800) 555-1234", "00 44 20 7946 0000",
 /// and national forms ("020 7946 0000", "(800) 555-1234") read with `defaultPlan`.
 ///
+/// Without a `defaultPlan`, digits without "+" are read as CallKit writes phone numbers
+/// (CXCallDirectoryPhoneNumber, and the handles of iOS sample code): country code first, no
+/// "+" — "18005551234" is +1 800 555 1234 — so the entries a call directory provider adds
+/// and the handles an app reports match without configuring anything. Digits that start
+/// with 0 are a national number (a trunk or international prefix) and need a plan.
+///
 /// The country code is split off by E.164's prefix-free assignment (1 and 7 are one digit,
 /// the assigned two-digit codes are listed, every other code has three digits). Digits are
 /// kept as small integers and counted before any arithmetic, so no input traps.
@@ -11,7 +17,8 @@ public struct PhoneNumberNormalizer: Sendable, Hashable {
     /// E.164 allows 15 digits, country code included.
     public static let maximumDigits = 15
 
-    /// A normaliser reading national numbers with `defaultPlan`.
+    /// A normaliser reading national numbers with `defaultPlan`; without one, digits without
+    /// "+" are read country code first, as CallKit writes them.
     public init(defaultPlan: NumberingPlan? = nil) {
         self.defaultPlan = defaultPlan
     }
@@ -51,7 +58,9 @@ public struct PhoneNumberNormalizer: Sendable, Hashable {
                 international = ArraySlice(Self.digitsOf(String(plan.countryCode)) + national)
             }
         } else {
-            throw .missingCountryCode
+            // CallKit's form: the country code leads and the "+" is left out.
+            guard digits.first != 0 else { throw .missingCountryCode }
+            international = digits[...]
         }
         guard let first = international.first else { throw .tooShort }
         guard first != 0 else { throw .invalidCountryCode }

@@ -12,6 +12,10 @@ public enum CallHistoryError: Error, Sendable, Equatable, CustomStringConvertibl
     case newerSchema(found: Int, supported: Int)
     /// Any other SQLite failure: its result code and text.
     case sqlite(code: Int32, message: String)
+    /// An app name that cannot name the app's data directory (empty, starting with ".", holding "/").
+    case invalidAppName(String)
+    /// Neither `XDG_DATA_HOME` nor `HOME` holds an absolute path: no per-user place for recents.
+    case noDataDirectory
 
     public var description: String {
         switch self {
@@ -20,6 +24,8 @@ public enum CallHistoryError: Error, Sendable, Equatable, CustomStringConvertibl
         case let .locked(path, message): "\(path) is locked by another connection: \(message)"
         case let .newerSchema(found, supported): "schema version \(found) is newer than \(supported), the newest this library knows"
         case let .sqlite(code, message): "SQLite error \(code): \(message)"
+        case let .invalidAppName(name): "\"\(name)\" cannot name an app's data directory"
+        case .noDataDirectory: "neither XDG_DATA_HOME nor HOME is an absolute path: no place for recents"
         }
     }
 }

@@ -8,18 +8,20 @@ public enum ActionState: Sendable, Equatable {
     case pending
     /// `fulfill()` was called first.
     case fulfilled
-    /// `fail()` was called first.
+    /// `fail()` was called first, or the call ended first (reported ended, reset,
+    /// invalidated): an action that can no longer be done is failed by the system, and the
+    /// app's own `fail()` afterwards agrees with it (`endedWithCall` tells the two apart).
     case failed
     /// The timeout passed first: the system failed it and called `timedOutPerforming`.
     case timedOut
-    /// The call ended first (reported ended, reset, invalidated): the action is void.
-    case cancelled
 }
 
 /// One thing to do to one call (CXCallAction): made by the app, carried in a transaction,
 /// performed by the provider's delegate, which completes it exactly once with `fulfill()` or
 /// `fail()`. A second completion, or one after the timeout, is refused with a typed
-/// `ActionError` (CallKit drops it with a log line).
+/// `ActionError` (CallKit drops it with a log line). When the call ends first, the action
+/// ends `failed` then; the app's `fail()` after that is accepted, in either order, as CallKit
+/// accepts it, and its `fulfill()` is refused with `callEnded` (what it did reached no call).
 ///
 /// Subclasses carry each action's values; the class itself is not made directly.
 public class CallAction: @unchecked Sendable, CustomStringConvertible {
@@ -36,6 +38,30 @@ public class CallAction: @unchecked Sendable, CustomStringConvertible {
         var onComplete: (@Sendable (CallAction, ActionState, ActionPayload?) -> Void)?
         var timer: CallTimer?
         var timeoutDate: Double?
+        /// The call ended while the action was pending: the system failed it.
+        var endedWithCall = false
+        /// The app's `fail()` after the call ended was taken (a second one is refused).
+        var failAcknowledged = false
+        /// The provider that took it (the translating action installs its translator through it).
+        weak var provider: CallProvider?
+
+        /// Whether `outcome` may complete the action now: true when it is pending; false for
+        /// the app's first `fail()` after its call ended (taken, nothing more to do).
+        /// - Throws: why the action cannot take `outcome`.
+        mutating func admit(_ outcome: ActionState) throws(ActionError) -> Bool {
+            switch state {
+            case .pending: return true
+            case .timedOut: throw .timedOut
+            case .failed where endedWithCall:
+                // The app's error path reports the call ended, then fails the action (or the
+                // other way round): both orders end the same way, so the fail is no mistake.
+                guard outcome == .failed else { throw .callEnded }
+                guard !failAcknowledged else { throw .alreadyCompleted }
+                failAcknowledged = true
+                return false
+            case .fulfilled, .failed: throw .alreadyCompleted
+            }
+        }
     }
 
     let runtime = Locked(Runtime())
@@ -50,15 +76,20 @@ public class CallAction: @unchecked Sendable, CustomStringConvertible {
     public var isComplete: Bool { state != .pending }
     /// When the system fails it, on the provider's clock (nil until a provider takes it).
     public var timeoutDate: Double? { runtime.withLock { $0.timeoutDate } }
+    /// Whether the system failed it because its call ended while it was pending.
+    public var endedWithCall: Bool { runtime.withLock { $0.endedWithCall } }
 
     /// Says the action was done.
-    /// - Throws: `alreadyCompleted`, `timedOut` or `callEnded` when it was completed before.
+    /// - Throws: `alreadyCompleted`, `timedOut` or `callEnded` when it was completed before;
+    ///   `translatorRequired` for a SetTranslatingCallAction that starts translating (it is
+    ///   fulfilled with `fulfill(using:)`).
     public func fulfill() throws(ActionError) {
         try complete(.fulfilled, payload: nil)
     }
 
-    /// Says the action could not be done.
-    /// - Throws: `alreadyCompleted`, `timedOut` or `callEnded` when it was completed before.
+    /// Says the action could not be done. Accepted also after the call ended (the system
+    /// failed the action then; this agrees), as CallKit accepts either order.
+    /// - Throws: `alreadyCompleted` or `timedOut` when it was completed before.
     public func fail() throws(ActionError) {
         try complete(.failed, payload: nil)
     }
@@ -68,14 +99,13 @@ public class CallAction: @unchecked Sendable, CustomStringConvertible {
 
     public var description: String { "\(kind)(\(callUUID))" }
 
+    /// Refuses a fulfilment this action cannot have (a subclass's rule; none by default).
+    func checkFulfilment(_ payload: ActionPayload?) throws(ActionError) {}
+
     func complete(_ outcome: ActionState, payload: ActionPayload?) throws(ActionError) {
-        let handler = try runtime.withLock { (runtime: inout Runtime) throws(ActionError) in
-            switch runtime.state {
-            case .pending: break
-            case .timedOut: throw .timedOut
-            case .cancelled: throw .callEnded
-            case .fulfilled, .failed: throw .alreadyCompleted
-            }
+        let handler = try runtime.withLock { (runtime: inout Runtime) throws(ActionError) -> (@Sendable (CallAction, ActionState, ActionPayload?) -> Void)? in
+            guard try runtime.admit(outcome) else { return nil }
+            if outcome == .fulfilled { try checkFulfilment(payload) }
             runtime.state = outcome
             runtime.timer?.cancel()
             runtime.timer = nil

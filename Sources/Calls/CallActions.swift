@@ -165,9 +165,10 @@ public final class PlayDTMFCallAction: CallAction, @unchecked Sendable {
     override var kind: ActionKind { .playDTMF }
 }
 
-/// Start or stop translating a call's speech (iOS 26's SetTranslatingCallAction). Fulfilled
-/// with the translator to use: the call's uplink carries its speech from then on, also while
-/// muted (only the raw microphone is held back).
+/// Start or stop translating a call's speech (iOS 26's SetTranslatingCallAction). Starting is
+/// fulfilled with the translator to use, `fulfill(using:)` (a bare `fulfill()` is refused with
+/// `translatorRequired`): the call's uplink carries its speech from then on, also while muted
+/// (only the raw microphone is held back). Stopping is fulfilled with `fulfill()`.
 public final class SetTranslatingCallAction: CallAction, @unchecked Sendable {
     /// Which translation engine (iOS's values).
     public enum EngineKind: Int, Sendable {
@@ -192,10 +193,25 @@ public final class SetTranslatingCallAction: CallAction, @unchecked Sendable {
         super.init(call: call)
     }
 
-    /// Fulfils with the translator that speaks for the call. This library has no system
-    /// translator, so the engine given is always the app's (custom).
+    /// Fulfils with the translator that speaks for the call: it is installed in the call's
+    /// media now (or when media is added to a call that has none yet), so a fulfilment that
+    /// returns is one that translates. This library has no system translator, so the engine
+    /// given is always the app's (custom). Stopping (`isTranslating` false) ignores it.
+    /// - Throws: `translatorRefused` when the media takes no more translators (the action stays
+    ///   pending); `alreadyCompleted`, `timedOut`, `callEnded` as `fulfill()`.
     public func fulfill(using translator: any TranslationEngine) throws(ActionError) {
-        try complete(.fulfilled, payload: ActionPayload(translator: translator))
+        let handoff = ActionPayload(translator: translator)
+        if isTranslating, let provider = runtime.withLock({ $0.provider }) {
+            try provider.fulfil(self, translatingWith: handoff)
+        } else {
+            try complete(.fulfilled, payload: handoff)
+        }
+    }
+
+    /// Starting translation without a translator would send silence (or the muted microphone
+    /// nobody hears) while the call says it translates: refused, typed.
+    override func checkFulfilment(_ payload: ActionPayload?) throws(ActionError) {
+        if isTranslating && payload?.translator == nil { throw .translatorRequired }
     }
 
     override var kind: ActionKind { .setTranslating }

@@ -123,14 +123,22 @@ public enum ActionError: Error, Sendable, Equatable, CustomStringConvertible {
     case alreadyCompleted
     /// The action's timeout passed first: it was failed and `timedOutPerforming` called.
     case timedOut
-    /// The call ended (reported, reset, invalidated) before the action completed.
+    /// The call ended (reported, reset, invalidated) before the action was fulfilled.
     case callEnded
+    /// A SetTranslatingCallAction that starts translating was fulfilled without a translator:
+    /// fulfil it with `fulfill(using:)` (or fail it). The action is still pending.
+    case translatorRequired
+    /// The call's media refused the translator (`tooManyTranslators`): the action is still
+    /// pending, to be failed or fulfilled with a translator the media takes.
+    case translatorRefused(CallMediaError)
 
     public var description: String {
         switch self {
         case .alreadyCompleted: "the action was completed before"
         case .timedOut: "the action timed out before it was completed"
         case .callEnded: "the call ended before the action was completed"
+        case .translatorRequired: "starting translation needs the translator: fulfil with fulfill(using:)"
+        case let .translatorRefused(error): "the call's media refused the translator: \(error)"
         }
     }
 }
@@ -140,8 +148,13 @@ public enum CallProviderError: Error, Sendable, CustomStringConvertible {
     /// The engine's configuration lets it start device I/O without its session
     /// (`requiresAudioSession` false): media could start before `didActivate`.
     case engineStartsWithoutSession
+    /// The configuration, as its properties were set after it was made, is invalid: the
+    /// error names the property.
+    case configuration(ProviderConfigurationError)
     /// The call audio session refused its category or the engine.
     case session(AudioSessionError)
+    /// The recents store at `location` could not be opened: `reason` says why.
+    case recents(location: String, reason: String)
     /// No call with this UUID.
     case unknownCall(UUID)
     /// The provider's call I/O is not a `VoiceEngine`.
@@ -154,7 +167,9 @@ public enum CallProviderError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .engineStartsWithoutSession: "the engine must be configured with requiresAudioSession = true"
+        case let .configuration(error): "provider configuration: \(error)"
         case let .session(error): "call audio session: \(error)"
+        case let .recents(location, reason): "recents at \(location): \(reason)"
         case let .unknownCall(uuid): "no call \(uuid)"
         case .noEngine: "the provider has no VoiceEngine"
         case let .mediaAlreadyAdded(uuid): "call \(uuid) has media already"

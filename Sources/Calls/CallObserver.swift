@@ -44,7 +44,9 @@ public final class CallObserver: Sendable {
         let body: @Sendable (ObservedCall) -> Void
     }
 
-    private let provider: CallProvider
+    /// Weak: a provider may keep an observer of its own calls (its recents recorder) without
+    /// the two keeping each other alive.
+    private weak let provider: CallProvider?
     private let continuation: AsyncStream<ObservedCall>.Continuation
     /// The handler, in a box the provider's sink can hold (a `Locked` cannot be copied).
     private final class HandlerBox: Sendable {
@@ -68,12 +70,12 @@ public final class CallObserver: Sendable {
     }
 
     deinit {
-        provider.removeObserverSink(token)
+        provider?.removeObserverSink(token)
         continuation.finish()
     }
 
-    /// The live calls, in the order they began.
-    public var calls: [ObservedCall] { provider.liveCalls }
+    /// The live calls, in the order they began (none once the provider is gone).
+    public var calls: [ObservedCall] { provider?.liveCalls ?? [] }
 
     /// Delivers every change also to `handler` on `queue` (nil clears it).
     public func setHandler(queue: DispatchQueue, _ handler: (@Sendable (ObservedCall) -> Void)?) {

@@ -14,6 +14,7 @@ extension CallProvider {
         action.runtime.withLock { runtime in
             runtime.timer = timer
             runtime.timeoutDate = deadline
+            runtime.provider = self
             runtime.onComplete = { [weak self] action, outcome, payload in
                 self?.completed(action, outcome, payload)
             }
@@ -90,17 +91,12 @@ extension CallProvider {
                 dispatchDTMF(digits, type: action.type, call: uuid, &state)
                 return []
             case let action as SetTranslatingCallAction:
-                guard fulfilled else { return [] }
-                if action.isTranslating {
-                    // A call without media translates nothing; one that used every translator slot stays
-                    // as it was (`isTranslating` tells).
-                    if let binding = record.media {
-                        guard let translator = payload?.translator, (try? binding.media.translate(with: translator)) != nil else { return [] }
-                    }
-                } else {
-                    record.media?.media.stopTranslating()
-                }
-                state.calls[uuid]!.isTranslating = action.isTranslating
+                // Starting is fulfilled through `fulfil(_:translatingWith:)`, which installs the
+                // translator before the action counts as fulfilled; what reaches here stops.
+                guard fulfilled, !action.isTranslating else { return [] }
+                record.media?.media.stopTranslating()
+                state.calls[uuid]!.isTranslating = false
+                state.calls[uuid]!.translator = nil
             default:
                 return []
             }

@@ -4,7 +4,7 @@ import RTP
 
 /// How calls end and how their state reaches their media.
 extension CallProvider {
-    /// Removes call `uuid` with `reason`: its timers stop, its pending actions become void,
+    /// Removes call `uuid` with `reason`: its timers stop, its pending actions end failed,
     /// observers see it end. Returns its media, for `finish` to take out of the engine.
     func end(_ uuid: UUID, reason: CallEndedReason, _ state: inout State) -> [MediaBinding] {
         guard let record = state.calls.removeValue(forKey: uuid) else { return [] }
@@ -12,7 +12,7 @@ extension CallProvider {
         record.unansweredTimer?.cancel()
         for (id, action) in state.pending where action.callUUID == uuid {
             state.pending.removeValue(forKey: id)
-            action.cancel()
+            action.endWithCall()
         }
         // Calls grouped under this one's UUID keep their group: the identity is only a name.
         publish(state, record.observed(ended: reason))
@@ -23,8 +23,8 @@ extension CallProvider {
     func endAll(_ state: inout State) -> [MediaBinding] {
         var removed: [MediaBinding] = []
         for uuid in state.order { removed += end(uuid, reason: .failed, &state) }
-        // Actions of calls that never existed (refused) cannot be pending; anything left is void too.
-        for action in state.pending.values { action.cancel() }
+        // Actions of calls that never existed (refused) cannot be pending; anything left fails too.
+        for action in state.pending.values { action.endWithCall() }
         state.pending = [:]
         return removed
     }
@@ -73,11 +73,13 @@ extension CallProvider {
 }
 
 extension CallAction {
-    /// Voids a pending action (its call ended); a completed one stays as it is.
-    func cancel() {
+    /// Fails a pending action because its call ended (it can no longer be done); a completed
+    /// one stays as it is. The app's `fail()` afterwards is accepted, its `fulfill()` refused.
+    func endWithCall() {
         runtime.withLock { runtime in
             guard runtime.state == .pending else { return }
-            runtime.state = .cancelled
+            runtime.state = .failed
+            runtime.endedWithCall = true
             runtime.timer?.cancel()
             runtime.timer = nil
         }

@@ -34,9 +34,25 @@ public final class CallProvider: Sendable {
     /// The ringtone's session: playback with mixWithOthers, priority `.ringtone`.
     public let ringtoneSession: AudioSession
 
-    struct Delegate {
-        weak var delegate: (any ProviderDelegate)?
+    /// The app's delegate and its queue. The delegate is not `Sendable`: it is read only in
+    /// blocks on `queue` (`post`), never on the thread that reports or requests.
+    final class Delegate: @unchecked Sendable {
+        // @unchecked: `delegate` is written once, in `init`, before any block that reads it is
+        // queued (DispatchQueue.async orders the two), and only read on `queue` after that.
+        private weak var delegate: (any ProviderDelegate)?
         let queue: DispatchQueue
+
+        init(_ delegate: any ProviderDelegate, queue: DispatchQueue) {
+            self.delegate = delegate
+            self.queue = queue
+        }
+
+        /// Runs `body` with the delegate on its queue, unless it was released meanwhile.
+        func async(_ body: @escaping @Sendable (any ProviderDelegate) -> Void) {
+            queue.async { [self] in
+                if let delegate { body(delegate) }
+            }
+        }
     }
 
     struct State {
@@ -85,14 +101,19 @@ public final class CallProvider: Sendable {
     /// Every `reportNewIncomingCall` made, refused ones included (PushRegistry's reporting rule:
     /// a refused report — blocked, busy — still honours the push). Its own lock, taken alone.
     let incomingReports = Locked(0)
+    /// What records this provider's calls into recents, while the provider lives.
+    let recentsRecording = Locked<(any CallRecentsRecording)?>(nil)
 
     /// A provider with `configuration` over the system `audio`, its timeouts on `clock`.
-    /// - Throws: `engineStartsWithoutSession` when `audio.media` could start device I/O
+    /// - Throws: `configuration` when a property of `configuration` set after it was made is
+    ///   invalid (`ProviderConfiguration.validate()`); `engineStartsWithoutSession` when `audio.media` could start device I/O
     ///   without the session (a `VoiceEngine` without `requiresAudioSession`: media could
     ///   start before `didActivate`);
-    ///   `session` when a session refuses its engine or ringer.
+    ///   `session` when a session refuses its engine or ringer; `recents` when
+    ///   `configuration.includesCallsInRecents` and `audio.recents` cannot be opened.
     public init(configuration: ProviderConfiguration, audio system: CallAudioSystem, clock: any CallClock = SystemCallClock(),
                 settings: CallSystemSettings = CallSystemSettings()) throws(CallProviderError) {
+        do { try configuration.validate() } catch { throw .configuration(error) }
         self.configuration = configuration
         self.clock = clock
         engine = system.media
@@ -111,6 +132,11 @@ public final class CallProvider: Sendable {
         } catch {
             throw .session(error)
         }
+        // Last: the recorder observes a provider that is complete.
+        if configuration.includesCallsInRecents, let recents = system.recents {
+            let recording = try recents.startRecording(self)
+            recentsRecording.withLock { $0 = recording }
+        }
     }
 
     // MARK: Delegate
@@ -120,15 +146,14 @@ public final class CallProvider: Sendable {
     public func setDelegate(_ delegate: (any ProviderDelegate)?, queue: DispatchQueue?) {
         state.withLock { state in
             guard let delegate else { state.delegate = nil; return }
-            state.delegate = Delegate(delegate: delegate, queue: queue ?? DispatchQueue(label: "Calls.ProviderDelegate"))
+            state.delegate = Delegate(delegate, queue: queue ?? DispatchQueue(label: "Calls.ProviderDelegate"))
             post(state) { provider, delegate in delegate.providerDidBegin(provider) }
         }
     }
 
     /// Queues `body` on the delegate's queue (in order with everything else posted).
     func post(_ state: State, _ body: @escaping @Sendable (CallProvider, any ProviderDelegate) -> Void) {
-        guard let target = state.delegate, let delegate = target.delegate else { return }
-        target.queue.async { [self] in body(self, delegate) }
+        state.delegate?.async { [self] delegate in body(self, delegate) }
     }
 
     /// Tells every observer about `change` (under the state lock, so changes keep their order).
@@ -224,7 +249,8 @@ public final class CallProvider: Sendable {
     }
 
     /// The call ended for `reason` (the far end hung up, it was answered elsewhere, …): its
-    /// pending actions are void (`callEnded`), and audio follows.
+    /// pending actions end failed (the app may still `fail()` them; `fulfill()` throws
+    /// `callEnded`), and audio follows.
     public func reportCall(with uuid: UUID, endedAt _: Date?, reason: CallEndedReason) {
         let removed = state.withLock { state in end(uuid, reason: reason, &state) }
         finish(removed)
@@ -249,7 +275,7 @@ public final class CallProvider: Sendable {
     }
 
     /// What the system does when it resets the provider: every call ends (failed), every
-    /// pending action is void, audio is torn down, then `providerDidReset`.
+    /// pending action ends failed, audio is torn down, then `providerDidReset`.
     public func reset() {
         let removed = state.withLock { state in endAll(&state) }
         finish(removed)
@@ -291,6 +317,7 @@ public final class CallProvider: Sendable {
             let binding = MediaBinding(media: media, engineID: id)
             state.calls[uuid]!.media = binding
             apply(state.calls[uuid]!, to: binding)
+            installTranslator(of: uuid, in: binding, &state)
             return true
         }
         if !added {
@@ -319,6 +346,8 @@ public final class CallProvider: Sendable {
     public var isCallAudioActive: Bool { audio.withLock { $0.callActive } }
     /// Whether the ringtone plays.
     public var isRinging: Bool { audio.withLock { $0.ringing } }
+    /// What records the calls into recents (`CallAudioSystem.recents`), nil when none are kept.
+    public var recents: (any CallRecentsRecording)? { recentsRecording.withLock { $0 } }
     /// How many times `reportNewIncomingCall` was called, refused reports included: what
     /// PushRegistry reads before and after a VoIP push's delegate call to see it reported.
     @_spi(PushRegistry) public var incomingCallReportCount: Int { incomingReports.withLock { $0 } }

@@ -42,6 +42,9 @@ struct CallRecord {
     var group: UUID
     var mute = MuteState()
     var isTranslating = false
+    /// The translator a fulfilled SetTranslatingCallAction gave, installed in `media` when it
+    /// is added after the fulfilment.
+    var translator: ActionPayload?
     var media: MediaBinding?
     /// Why the call will end once the pending end action completes (the system's own end:
     /// unanswered).

@@ -14,23 +14,30 @@ public struct CallAudioSystem: Sendable {
     public var media: (any CallMediaHost)?
     /// What plays the ringtone while a call rings, in its own mixable session; nil: no sound.
     public var ringer: (any AudioSessionIO)?
+    /// Where calls are recorded when the configuration includes them in recents (CallHistory's
+    /// `CallHistoryRecents`); nil: no recents are kept.
+    public var recents: (any CallRecents)?
 
     /// A system over `center` whose call session starts `callIO`, which mixes no calls'
     /// media (a recorder, a test double). A `VoiceEngine` given here starts with the session
     /// but carries no call's media (`addMedia` throws `noEngine`): give it as `media:`.
-    public init(center: AudioSessionCenter, callIO: (any AudioSessionIO)? = nil, ringer: (any AudioSessionIO)? = nil) {
+    public init(center: AudioSessionCenter, callIO: (any AudioSessionIO)? = nil, ringer: (any AudioSessionIO)? = nil,
+                recents: (any CallRecents)? = nil) {
         self.center = center
         self.callIO = callIO
         self.ringer = ringer
+        self.recents = recents
     }
 
     /// A system over `center` whose call session starts `media` (a `VoiceEngine`), which the
     /// provider binds calls' media to.
-    public init(center: AudioSessionCenter, media: any CallMediaHost, ringer: (any AudioSessionIO)? = nil) {
+    public init(center: AudioSessionCenter, media: any CallMediaHost, ringer: (any AudioSessionIO)? = nil,
+                recents: (any CallRecents)? = nil) {
         self.center = center
         self.callIO = media
         self.media = media
         self.ringer = ringer
+        self.recents = recents
     }
 }
 

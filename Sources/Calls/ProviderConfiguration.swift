@@ -3,7 +3,10 @@ import Foundation
 
 /// What a provider can do (CXProviderConfiguration), checked when it is made: limits, handle
 /// types, the ringtone (loaded and decoded now, so a missing or unplayable file is an error
-/// here, never a silent fallback at the first call) and every timeout.
+/// here, never a silent fallback at the first call) and every timeout. Properties set
+/// afterwards, as iOS code sets them (`configuration.maximumCallGroups = 1`,
+/// `configuration.timeouts.answer = 20`), are checked again by `validate()`, which
+/// `CallProvider` calls when it is made: a bad value never reaches a call.
 public struct ProviderConfiguration: Sendable {
     /// How many groups of calls may exist at once (CallKit: 2). An ungrouped call is a group.
     public var maximumCallGroups: Int
@@ -27,12 +30,11 @@ public struct ProviderConfiguration: Sendable {
     /// - Throws: `ringtoneNotFound` when the file does not exist, `ringtoneNotPlayable` when
     ///   it is not a PCM WAV this library plays or holds no sound; `invalidLimit` for limits
     ///   below 1, `invalidTimeout` for a timeout that is not positive and finite.
+    /// - Throws: `ringtoneNotFound` when the file does not exist, `ringtoneNotPlayable` when
+    ///   it is not a PCM WAV this library plays or holds no sound; what `validate()` throws.
     public init(maximumCallGroups: Int = 2, maximumCallsPerCallGroup: Int = 5, includesCallsInRecents: Bool = true,
                 supportsVideo: Bool = false, supportedHandleTypes: Set<CallHandle.Kind> = Set(CallHandle.Kind.allCases),
                 ringtonePath: String? = nil, timeouts: ActionTimeouts = ActionTimeouts()) throws(ProviderConfigurationError) {
-        guard maximumCallGroups >= 1 else { throw .invalidLimit(name: "maximumCallGroups", value: maximumCallGroups) }
-        guard maximumCallsPerCallGroup >= 1 else { throw .invalidLimit(name: "maximumCallsPerCallGroup", value: maximumCallsPerCallGroup) }
-        try timeouts.validate()
         self.maximumCallGroups = maximumCallGroups
         self.maximumCallsPerCallGroup = maximumCallsPerCallGroup
         self.includesCallsInRecents = includesCallsInRecents
@@ -40,6 +42,18 @@ public struct ProviderConfiguration: Sendable {
         self.supportedHandleTypes = supportedHandleTypes
         self.timeouts = timeouts
         ringtone = try ringtonePath.map { path throws(ProviderConfigurationError) in try Ringtone(path: path) }
+        try validate()
+    }
+
+    /// Checks every property as it is now (the ringtone was checked when it was loaded).
+    /// - Throws: `invalidLimit` naming a limit below 1, `noSupportedHandleTypes` for an empty
+    ///   `supportedHandleTypes` (every start action would be refused), `invalidTimeout` naming
+    ///   a timeout that is not positive and finite.
+    public func validate() throws(ProviderConfigurationError) {
+        guard maximumCallGroups >= 1 else { throw .invalidLimit(name: "maximumCallGroups", value: maximumCallGroups) }
+        guard maximumCallsPerCallGroup >= 1 else { throw .invalidLimit(name: "maximumCallsPerCallGroup", value: maximumCallsPerCallGroup) }
+        guard !supportedHandleTypes.isEmpty else { throw .noSupportedHandleTypes }
+        try timeouts.validate()
     }
 }
 
@@ -93,11 +107,14 @@ public struct ActionTimeouts: Sendable, Equatable {
     /// The defaults above.
     public init() {}
 
-    func validate() throws(ProviderConfigurationError) {
+    /// Checks every timeout; `ProviderConfiguration.validate()` and `CallProvider` call it.
+    /// - Throws: `invalidTimeout` naming the first that is not a positive, finite number of
+    ///   seconds (`"timeouts.answer"`).
+    public func validate() throws(ProviderConfigurationError) {
         let all: [(String, Double)] = [("start", start), ("answer", answer), ("end", end), ("setHeld", setHeld), ("setMuted", setMuted),
                                        ("setGroup", setGroup), ("playDTMF", playDTMF), ("setTranslating", setTranslating),
                                        ("unanswered", unanswered)]
-        for (name, value) in all where !(value.isFinite && value > 0) { throw .invalidTimeout(name: name, value: value) }
+        for (name, value) in all where !(value.isFinite && value > 0) { throw .invalidTimeout(name: "timeouts." + name, value: value) }
     }
 }
 
@@ -111,13 +128,16 @@ public enum ProviderConfigurationError: Error, Sendable, Equatable, CustomString
     case invalidLimit(name: String, value: Int)
     /// A timeout that is not a positive, finite number of seconds.
     case invalidTimeout(name: String, value: Double)
+    /// `supportedHandleTypes` is empty: no call could be started.
+    case noSupportedHandleTypes
 
     public var description: String {
         switch self {
         case let .ringtoneNotFound(path): "ringtone \(path) does not exist"
         case let .ringtoneNotPlayable(path, reason): "ringtone \(path) cannot be played: \(reason)"
         case let .invalidLimit(name, value): "\(name) \(value) is below 1"
-        case let .invalidTimeout(name, value): "timeout \(name) \(value) s is not a positive number of seconds"
+        case let .invalidTimeout(name, value): "\(name) \(value) s is not a positive number of seconds"
+        case .noSupportedHandleTypes: "supportedHandleTypes is empty: no call could be started"
         }
     }
 }

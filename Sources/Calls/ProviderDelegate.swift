@@ -4,7 +4,12 @@ import AudioSession
 /// `CallProvider.setDelegate(_:queue:)`, in order. Perform each action and complete it
 /// exactly once; start media in `didActivate` (the engine cannot start before: its device I/O
 /// starts only with the session) and stop it in `didDeactivate` and `providerDidReset`.
-public protocol ProviderDelegate: AnyObject, Sendable {
+///
+/// Not `Sendable`, as CXProviderDelegate is not: an app's delegate is often a class with a
+/// superclass and mutable state (`class AppDelegate: AppBase, ProviderDelegate`). The provider
+/// holds it weakly and touches it only inside blocks on the queue given to `setDelegate`, so
+/// its state is confined to that queue; the app reads and writes that state on the same queue.
+public protocol ProviderDelegate: AnyObject {
     /// The provider is ready (called once, when the delegate is set).
     func providerDidBegin(_ provider: CallProvider)
     /// Every call ended and audio was torn down: forget all call state.

@@ -81,7 +81,7 @@ final class DemoSoftphone: Sendable {
 
 /// The app's side of a demo softphone: fulfils starting, answering and ending calls (media and
 /// signalling are ready by the time it is asked), and tells the log what happened.
-final class DemoPhoneDelegate: ProviderDelegate {
+final class DemoPhoneDelegate: ProviderDelegate, Sendable {
     /// The serial queue the provider calls it on.
     let queue: DispatchQueue
     private let name: String

@@ -146,7 +146,7 @@ import Transport
 }
 
 /// An app's provider delegate as iOS sample code writes it.
-final class AudioInDidActivatePhone: ProviderDelegate, @unchecked Sendable {
+final class AudioInDidActivatePhone: ProviderDelegate {
     let engine: VoiceEngine
     let queue = DispatchQueue(label: "AudioInDidActivatePhone")
     let failures = Locked<[String]>([])

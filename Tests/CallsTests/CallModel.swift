@@ -31,6 +31,10 @@ struct CallModel {
         /// The provider's action, once matched (system actions are matched after the step).
         var action: CallAction?
         var expected: ActionState = .pending
+        /// Its call ended while it was pending: the system failed it.
+        var endedWithCall = false
+        /// The app failed it after that (accepted once).
+        var failAcknowledged = false
     }
 
     /// An action the model expects a request to perform: kind, call, hold value.
@@ -166,7 +170,10 @@ struct CallModel {
     mutating func end(_ uuid: UUID, _ reason: CallEndedReason) {
         guard calls.removeValue(forKey: uuid) != nil else { return }
         endedReasons[uuid] = reason
-        for index in pending where actions[index].call == uuid { actions[index].expected = .cancelled }
+        for index in pending where actions[index].call == uuid {
+            actions[index].expected = .failed
+            actions[index].endedWithCall = true
+        }
         reconcile()
     }
 

@@ -20,7 +20,7 @@ import TestSupport
             }
             // The sequences reach every part of the model (a test that never answers proves little).
             print("model totals", totals.sorted { $0.key < $1.key })
-            for key in ["activated", "timedOut", "unanswered", "autoHold", "refused", "cancelled", "swapKeptAudio"] {
+            for key in ["activated", "timedOut", "unanswered", "autoHold", "refused", "endedWithCall", "failAfterEnd", "swapKeptAudio"] {
                 #expect(totals[key, default: 0] > 20, "\(key) happened only \(totals[key, default: 0]) times: \(totals)")
             }
         }
@@ -68,6 +68,7 @@ import TestSupport
             for action in model.actions {
                 guard let real = action.action else { continue }
                 #expect(real.state == action.expected, "\(real): \(real.state) ≠ \(action.expected), \(where_)")
+                #expect(real.endedWithCall == action.endedWithCall, "\(real): endedWithCall \(real.endedWithCall), \(where_)")
             }
             let runs = harness.callRuns
             #expect(runs == model.audio, "engine I/O \(runs), model \(model.audio), \(where_)")
@@ -177,16 +178,27 @@ import TestSupport
                 harness.delegate.settle()
                 model.complete(index, fulfil ? .fulfilled : .failed)
             case 80..<85:
-                // A completed action refuses a second completion, saying how it went.
-                let completed = model.actions.filter { $0.expected != .pending && $0.action != nil }
-                guard let done = completed.randomElement(using: &random) else { continue }
-                label = "second completion"
+                // A completed action refuses a second completion, saying how it went; one whose
+                // call ended first takes the app's fail once (CallKit accepts either order).
+                let completed = model.actions.indices.filter { model.actions[$0].expected != .pending && model.actions[$0].action != nil }
+                guard let index = completed.randomElement(using: &random) else { continue }
+                let done = model.actions[index]
+                let fulfil = Bool.random(using: &random)
+                label = "second completion (\(fulfil ? "fulfil" : "fail"))"
+                if !fulfil && done.endedWithCall && !done.failAcknowledged {
+                    #expect(throws: Never.self, "\(context): fail after the call ended") { try done.action!.fail() }
+                    model.actions[index].failAcknowledged = true
+                    totals["failAfterEnd", default: 0] += 1
+                    break
+                }
                 let expected: ActionError = switch done.expected {
                 case .timedOut: .timedOut
-                case .cancelled: .callEnded
+                case .failed where done.endedWithCall && fulfil: .callEnded
                 default: .alreadyCompleted
                 }
-                #expect(throws: expected, "\(context): second completion of \(done.action!)") { try done.action!.fulfill() }
+                #expect(throws: expected, "\(context): second completion of \(done.action!)") {
+                    if fulfil { try done.action!.fulfill() } else { try done.action!.fail() }
+                }
             case 85..<98:
                 let seconds = [0.5, 3, 5, 9.99, 10, 20, 61].randomElement(using: &random)! * Double.random(in: 0.9...1.1, using: &random)
                 label = "advance \(seconds)"
@@ -228,7 +240,7 @@ import TestSupport
         #expect(events == Array([RecordingDelegate.Event.activated, .deactivated].cycled(count: events.count)), "\(context): \(events)")
         totals["activated", default: 0] += events.filter { $0 == .activated }.count
         totals["timedOut", default: 0] += model.actions.filter { $0.expected == .timedOut }.count
-        totals["cancelled", default: 0] += model.actions.filter { $0.expected == .cancelled }.count
+        totals["endedWithCall", default: 0] += model.actions.filter(\.endedWithCall).count
     }
 }
 
