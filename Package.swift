@@ -87,7 +87,7 @@ let package = Package(
         // memory-mapped store, the number normaliser — consulted by Calls for incoming calls.
         .target(name: "CallDirectory", dependencies: ["Calls", "SystemErrors", "Locking"]),
         // Control: the recents list in SQLite (libsqlite3), recorded from a provider's calls.
-        .target(name: "CallHistory", dependencies: ["Calls", "CSQLite", "Locking"]),
+        .target(name: "CallHistory", dependencies: ["Calls", "AudioSession", "MediaEngine", "CSQLite", "Locking"]),
         // Control: PushKit's model — VoIP pushes (in-process and UnifiedPush over D-Bus) with
         // the reporting rule enforced against a Calls provider.
         .target(name: "PushRegistry", dependencies: ["Calls", "CDBus", "Locking"]),
@@ -158,7 +158,7 @@ let package = Package(
         .testTarget(name: "CallsTests", dependencies: ["Calls", "AudioProcessing", "AudioSession", "MediaEngine", "MediaEngineTesting", "AudioDevices", "AudioDevicesTesting", "AudioSessionTesting", "RTP", "SRTP", "Transport", "Locking", "TestSupport"]),
         // calls-crash-writer: the child the crash tests kill (a dependency so `swift test` builds it).
         .testTarget(name: "CallDirectoryTests", dependencies: ["CallDirectory", "Calls", "AudioSession", "Locking", "TestSupport", "calls-crash-writer"]),
-        .testTarget(name: "CallHistoryTests", dependencies: ["CallHistory", "Calls", "AudioSession", "CSQLite", "Locking", "TestSupport", "calls-crash-writer"]),
+        .testTarget(name: "CallHistoryTests", dependencies: ["CallHistory", "Calls", "AudioSession", "MediaEngine", "CSQLite", "Locking", "TestSupport", "calls-crash-writer"]),
         .testTarget(name: "PushRegistryTests", dependencies: ["PushRegistry", "Calls", "AudioSession", "Locking", "TestSupport"]),
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
         .testTarget(name: "VoiceCallTests", dependencies: ["voicecall", "AudioDevices", "EchoEvaluation", "PushRegistry", "TestSupport", "Locking"]),

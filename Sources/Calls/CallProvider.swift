@@ -119,7 +119,7 @@ public final class CallProvider: Sendable {
         engine = system.media
         if let engine, !engine.startsOnlyThroughSession { throw .engineStartsWithoutSession }
         state = Locked(State(settings: settings))
-        audioSession = AudioSession(name: "call", priority: .call, center: system.center)
+        audioSession = system.callSession ?? AudioSession(name: "call", priority: .call, center: system.center)
         ringtoneSession = AudioSession(name: "ringtone", priority: .ringtone, center: system.center)
         hasRinger = system.ringer != nil && configuration.ringtone != nil
         let interruptions = DispatchQueue(label: "Calls.CallProvider.interruptions")

@@ -17,6 +17,10 @@ public struct CallAudioSystem: Sendable {
     /// Where calls are recorded when the configuration includes them in recents (CallHistory's
     /// `CallHistoryRecents`); nil: no recents are kept.
     public var recents: (any CallRecents)?
+    /// The session the provider activates for its calls (the app's own, as CallKit activates
+    /// the app's shared session: `init(session:media:ringer:recents:)`); nil: the provider
+    /// makes a session of its own in `center` ("call", at call priority).
+    public var callSession: AudioSession?
 
     /// A system over `center` whose call session starts `callIO`, which mixes no calls'
     /// media (a recorder, a test double). A `VoiceEngine` given here starts with the session
@@ -38,6 +42,16 @@ public struct CallAudioSystem: Sendable {
         self.media = media
         self.ringer = ringer
         self.recents = recents
+    }
+}
+
+extension CallAudioSystem {
+    /// A system whose calls run in `session` (typically `AudioSession.sharedInstance()`, so a
+    /// category the app sets on it is the call's), in `session`'s center, starting `media`.
+    public init(session: AudioSession, media: any CallMediaHost, ringer: (any AudioSessionIO)? = nil,
+                recents: (any CallRecents)? = nil) {
+        self.init(center: session.center, media: media, ringer: ringer, recents: recents)
+        callSession = session
     }
 }
 

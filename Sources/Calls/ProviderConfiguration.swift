@@ -24,12 +24,12 @@ public struct ProviderConfiguration: Sendable {
     public let ringtone: Ringtone?
     /// Every action's timeout and the ring time.
     public var timeouts: ActionTimeouts
+    /// The app's name as the system shows it with its calls (CXProviderConfiguration's
+    /// `localizedName`); nil: the process's name.
+    public var localizedName: String?
 
     /// A configuration with CallKit's defaults; `ringtonePath` names a WAV file (CallKit's
     /// `ringtoneSound`), decoded now.
-    /// - Throws: `ringtoneNotFound` when the file does not exist, `ringtoneNotPlayable` when
-    ///   it is not a PCM WAV this library plays or holds no sound; `invalidLimit` for limits
-    ///   below 1, `invalidTimeout` for a timeout that is not positive and finite.
     /// - Throws: `ringtoneNotFound` when the file does not exist, `ringtoneNotPlayable` when
     ///   it is not a PCM WAV this library plays or holds no sound; what `validate()` throws.
     public init(maximumCallGroups: Int = 2, maximumCallsPerCallGroup: Int = 5, includesCallsInRecents: Bool = true,
@@ -43,6 +43,23 @@ public struct ProviderConfiguration: Sendable {
         self.timeouts = timeouts
         ringtone = try ringtonePath.map { path throws(ProviderConfigurationError) in try Ringtone(path: path) }
         try validate()
+    }
+
+    /// CallKit's defaults (`CXProviderConfiguration()`): nothing to check, nothing thrown.
+    public init() {
+        maximumCallGroups = 2
+        maximumCallsPerCallGroup = 5
+        includesCallsInRecents = true
+        supportsVideo = false
+        supportedHandleTypes = Set(CallHandle.Kind.allCases)
+        ringtone = nil
+        timeouts = ActionTimeouts()
+    }
+
+    /// CallKit's defaults under the app's name (`CXProviderConfiguration(localizedName:)`).
+    public init(localizedName: String) {
+        self.init()
+        self.localizedName = localizedName
     }
 
     /// Checks every property as it is now (the ringtone was checked when it was loaded).

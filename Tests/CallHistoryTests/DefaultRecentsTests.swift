@@ -14,7 +14,7 @@ import Testing
 
     @Test func callsGoToThePerAppStoreWhenTheConfigurationIncludesThem() throws {
         let dataHome = Self.dataHome("default-recents")
-        var configuration = try ProviderConfiguration()
+        var configuration = ProviderConfiguration()
         configuration.includesCallsInRecents = true
         let recents = try CallHistoryRecents(appName: "org.example.phone", environment: ["XDG_DATA_HOME": dataHome, "HOME": "/nonexistent"])
         let provider = try CallProvider(configuration: configuration,
@@ -45,7 +45,7 @@ import Testing
 
     @Test func noRecentsWhenTheConfigurationLeavesThemOut() throws {
         let dataHome = Self.dataHome("no-recents")
-        var configuration = try ProviderConfiguration()
+        var configuration = ProviderConfiguration()
         configuration.includesCallsInRecents = false
         let recents = try CallHistoryRecents(appName: "org.example.phone", environment: ["XDG_DATA_HOME": dataHome])
         let provider = try CallProvider(configuration: configuration,

@@ -268,7 +268,7 @@ import Testing
     }
 
     @Test func configurationDefaultsAndRingtoneValidation() throws {
-        let configuration = try ProviderConfiguration()
+        let configuration = ProviderConfiguration()
         #expect(configuration.maximumCallGroups == 2 && configuration.maximumCallsPerCallGroup == 5)
         #expect(configuration.includesCallsInRecents && !configuration.supportsVideo)
         #expect(configuration.timeouts.unanswered == 60)

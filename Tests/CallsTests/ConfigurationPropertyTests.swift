@@ -18,28 +18,28 @@ import Testing
     }
 
     @Test func everyPropertyIsCheckedWhenTheProviderIsMade() throws {
-        var groups = try ProviderConfiguration()
+        var groups = ProviderConfiguration()
         groups.maximumCallGroups = 0
         #expect(Self.providerError(groups) == .invalidLimit(name: "maximumCallGroups", value: 0))
 
-        var perGroup = try ProviderConfiguration()
+        var perGroup = ProviderConfiguration()
         perGroup.maximumCallsPerCallGroup = -3
         #expect(Self.providerError(perGroup) == .invalidLimit(name: "maximumCallsPerCallGroup", value: -3))
 
-        var answer = try ProviderConfiguration()
+        var answer = ProviderConfiguration()
         answer.timeouts.answer = -1
         #expect(Self.providerError(answer) == .invalidTimeout(name: "timeouts.answer", value: -1))
 
-        var ring = try ProviderConfiguration()
+        var ring = ProviderConfiguration()
         ring.timeouts.unanswered = .infinity
         #expect(Self.providerError(ring) == .invalidTimeout(name: "timeouts.unanswered", value: .infinity))
 
-        var handles = try ProviderConfiguration()
+        var handles = ProviderConfiguration()
         handles.supportedHandleTypes = []
         #expect(Self.providerError(handles) == .noSupportedHandleTypes)
         #expect(throws: ProviderConfigurationError.noSupportedHandleTypes) { try handles.validate() }
 
-        var fine = try ProviderConfiguration()
+        var fine = ProviderConfiguration()
         fine.maximumCallGroups = 1
         fine.timeouts.answer = 20
         fine.supportedHandleTypes = [.phoneNumber]
