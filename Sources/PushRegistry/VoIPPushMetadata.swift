@@ -4,7 +4,8 @@ import Foundation
 /// What the system knows about a VoIP push besides its payload (PushKit's metadata).
 public struct VoIPPushMetadata: Sendable, Hashable {
     /// The push must be reported as an incoming call (`CallProvider.reportNewIncomingCall`)
-    /// before the delegate method returns. False when the app already has a call, or when the
+    /// before the app calls the delegate's completion handler (or returns, in the returning
+    /// form). False when the app already has a call, or when the
     /// push is stale (older than `PushRegistryConfiguration.freshnessLimit`): the app may then
     /// check with its server first and report only a call that still exists.
     public let mustReport: Bool
@@ -36,7 +37,8 @@ public struct HandledVoIPPush: Sendable, Equatable {
         /// The signalling says the caller hung up before the push arrived: reported and ended
         /// `remoteEnded` at once (no ghost ringing).
         case cancelled
-        /// The payload has no usable call id or handle: reported with what is known, ended `failed`.
+        /// The bytes are not a JSON object of at most 5 KB (nothing for the app to read):
+        /// reported with nothing known, ended `failed`.
         case unusablePayload(PushPayloadError)
     }
 

@@ -1,0 +1,45 @@
+import Calls
+import Foundation
+import Locking
+
+/// A must-report push between its delivery and its verdict: open until the app calls the
+/// completion handler (the verdict is then whether a report was made before that call) or
+/// until `completionTimeout` passes on the registry's clock (then whether one was made at
+/// all). Closes exactly once, whichever comes first; later completions do nothing.
+final class PendingVoIPPush: Sendable {
+    /// How it was closed.
+    enum Closing: Sendable {
+        case completed
+        case timedOut
+    }
+
+    let callUUID: UUID
+    let channel: PushChannel
+    let deliveredAt: Date
+    let hadNoDelegate: Bool
+    /// `incomingCallReportCount` at delivery: a higher count at closing means reported.
+    let reportsBefore: Int
+    private let timer = Locked<CallTimer?>(nil)
+    private let closed = Locked(false)
+
+    init(callUUID: UUID, channel: PushChannel, deliveredAt: Date, hadNoDelegate: Bool, reportsBefore: Int) {
+        self.callUUID = callUUID
+        self.channel = channel
+        self.deliveredAt = deliveredAt
+        self.hadNoDelegate = hadNoDelegate
+        self.reportsBefore = reportsBefore
+    }
+
+    /// Starts the bound on how long the app may hold the completion handler.
+    func arm(_ timer: CallTimer) { self.timer.withLock { $0 = timer } }
+
+    /// True the first time only: the caller then decides the verdict.
+    func close() -> Bool {
+        let first = closed.withLock { closed -> Bool in
+            defer { closed = true }
+            return !closed
+        }
+        if first { timer.withLock { $0?.cancel() } }
+        return first
+    }
+}
