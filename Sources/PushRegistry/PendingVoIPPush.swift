@@ -14,6 +14,8 @@ final class PendingVoIPPush: Sendable {
     }
 
     let callUUID: UUID
+    /// The typed payload's call id, when the push had one: a cancel push names it.
+    let payloadCallUUID: UUID?
     let channel: PushChannel
     let deliveredAt: Date
     let hadNoDelegate: Bool
@@ -22,8 +24,10 @@ final class PendingVoIPPush: Sendable {
     private let timer = Locked<CallTimer?>(nil)
     private let closed = Locked(false)
 
-    init(callUUID: UUID, channel: PushChannel, deliveredAt: Date, hadNoDelegate: Bool, reportsBefore: Int) {
-        self.callUUID = callUUID
+    init(payloadCallUUID: UUID?, channel: PushChannel, deliveredAt: Date, hadNoDelegate: Bool, reportsBefore: Int) {
+        // A payload keyed the app's own way has no call id of ours: a violation names a fresh one.
+        callUUID = payloadCallUUID ?? UUID()
+        self.payloadCallUUID = payloadCallUUID
         self.channel = channel
         self.deliveredAt = deliveredAt
         self.hadNoDelegate = hadNoDelegate

@@ -59,9 +59,7 @@ extension PushRegistry {
             delegate?.pushRegistry(self, didReceiveIncomingVoIPPushWith: payload, metadata: metadata, withCompletionHandler: {})
             return
         }
-        // A payload keyed the app's own way has no call id of ours: the violation names a
-        // fresh one.
-        let pending = PendingVoIPPush(callUUID: callUUID ?? UUID(), channel: metadata.channel, deliveredAt: deliveredAt,
+        let pending = PendingVoIPPush(payloadCallUUID: callUUID, channel: metadata.channel, deliveredAt: deliveredAt,
                                       hadNoDelegate: delegate == nil, reportsBefore: provider.incomingCallReportCount)
         guard let delegate else {
             settle(pending, .completed)
@@ -77,11 +75,14 @@ extension PushRegistry {
     /// on the app's queue, ahead of any later push (pushes are dispatched on that queue too).
     func settle(_ pending: PendingVoIPPush, _ closing: PendingVoIPPush.Closing) {
         guard pending.close() else { return }
+        let reportedUUIDs = provider.incomingCallReports(since: pending.reportsBefore)
         let reported = provider.incomingCallReportCount > pending.reportsBefore
         state.withLock { state in
             if case .timedOut = closing { state.statistics.completionTimeouts += 1 }
             if reported {
                 state.statistics.reportedInTime += 1
+                // Under whichever UUIDs the app chose: a cancel push for this call ends them.
+                if let id = pending.payloadCallUUID { state.rememberReport(of: id, as: reportedUUIDs) }
                 return
             }
             state.statistics.violations += 1
@@ -97,6 +98,21 @@ extension PushRegistry {
     /// Reports the call and ends it at once: the registry's own handling of a cancelled push or
     /// bytes that are not a JSON object, so nothing rings for a call that is not there.
     func handle(_ reason: HandledVoIPPush.Reason, _ fields: PushPayloadFields, on channel: PushChannel) {
+        let isCancelled = if case .cancelled = reason { true } else { false }
+        // A cancel for a push the app reported under its own UUIDs ends those calls: they are
+        // the ones ringing, not the payload's id.
+        if isCancelled, let id = fields.callUUID {
+            let reportedAs = state.withLock { $0.reportedCalls.removeValue(forKey: id) } ?? []
+            let live = Set(provider.liveCalls.map(\.uuid))
+            let ringing = reportedAs.filter { live.contains($0) && $0 != id }
+            if !ringing.isEmpty {
+                for uuid in ringing { provider.reportCall(with: uuid, endedAt: now(), reason: .remoteEnded) }
+                if live.contains(id) { provider.reportCall(with: id, endedAt: now(), reason: .remoteEnded) }
+                let push = HandledVoIPPush(reason: reason, callUUID: id, fields: fields, reportError: nil, channel: channel, endedCallUUIDs: ringing)
+                state.withLock { $0.target.delegate }?.pushRegistry(self, didHandle: push)
+                return
+            }
+        }
         let uuid = fields.callUUID ?? UUID()
         var reportError: IncomingCallError?
         do {
@@ -104,7 +120,6 @@ extension PushRegistry {
         } catch {
             reportError = error
         }
-        let isCancelled = if case .cancelled = reason { true } else { false }
         let isDuplicate = if case .callUUIDAlreadyExists = reportError { true } else { false }
         // A cancelled push ends the call also when the report was refused as a duplicate: the
         // app reported it from an earlier push, and the signalling now says it is over. An
@@ -112,7 +127,8 @@ extension PushRegistry {
         if isCancelled || !isDuplicate {
             provider.reportCall(with: uuid, endedAt: now(), reason: isCancelled ? .remoteEnded : .failed)
         }
-        let push = HandledVoIPPush(reason: reason, callUUID: uuid, fields: fields, reportError: reportError, channel: channel)
+        let push = HandledVoIPPush(reason: reason, callUUID: uuid, fields: fields, reportError: reportError, channel: channel,
+                                   endedCallUUIDs: isCancelled || !isDuplicate ? [uuid] : [])
         state.withLock { $0.target.delegate }?.pushRegistry(self, didHandle: push)
     }
 }

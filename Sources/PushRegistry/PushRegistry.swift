@@ -69,11 +69,24 @@ public final class PushRegistry: Sendable {
         var statistics = PushStatistics()
         var violations: [PushViolation] = []
         var stopped = false
+        /// Push call id → the UUIDs the app reported that push's call under (the most recent
+        /// `reportedCallsLimit` pushes): what a cancel push for that id ends.
+        var reportedCalls: [UUID: [UUID]] = [:]
+        var reportedOrder: [UUID] = []
+
+        mutating func rememberReport(of id: UUID, as uuids: [UUID]) {
+            if reportedCalls.updateValue(uuids, forKey: id) == nil { reportedOrder.append(id) }
+            while reportedOrder.count > PushRegistry.reportedCallsLimit {
+                reportedCalls.removeValue(forKey: reportedOrder.removeFirst())
+            }
+        }
 
         var isRegistered: Bool { hasDelegate && desired.contains(.voIP) }
     }
 
     let state: Locked<State>
+    /// How many reported pushes the registry remembers for cancel pushes.
+    static let reportedCallsLimit = 64
 
     /// A registry reporting to `provider`, calling its delegate on `queue` (a private serial
     /// queue when nil), reading the wall clock from `now` and timing completion handlers on

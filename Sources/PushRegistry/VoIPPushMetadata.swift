@@ -44,7 +44,8 @@ public struct HandledVoIPPush: Sendable, Equatable {
 
     /// Why.
     public let reason: Reason
-    /// The call the registry reported (the payload's id, or a new UUID when it had none).
+    /// The call the push named (the payload's id, or a new UUID when it had none); the
+    /// registry reported it itself unless the app had reported it under its own UUIDs.
     public let callUUID: UUID
     /// What was known of the call.
     public let fields: PushPayloadFields
@@ -52,4 +53,8 @@ public struct HandledVoIPPush: Sendable, Equatable {
     public let reportError: IncomingCallError?
     /// The channel it came on.
     public let channel: PushChannel
+    /// The calls the registry ended for this push: `callUUID`, or for a cancel of a push the
+    /// app reported under UUIDs of its own, those (so no call rings on after its push was
+    /// cancelled; the app ends its signalling for them here).
+    public let endedCallUUIDs: [UUID]
 }
