@@ -85,6 +85,8 @@ public final class CallProvider: Sendable {
     /// Every `reportNewIncomingCall` made, refused ones included (PushRegistry's reporting rule:
     /// a refused report — blocked, busy — still honours the push). Its own lock, taken alone.
     let incomingReports = Locked(IncomingReportLog())
+    /// The attached PushRegistry's way in for `reportNewIncomingVoIPPushPayload`.
+    let voipPushRoute = Locked<VoIPPushRoute?>(nil)
 
     /// A provider with `configuration` over the system `audio`, its timeouts on `clock`.
     /// - Throws: `engineStartsWithoutSession` when `audio.media` could start device I/O

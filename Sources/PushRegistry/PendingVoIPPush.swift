@@ -21,10 +21,14 @@ final class PendingVoIPPush: Sendable {
     let hadNoDelegate: Bool
     /// `incomingCallReportCount` at delivery: a higher count at closing means reported.
     let reportsBefore: Int
+    /// Who waits for the verdict (`reportNewIncomingVoIPPushPayload`'s completion).
+    let verdict: @Sendable (VoIPPushReportError?) -> Void
     private let timer = Locked<CallTimer?>(nil)
     private let closed = Locked(false)
 
-    init(payloadCallUUID: UUID?, channel: PushChannel, deliveredAt: Date, hadNoDelegate: Bool, reportsBefore: Int) {
+    init(payloadCallUUID: UUID?, channel: PushChannel, deliveredAt: Date, hadNoDelegate: Bool, reportsBefore: Int,
+         verdict: @escaping @Sendable (VoIPPushReportError?) -> Void) {
+        self.verdict = verdict
         // A payload keyed the app's own way has no call id of ours: a violation names a fresh one.
         callUUID = payloadCallUUID ?? UUID()
         self.payloadCallUUID = payloadCallUUID

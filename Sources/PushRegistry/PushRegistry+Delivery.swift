@@ -10,7 +10,7 @@ extension PushRegistry {
     }
 
     /// Reads, classifies and delivers one push; runs on the app's queue.
-    func dispatch(_ data: Data, on channel: PushChannel) {
+    func dispatch(_ data: Data, on channel: PushChannel, verdict: @escaping @Sendable (VoIPPushReportError?) -> Void) {
         let read = PushPayloadParser.read(data)
         let object: Result<PushPayload, PushPayloadError>
         do throws(PushPayloadError) {
@@ -45,22 +45,27 @@ extension PushRegistry {
             return .deliver(payload, callUUID: read.fields.callUUID, metadata)
         }
         switch route {
-        case .drop: return
-        case let .handle(reason, fields): handle(reason, fields, on: channel)
-        case let .deliver(payload, callUUID, metadata): deliver(payload, callUUID: callUUID, metadata, at: deliveredAt)
+        case .drop: verdict(.notDelivered)
+        case let .handle(reason, fields):
+            handle(reason, fields, on: channel)
+            verdict(.invalidPayload)
+        case let .deliver(payload, callUUID, metadata): deliver(payload, callUUID: callUUID, metadata, at: deliveredAt, verdict: verdict)
         }
     }
 
     /// Gives the push to the delegate; for a must-report push, opens the window its verdict
     /// waits on: closed by the completion handler, or by `completionTimeout` on `clock`.
-    func deliver(_ payload: PushPayload, callUUID: UUID?, _ metadata: VoIPPushMetadata, at deliveredAt: Date) {
+    func deliver(_ payload: PushPayload, callUUID: UUID?, _ metadata: VoIPPushMetadata, at deliveredAt: Date,
+                 verdict: @escaping @Sendable (VoIPPushReportError?) -> Void) {
         let delegate = state.withLock { $0.target.delegate }
         guard metadata.mustReport else {
             delegate?.pushRegistry(self, didReceiveIncomingVoIPPushWith: payload, metadata: metadata, withCompletionHandler: {})
+            verdict(delegate == nil ? .notDelivered : nil)
             return
         }
         let pending = PendingVoIPPush(payloadCallUUID: callUUID, channel: metadata.channel, deliveredAt: deliveredAt,
-                                      hadNoDelegate: delegate == nil, reportsBefore: provider.incomingCallReportCount)
+                                      hadNoDelegate: delegate == nil, reportsBefore: provider.incomingCallReportCount,
+                                      verdict: verdict)
         guard let delegate else {
             settle(pending, .completed)
             return
@@ -77,6 +82,7 @@ extension PushRegistry {
         guard pending.close() else { return }
         let reportedUUIDs = provider.incomingCallReports(since: pending.reportsBefore)
         let reported = provider.incomingCallReportCount > pending.reportsBefore
+        defer { pending.verdict(reported ? nil : .notReported) }
         state.withLock { state in
             if case .timedOut = closing { state.statistics.completionTimeouts += 1 }
             if reported {

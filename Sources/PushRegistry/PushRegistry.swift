@@ -101,6 +101,11 @@ public final class PushRegistry: Sendable {
         var state = State()
         state.tokens[.inProcess] = Self.randomToken()
         self.state = Locked(state)
+        // Payloads handed to the provider (reportNewIncomingVoIPPushPayload) come in here.
+        provider.setVoIPPushRoute { [weak self] data, verdict in
+            guard let self else { return verdict(.noPushRegistry) }
+            receive(data, on: .inProcess, verdict: verdict)
+        }
     }
 
     /// The delegate (held weakly). Setting one when `.voIP` is desired starts the registry:
@@ -180,9 +185,9 @@ public final class PushRegistry: Sendable {
     }
 
     /// A push from `channel`: handled on the app's queue.
-    func receive(_ data: Data, on channel: PushChannel) {
+    func receive(_ data: Data, on channel: PushChannel, verdict: (@Sendable (VoIPPushReportError?) -> Void)? = nil) {
         state.withLock { $0.statistics.received += 1 }
-        queue.async { [self] in dispatch(data, on: channel) }
+        queue.async { [self] in dispatch(data, on: channel, verdict: verdict ?? { _ in }) }
     }
 
     /// Sets `channel`'s token; announces it when started and it changed. Nil invalidates it.
