@@ -100,7 +100,9 @@ public final class CallProvider: Sendable {
     let hasRinger: Bool
     /// Every `reportNewIncomingCall` made, refused ones included (PushRegistry's reporting rule:
     /// a refused report — blocked, busy — still honours the push). Its own lock, taken alone.
-    let incomingReports = Locked(0)
+    let incomingReports = Locked(IncomingReportLog())
+    /// The attached PushRegistry's way in for `reportNewIncomingVoIPPushPayload`.
+    let voipPushRoute = Locked<VoIPPushRoute?>(nil)
     /// What records this provider's calls into recents, while the provider lives.
     let recentsRecording = Locked<(any CallRecentsRecording)?>(nil)
 
@@ -168,7 +170,7 @@ public final class CallProvider: Sendable {
     /// - Throws: `callUUIDAlreadyExists`, `filteredByDoNotDisturb`, `filteredByBlockList`,
     ///   `maximumCallGroupsReached`, `providerInvalidated`.
     public func reportNewIncomingCall(with uuid: UUID, update: CallUpdate) throws(IncomingCallError) {
-        incomingReports.withLock { $0 += 1 }
+        incomingReports.withLock { $0.append(uuid) }
         // The filter looks up outside the state lock (a directory lookup is a file access).
         let decision = update.remoteHandle.flatMap { handle in
             state.withLock { $0.filter }.map { $0.decision(for: handle) }
@@ -350,7 +352,12 @@ public final class CallProvider: Sendable {
     public var recents: (any CallRecentsRecording)? { recentsRecording.withLock { $0 } }
     /// How many times `reportNewIncomingCall` was called, refused reports included: what
     /// PushRegistry reads before and after a VoIP push's delegate call to see it reported.
-    @_spi(PushRegistry) public var incomingCallReportCount: Int { incomingReports.withLock { $0 } }
+    @_spi(PushRegistry) public var incomingCallReportCount: Int { incomingReports.withLock { $0.count } }
+    /// The UUIDs of the reports after the first `count` (the most recent 64 at most): under
+    /// which UUIDs the app reported a push's call.
+    @_spi(PushRegistry) public func incomingCallReports(since count: Int) -> [UUID] {
+        incomingReports.withLock { $0.uuids(since: count) }
+    }
 
     func addObserverSink(_ sink: @escaping @Sendable (ObservedCall) -> Void) -> Int {
         state.withLock { state in

@@ -6,14 +6,19 @@ import Locking
 /// Wakes the app for incoming calls (PKPushRegistry), and enforces PushKit's reporting rule
 /// in the open:
 /// - a push with `metadata.mustReport` must be reported to `provider` as an incoming call
-///   before the delegate's `didReceiveIncomingVoIPPush` returns; one that is not is a
-///   violation, counted (`statistics.violations`) and listed (`violations`);
+///   before the app calls the delegate's completion handler (in the returning form
+///   `didReceiveIncomingPushWith:for:`, before it returns) — from the delegate method or from a
+///   task it starts; one that is not is a violation, counted (`statistics.violations`) and
+///   listed (`violations`). A completion handler never called is decided after
+///   `configuration.completionTimeout` on the registry's clock: reported if a report was made
+///   by then, a violation if not;
 /// - after `configuration.maximumViolations` violations VoIP delivery stops
 ///   (`deliveryState == .stopped`) for the rest of this registry's life, and the delegate is
 ///   told once — a documented state, not a silent penalty;
-/// - a push the signalling says was cancelled is reported and ended `remoteEnded` at once, a
-///   payload without a usable call id or handle is reported with what is known and ended
-///   `failed` — by the registry itself, so no ghost call rings (`didHandle`);
+/// - a push the signalling says was cancelled is reported and ended `remoteEnded` at once, and
+///   bytes that are not a JSON object are reported and ended `failed` — by the registry
+///   itself, so no ghost call rings (`didHandle`); every JSON object goes to the app
+///   (`PushPayload.dictionaryPayload`), which reports the call from its own keys;
 /// - a push past its `expiresAt` is dropped and counted; one older than the freshness limit is
 ///   delivered with `mustReport` false.
 ///
@@ -27,9 +32,13 @@ import Locking
 /// // signalling: registry.deliver(jsonPayload: data)
 /// ```
 ///
-/// "Reported" means `reportNewIncomingCall` was called on `provider` while the delegate ran,
-/// refused reports (blocked, busy) included, as CallKit counts them. A report made by another
-/// thread in that window also counts: the registry cannot tell whose it was.
+/// "Reported" means `reportNewIncomingCall` was called on `provider` between the delivery and
+/// the completion, refused reports (blocked, busy) included, as CallKit counts them. A report
+/// made by another thread in that window also counts: the registry cannot tell whose it was.
+///
+/// Differs from iOS, where the first check runs when the delegate method returns and the
+/// completion handler plays no part: here a report from a task before `completion()` counts,
+/// as this package's rule (DESIGN.md) and the completion form's contract say.
 public final class PushRegistry: Sendable {
     /// The provider incoming calls are reported to.
     public let provider: CallProvider
@@ -38,8 +47,16 @@ public final class PushRegistry: Sendable {
     /// The app's queue: every delegate call runs on it, in order.
     public let queue: DispatchQueue
     let now: @Sendable () -> Date
+    /// Runs the bound on completion handlers (`completionTimeout`).
+    let clock: any CallClock
 
-    struct Target {
+    /// The app's delegate, held weakly.
+    ///
+    /// @unchecked Sendable: the delegate is not Sendable (an app delegate with a superclass
+    /// and mutable state must conform as written), so the registry only carries the reference
+    /// across threads and calls it on `queue` alone — the confinement CXProvider's delegate
+    /// queue gives.
+    struct Target: @unchecked Sendable {
         weak var delegate: (any PushRegistryDelegate)?
     }
 
@@ -52,23 +69,43 @@ public final class PushRegistry: Sendable {
         var statistics = PushStatistics()
         var violations: [PushViolation] = []
         var stopped = false
+        /// Push call id → the UUIDs the app reported that push's call under (the most recent
+        /// `reportedCallsLimit` pushes): what a cancel push for that id ends.
+        var reportedCalls: [UUID: [UUID]] = [:]
+        var reportedOrder: [UUID] = []
+
+        mutating func rememberReport(of id: UUID, as uuids: [UUID]) {
+            if reportedCalls.updateValue(uuids, forKey: id) == nil { reportedOrder.append(id) }
+            while reportedOrder.count > PushRegistry.reportedCallsLimit {
+                reportedCalls.removeValue(forKey: reportedOrder.removeFirst())
+            }
+        }
 
         var isRegistered: Bool { hasDelegate && desired.contains(.voIP) }
     }
 
     let state: Locked<State>
+    /// How many reported pushes the registry remembers for cancel pushes.
+    static let reportedCallsLimit = 64
 
     /// A registry reporting to `provider`, calling its delegate on `queue` (a private serial
-    /// queue when nil), reading the wall clock from `now` (tests pass a virtual one).
+    /// queue when nil), reading the wall clock from `now` and timing completion handlers on
+    /// `clock` (tests pass virtual ones).
     public init(provider: CallProvider, queue: DispatchQueue? = nil, configuration: PushRegistryConfiguration = PushRegistryConfiguration(),
-                now: @escaping @Sendable () -> Date = { Date() }) {
+                now: @escaping @Sendable () -> Date = { Date() }, clock: any CallClock = SystemCallClock()) {
         self.provider = provider
+        self.clock = clock
         self.queue = queue ?? DispatchQueue(label: "PushRegistry.delegate")
         self.configuration = configuration
         self.now = now
         var state = State()
         state.tokens[.inProcess] = Self.randomToken()
         self.state = Locked(state)
+        // Payloads handed to the provider (reportNewIncomingVoIPPushPayload) come in here.
+        provider.setVoIPPushRoute { [weak self] data, verdict in
+            guard let self else { return verdict(.noPushRegistry) }
+            receive(data, on: .inProcess, verdict: verdict)
+        }
     }
 
     /// The delegate (held weakly). Setting one when `.voIP` is desired starts the registry:
@@ -148,9 +185,9 @@ public final class PushRegistry: Sendable {
     }
 
     /// A push from `channel`: handled on the app's queue.
-    func receive(_ data: Data, on channel: PushChannel) {
+    func receive(_ data: Data, on channel: PushChannel, verdict: (@Sendable (VoIPPushReportError?) -> Void)? = nil) {
         state.withLock { $0.statistics.received += 1 }
-        queue.async { [self] in dispatch(data, on: channel) }
+        queue.async { [self] in dispatch(data, on: channel, verdict: verdict ?? { _ in }) }
     }
 
     /// Sets `channel`'s token; announces it when started and it changed. Nil invalidates it.
@@ -195,7 +232,8 @@ public final class PushRegistry: Sendable {
     }
 }
 
-/// A must-report push the app did not report before its delegate method returned.
+/// A must-report push the app did not report before calling its completion handler (or
+/// returning, or within `completionTimeout`).
 public struct PushViolation: Sendable, Hashable {
     /// The push's call.
     public let callUUID: UUID

@@ -9,11 +9,17 @@ public struct PushRegistryConfiguration: Sendable, Hashable {
     /// Violations of the reporting rule after which VoIP delivery stops until restart (a new
     /// registry). 3 by default; iOS gives no number.
     public var maximumViolations: Int
+    /// Seconds after delivery by which a must-report push whose completion handler the app has
+    /// not called is decided: reported if a report was made by then, a violation if not. iOS
+    /// kills an app that has not reported a call about 7 s after the push (callservicesd's
+    /// check, per Apple's forum answers); 7 s by default.
+    public var completionTimeout: Double
 
-    /// The defaults: 30 s freshness, 3 violations.
-    public init(freshnessLimit: Double = 30, maximumViolations: Int = 3) {
+    /// The defaults: 30 s freshness, 3 violations, 7 s to call the completion handler.
+    public init(freshnessLimit: Double = 30, maximumViolations: Int = 3, completionTimeout: Double = 7) {
         self.freshnessLimit = freshnessLimit
         self.maximumViolations = max(1, maximumViolations)
+        self.completionTimeout = completionTimeout.isFinite ? max(0, completionTimeout) : 7
     }
 }
 
@@ -45,8 +51,12 @@ public struct PushStatistics: Sendable, Hashable {
     public var stale = 0
     /// Delivered while the app had a call.
     public var whileOnCall = 0
-    /// Must-report pushes not reported before the delegate returned (or with no delegate).
+    /// Must-report pushes not reported before the app called the completion handler (or
+    /// returned, in the returning form), or with no delegate.
     public var violations = 0
+    /// Must-report pushes whose completion handler was not called within
+    /// `completionTimeout` (each also counted as reported in time or as a violation).
+    public var completionTimeouts = 0
     /// Past their `expiresAt`: dropped.
     public var expired = 0
     /// Dropped: not registered for VoIP.
@@ -55,7 +65,7 @@ public struct PushStatistics: Sendable, Hashable {
     public var droppedWhileStopped = 0
     /// Cancelled before arrival: reported and ended `remoteEnded` by the registry.
     public var cancelled = 0
-    /// No usable call id or handle: reported and ended `failed` by the registry.
+    /// Not a JSON object of at most 5 KB: reported and ended `failed` by the registry.
     public var unusable = 0
 
     /// No pushes yet.

@@ -4,7 +4,8 @@ import Foundation
 /// What the system knows about a VoIP push besides its payload (PushKit's metadata).
 public struct VoIPPushMetadata: Sendable, Hashable {
     /// The push must be reported as an incoming call (`CallProvider.reportNewIncomingCall`)
-    /// before the delegate method returns. False when the app already has a call, or when the
+    /// before the app calls the delegate's completion handler (or returns, in the returning
+    /// form). False when the app already has a call, or when the
     /// push is stale (older than `PushRegistryConfiguration.freshnessLimit`): the app may then
     /// check with its server first and report only a call that still exists.
     public let mustReport: Bool
@@ -36,13 +37,15 @@ public struct HandledVoIPPush: Sendable, Equatable {
         /// The signalling says the caller hung up before the push arrived: reported and ended
         /// `remoteEnded` at once (no ghost ringing).
         case cancelled
-        /// The payload has no usable call id or handle: reported with what is known, ended `failed`.
+        /// The bytes are not a JSON object of at most 5 KB (nothing for the app to read):
+        /// reported with nothing known, ended `failed`.
         case unusablePayload(PushPayloadError)
     }
 
     /// Why.
     public let reason: Reason
-    /// The call the registry reported (the payload's id, or a new UUID when it had none).
+    /// The call the push named (the payload's id, or a new UUID when it had none); the
+    /// registry reported it itself unless the app had reported it under its own UUIDs.
     public let callUUID: UUID
     /// What was known of the call.
     public let fields: PushPayloadFields
@@ -50,4 +53,8 @@ public struct HandledVoIPPush: Sendable, Equatable {
     public let reportError: IncomingCallError?
     /// The channel it came on.
     public let channel: PushChannel
+    /// The calls the registry ended for this push: `callUUID`, or for a cancel of a push the
+    /// app reported under UUIDs of its own, those (so no call rings on after its push was
+    /// cancelled; the app ends its signalling for them here).
+    public let endedCallUUIDs: [UUID]
 }

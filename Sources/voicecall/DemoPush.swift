@@ -28,13 +28,14 @@ enum DemoPush {
         func pushRegistry(_ registry: PushRegistry, didUpdate credentials: PushCredentials, for type: PushType) {}
         func pushRegistry(_ registry: PushRegistry, didInvalidatePushTokenFor type: PushType, channel: PushChannel) {}
 
-        func pushRegistry(_ registry: PushRegistry, didReceiveIncomingVoIPPush payload: VoIPPushPayload, metadata: VoIPPushMetadata) {
+        func pushRegistry(_ registry: PushRegistry, didReceiveIncomingPushWith push: PushPayload, for type: PushType) {
             defer { done.signal() }
             do {
+                let payload = try push.decodeVoIPPayload()
                 try phone.provider.reportNewIncomingCall(with: payload.callUUID, update: payload.callUpdate)
                 outcome = .success(payload.callUUID)
             } catch {
-                outcome = .failure(.push("\(phone.name)'s provider refused the call: \(error)"))
+                outcome = .failure(.push("\(phone.name) could not report the call: \(error)"))
             }
         }
 

@@ -7,20 +7,22 @@ import PushRegistry
 import Testing
 
 /// A push delegate that records what it is told, in order, and handles each VoIP push as
-/// `onPush` says (report now, report later, or not at all).
-final class RecordingPushDelegate: PushRegistryDelegate {
+/// `onPush` says (report now, report later, or not at all), through the completion form.
+final class RecordingPushDelegate: PushRegistryDelegate, Sendable {
     enum Event: Equatable {
         case updated(PushCredentials)
         case invalidated(PushChannel)
-        case received(UUID, VoIPPushMetadata)
+        /// The typed payload's call id (nil for a payload keyed another way) and the metadata.
+        case received(UUID?, VoIPPushMetadata)
         case handled(HandledVoIPPush)
         case stopped(Int)
     }
 
     private let log = Locked<[Event]>([])
-    let onPush: @Sendable (PushRegistry, VoIPPushPayload, VoIPPushMetadata) -> Void
+    typealias OnPush = @Sendable (PushRegistry, PushPayload, VoIPPushMetadata, @escaping @Sendable () -> Void) -> Void
+    let onPush: OnPush
 
-    init(onPush: @escaping @Sendable (PushRegistry, VoIPPushPayload, VoIPPushMetadata) -> Void) {
+    init(onPush: @escaping OnPush) {
         self.onPush = onPush
     }
 
@@ -33,9 +35,10 @@ final class RecordingPushDelegate: PushRegistryDelegate {
         log.withLock { $0.append(.updated(credentials)) }
     }
 
-    func pushRegistry(_ registry: PushRegistry, didReceiveIncomingVoIPPush payload: VoIPPushPayload, metadata: VoIPPushMetadata) {
-        log.withLock { $0.append(.received(payload.callUUID, metadata)) }
-        onPush(registry, payload, metadata)
+    func pushRegistry(_ registry: PushRegistry, didReceiveIncomingVoIPPushWith payload: PushPayload, metadata: VoIPPushMetadata,
+                      withCompletionHandler completion: @escaping @Sendable () -> Void) {
+        log.withLock { $0.append(.received(payload.voipPayload?.callUUID, metadata)) }
+        onPush(registry, payload, metadata, completion)
     }
 
     func pushRegistry(_ registry: PushRegistry, didInvalidatePushTokenFor type: PushType, channel: PushChannel) {
@@ -53,11 +56,11 @@ final class RecordingPushDelegate: PushRegistryDelegate {
 
 /// What an app does with a VoIP push.
 enum AppBehaviour: Sendable {
-    /// Reports the call before returning (the rule).
+    /// Reports the call, then calls the completion handler (the rule).
     case reportNow
-    /// Reports it after returning (queued behind the delegate call): too late.
+    /// Calls the completion handler, then reports (queued behind the delegate call): too late.
     case reportAfterReturning
-    /// Never reports it.
+    /// Never reports it (calls the completion handler).
     case ignore
 }
 
@@ -71,7 +74,7 @@ final class CallChanges: Sendable {
 }
 
 /// A provider with no audio I/O on a manual clock, a registry over it on a wall clock the test
-/// moves, and a recording delegate.
+/// moves (and the same manual clock for completion timeouts), and a recording delegate.
 final class PushHarness: Sendable {
     let provider: CallProvider
     let registry: PushRegistry
@@ -88,14 +91,22 @@ final class PushHarness: Sendable {
         provider = try existing ?? CallProvider(configuration: ProviderConfiguration(), audio: CallAudioSystem(center: AudioSessionCenter()), clock: clock)
         let wallClock = self.wallClock
         registry = PushRegistry(provider: provider, queue: queue, configuration: configuration,
-                                now: { wallClock.now })
+                                now: { wallClock.now }, clock: clock)
         let provider = self.provider
-        delegate = RecordingPushDelegate { registry, payload, _ in
+        delegate = RecordingPushDelegate { registry, push, _, completion in
+            guard let payload = push.voipPayload else {
+                // Not our keys: an app reports what it can, under its own id.
+                if case .reportNow = behaviour { try? provider.reportNewIncomingCall(with: UUID(), update: CallUpdate()) }
+                return completion()
+            }
             switch behaviour {
-            case .reportNow: try? provider.reportNewIncomingCall(with: payload.callUUID, update: payload.callUpdate)
+            case .reportNow:
+                try? provider.reportNewIncomingCall(with: payload.callUUID, update: payload.callUpdate)
+                completion()
             case .reportAfterReturning:
+                completion()
                 registry.queue.async { try? provider.reportNewIncomingCall(with: payload.callUUID, update: payload.callUpdate) }
-            case .ignore: break
+            case .ignore: completion()
             }
         }
         observer = CallObserver(provider: provider)
