@@ -155,7 +155,7 @@ let package = Package(
         .testTarget(name: "CallCoreTests", dependencies: ["CallCore"]),
         .testTarget(name: "MediaEngineTests", dependencies: ["CallCore", "MediaEngine", "Opus", "RTP", "SRTP", "AudioProcessing", "AudioDevices", "AudioDevicesTesting", "Transport", "NetworkSimulation", "MediaEngineTesting", "Locking", "TestSupport"]),
         .testTarget(name: "AudioSessionTests", dependencies: ["AudioSession", "MediaEngine", "AudioProcessing", "AudioDevices", "AudioDevicesTesting", "AudioSessionTesting", "TestSupport"]),
-        .testTarget(name: "CallsTests", dependencies: ["Calls", "AudioProcessing", "AudioSession", "MediaEngine", "MediaEngineTesting", "AudioDevices", "AudioDevicesTesting", "AudioSessionTesting", "RTP", "SRTP", "Transport", "Locking", "TestSupport"]),
+        .testTarget(name: "CallsTests", dependencies: ["Calls", "PushRegistry", "AudioProcessing", "AudioSession", "MediaEngine", "MediaEngineTesting", "AudioDevices", "AudioDevicesTesting", "AudioSessionTesting", "RTP", "SRTP", "Transport", "Locking", "TestSupport"]),
         // calls-crash-writer: the child the crash tests kill (a dependency so `swift test` builds it).
         .testTarget(name: "CallDirectoryTests", dependencies: ["CallDirectory", "Calls", "AudioSession", "Locking", "TestSupport", "calls-crash-writer"]),
         .testTarget(name: "CallHistoryTests", dependencies: ["CallHistory", "Calls", "AudioSession", "MediaEngine", "CSQLite", "Locking", "TestSupport", "calls-crash-writer"]),

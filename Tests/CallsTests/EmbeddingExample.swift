@@ -5,42 +5,70 @@ import AudioSession
 import Calls
 import Foundation
 import MediaEngine
+import PushRegistry
 import SRTP
 import Transport
 
-/// A softphone as an app wires it: one engine, gated by the call's audio session, driven by a
-/// CallKit-style provider; the app's signalling (SIP, or anything) calls `incoming` and the
-/// provider calls the delegate back.
-final class Softphone: ProviderDelegate {
+/// A softphone shaped as iOS apps write theirs: a VoIP push reports the call before its
+/// completion; the user's answer waits until the signalling has the call's media ready; the
+/// audio is set up and started in `didActivate`. One engine, gated by the call's audio session.
+final class Softphone: ProviderDelegate, PushRegistryDelegate {
     let engine: VoiceEngine
     let provider: CallProvider
     let controller: CallController
+    let pushes: PushRegistry
+    let queue = DispatchQueue(label: "softphone")   // every delegate call arrives here
+    private var calls: [String: UUID] = [:]          // the signalling's session id → call
+    private var ready: Set<UUID> = []                // calls whose media is in the engine
+    private var waitingAnswers: [UUID: AnswerCallAction] = [:]
 
     init(device: AudioDeviceOpener) throws {
         var configuration = VoiceEngineConfiguration()
         configuration.device = device                    // .alsa("default") on a real phone
         configuration.requiresAudioSession = true        // audio runs only while the call's session is active
         engine = try VoiceEngine(configuration: configuration)
-        provider = try CallProvider(configuration: ProviderConfiguration(),
+        provider = try CallProvider(configuration: ProviderConfiguration(localizedName: "Softphone"),
                                     audio: CallAudioSystem(center: AudioSessionCenter(), media: engine))
         controller = CallController(provider: provider)
-        provider.setDelegate(self, queue: DispatchQueue(label: "softphone"))
+        pushes = PushRegistry(provider: provider, queue: queue)
+        provider.setDelegate(self, queue: queue)
+        pushes.delegate = self
+        pushes.desiredPushTypes = [.voIP]
     }
 
-    /// The signalling says a call arrived (its SDP gave the peer's address and key): it rings,
-    /// and its media waits in the engine for the session.
-    func incoming(_ call: UUID, from number: String, peer: UDPEndpoint,
-                  peerKey: SRTPKeyingMaterial, myKey: SRTPKeyingMaterial) throws {
-        try provider.reportNewIncomingCall(with: call, update: CallUpdate(remoteHandle: CallHandle(kind: .phoneNumber, value: number)))
+    func pushRegistry(_ registry: PushRegistry, didUpdate credentials: PushCredentials, for type: PushType) {
+        // Send credentials.token to the app's server.
+    }
+
+    func pushRegistry(_ registry: PushRegistry, didReceiveIncomingPushWith payload: PushPayload, for type: PushType,
+                      completion: @escaping @Sendable () -> Void) {
+        let session = payload.dictionaryPayload["sessionId"] as? String ?? UUID().uuidString
+        let number = payload.dictionaryPayload["callerNumber"] as? String ?? "unknown"
+        let call = UUID()
+        calls[session] = call
+        let update = CallUpdate(remoteHandle: CallHandle(kind: .phoneNumber, value: number))
+        provider.reportNewIncomingCall(with: call, update: update, queue: queue) { _ in completion() }
+    }
+
+    func pushRegistry(_ registry: PushRegistry, didInvalidatePushTokenFor type: PushType, channel: PushChannel) {}
+
+    /// The signalling reached the caller for `session` (its SDP gave the address and keys):
+    /// the call's media goes into the engine, and an answer waiting for it goes on.
+    func mediaReady(session: String, peer: UDPEndpoint, peerKey: SRTPKeyingMaterial, myKey: SRTPKeyingMaterial) throws {
         let socket = try UDPSocket(bindingTo: UDPEndpoint(host: "127.0.0.1", port: 0))
         try socket.setRemote(peer)
         let media = try CallMedia(configuration: MediaConfiguration(), sendingKey: myKey, receivingKey: peerKey)
-        try provider.addMedia(media, transport: CallTransport(rtp: socket), to: call)
+        try queue.sync { () throws in
+            guard let call = calls[session] else { return }
+            try provider.addMedia(media, transport: CallTransport(rtp: socket), to: call)
+            ready.insert(call)
+            try? waitingAnswers.removeValue(forKey: call)?.fulfill()
+        }
     }
 
     func provider(_ provider: CallProvider, perform action: AnswerCallAction) {
-        // Answer the signalling (SIP 200 OK), then:
-        try? action.fulfill()                            // the system activates the call's session
+        // Answer the signalling (SIP 200 OK); fulfil once the media is ready.
+        if ready.contains(action.callUUID) { try? action.fulfill() } else { waitingAnswers[action.callUUID] = action }
     }
 
     func provider(_ provider: CallProvider, perform action: EndCallAction) {
@@ -49,11 +77,19 @@ final class Softphone: ProviderDelegate {
     }
 
     func provider(_ provider: CallProvider, didActivate audioSession: AudioSession) {
-        // Media runs from here, and only from here: the engine's device I/O started.
+        try? audioSession.setCategory(.playAndRecord, mode: .voiceChat, options: [.allowBluetoothHFP])
+        try? engine.start()                              // already running: the activation started it
+    }
+
+    func provider(_ provider: CallProvider, didDeactivate audioSession: AudioSession) {
+        engine.stop()
     }
 
     func providerDidReset(_ provider: CallProvider) {
         // Every call ended and audio was torn down: drop all call state (required, as in CallKit).
+        calls.removeAll()
+        ready.removeAll()
+        waitingAnswers.removeAll()
     }
 }
 // embedding-example:end

@@ -3,6 +3,7 @@ import AudioDevicesTesting
 import Calls
 import Foundation
 import MediaEngine
+import PushRegistry
 import SRTP
 import Testing
 import TestSupport
@@ -15,11 +16,19 @@ import Transport
         let phone = try Softphone(device: AudioDeviceOpener(name: "null", calls: VirtualAudioDevice.null()))
         defer { phone.engine.shutdown() }
         let key = SRTPKeyingMaterial.random(profile: .aesCM128HmacSha1_80)
-        let call = UUID()
-        try phone.incoming(call, from: "+442079460000", peer: UDPEndpoint(host: "127.0.0.1", port: 9), peerKey: key, myKey: key)
+        // A push keyed the app's own way arrives: the call is reported before the completion.
+        phone.pushes.deliver(jsonPayload: Data(#"{"sessionId": "s1", "callerNumber": "+442079460000"}"#.utf8))
+        #expect(Self.eventually { phone.provider.liveCalls.count == 1 }, "the push rang a call")
+        #expect(phone.pushes.violations.isEmpty && phone.pushes.statistics.reportedInTime == 1, "reported before completion()")
+        let call = try #require(phone.provider.liveCalls.first?.uuid)
         #expect(!phone.engine.isRunning, "ringing: no audio yet")
+        // The user answers before the signalling has the media: the answer waits for it.
         try phone.controller.requestTransaction(with: AnswerCallAction(call: call))
-        #expect(Self.eventually { phone.engine.isRunning }, "answered: the session started the engine")
+        phone.queue.sync {}
+        #expect(!phone.engine.isRunning && !phone.provider.isCallAudioActive, "no audio before the media is ready")
+        try phone.mediaReady(session: "s1", peer: UDPEndpoint(host: "127.0.0.1", port: 9), peerKey: key, myKey: key)
+        #expect(Self.eventually { phone.engine.isRunning }, "media ready: answered, the session started the engine")
+        #expect(phone.provider.audioSession.mode == .voiceChat)
         try phone.controller.requestTransaction(with: EndCallAction(call: call))
         #expect(Self.eventually { !phone.engine.isRunning && phone.provider.liveCalls.isEmpty }, "ended: audio stopped, no call left")
     }
