@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Calls
 import Locking
 import SystemErrors
 
@@ -31,15 +32,8 @@ public final class CallDirectoryExtensions: Sendable {
     /// `$HOME/.local/share/voiceengine/call-directory` (the XDG base directory default), or the
     /// temporary directory's when neither is set.
     public static func defaultStoreDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
-        let base: String
-        if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
-            base = data
-        } else if let home = environment["HOME"], home.hasPrefix("/") {
-            base = home + "/.local/share"
-        } else {
-            base = NSTemporaryDirectory()
-        }
-        return (base.hasSuffix("/") ? base : base + "/") + "voiceengine/call-directory"
+        let base = UserDataDirectory.path(environment: environment) ?? String(NSTemporaryDirectory().dropLast(NSTemporaryDirectory().hasSuffix("/") ? 1 : 0))
+        return base + "/voiceengine/call-directory"
     }
 
     /// Registers `provider` as the extension `identifier` (letters, digits, `.`, `-` and `_`,

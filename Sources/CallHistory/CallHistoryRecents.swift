@@ -40,15 +40,8 @@ public struct CallHistoryRecents: CallRecents {
     ///   `noDataDirectory` when neither variable holds an absolute path.
     public static func defaultPath(appName: String, environment: [String: String]) throws(CallHistoryError) -> String {
         guard !appName.isEmpty, !appName.hasPrefix("."), !appName.contains("/") else { throw .invalidAppName(appName) }
-        let base: String
-        if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
-            base = data
-        } else if let home = environment["HOME"], home.hasPrefix("/") {
-            base = home + "/.local/share"
-        } else {
-            throw .noDataDirectory
-        }
-        return (base.hasSuffix("/") ? base : base + "/") + appName + "/recents.sqlite"
+        guard let base = UserDataDirectory.path(environment: environment) else { throw .noDataDirectory }
+        return base + "/" + appName + "/recents.sqlite"
     }
 
     public var location: String { path }
