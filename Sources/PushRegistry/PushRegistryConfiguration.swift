@@ -8,18 +8,27 @@ public struct PushRegistryConfiguration: Sendable, Hashable {
     public var freshnessLimit: Double
     /// Violations of the reporting rule after which VoIP delivery stops until restart (a new
     /// registry). 3 by default; iOS gives no number.
-    public var maximumViolations: Int
+    /// At least 1, however it is set.
+    public var maximumViolations: Int { didSet { maximumViolations = max(1, maximumViolations) } }
     /// Seconds after delivery by which a must-report push whose completion handler the app has
     /// not called is decided: reported if a report was made by then, a violation if not. iOS
     /// kills an app that has not reported a call about 7 s after the push (callservicesd's
-    /// check, per Apple's forum answers); 7 s by default.
-    public var completionTimeout: Double
+    /// check, per Apple's forum answers); 7 s by default. Kept within 0…3,600 s however it
+    /// is set (NaN is the default), so no timer is ever armed with an unrepresentable delay.
+    public var completionTimeout: Double { didSet { completionTimeout = Self.boundedTimeout(completionTimeout) } }
 
     /// The defaults: 30 s freshness, 3 violations, 7 s to call the completion handler.
     public init(freshnessLimit: Double = 30, maximumViolations: Int = 3, completionTimeout: Double = 7) {
         self.freshnessLimit = freshnessLimit
         self.maximumViolations = max(1, maximumViolations)
-        self.completionTimeout = completionTimeout.isFinite ? max(0, completionTimeout) : 7
+        self.completionTimeout = Self.boundedTimeout(completionTimeout)
+    }
+
+    /// The longest completion timeout, in seconds.
+    public static let maximumCompletionTimeout = 3_600.0
+
+    private static func boundedTimeout(_ seconds: Double) -> Double {
+        seconds.isNaN ? 7 : min(max(seconds, 0), maximumCompletionTimeout)
     }
 }
 
