@@ -33,7 +33,7 @@ struct EngineBenchmarks {
 
     static func configuration(device: VirtualAudioDevice, maximumCalls: Int) -> VoiceEngineConfiguration {
         var configuration = VoiceEngineConfiguration()
-        configuration.device = AudioDeviceOpener(name: "virtual", calls: device)
+        configuration.device = AudioDeviceOpener(name: "virtual", backend: device)
         configuration.realtimePriority = nil
         configuration.trafficClass = nil
         configuration.mixer.maximumCalls = maximumCalls

@@ -12,9 +12,9 @@ public enum IOThreadMode: Sendable, Hashable {
 }
 
 /// The I/O thread's scheduling (the thread itself is a `Locking.JoinableThread`).
-enum IOThread {
+package enum IOThread {
     /// Asks for SCHED_FIFO at `priority` for the calling thread; returns 0 or the errno.
-    static func makeCurrentRealtime(priority: Int32) -> Int32 {
+    package static func makeCurrentRealtime(priority: Int32) -> Int32 {
         var parameters = sched_param()
         parameters.sched_priority = priority
         return pthread_setschedparam(pthread_self(), Int32(SCHED_FIFO), &parameters)

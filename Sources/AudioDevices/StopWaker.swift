@@ -7,13 +7,13 @@ import SystemErrors
 /// waker, which the I/O loop polls after every PCM descriptor so `stop()` ends its wait at
 /// once, and the exit signal, which the thread raises as it leaves and `stop()` waits on with
 /// a deadline before joining.
-final class StopWaker: Sendable {
+package final class StopWaker: Sendable {
     /// The eventfd.
-    let fileDescriptor: Int32
+    package let fileDescriptor: Int32
 
     /// Opens the eventfd.
     /// - Throws: `ALSAError` naming `eventfd` (e.g. `EMFILE` when the process is out of descriptors).
-    init(device: String) throws(ALSAError) {
+    package init(device: String) throws(ALSAError) {
         let descriptor = eventfd(0, Int32(EFD_NONBLOCK) | Int32(EFD_CLOEXEC))
         guard descriptor >= 0 else { throw ALSAError(function: "eventfd", code: Errno.current, device: device) }
         fileDescriptor = descriptor
@@ -22,10 +22,10 @@ final class StopWaker: Sendable {
     deinit { Glibc.close(fileDescriptor) }
 
     /// What the loop polls: readable once `signal()` was called.
-    var pollDescriptor: PollDescriptor { PollDescriptor(fileDescriptor: fileDescriptor, events: .input) }
+    package var pollDescriptor: PollDescriptor { PollDescriptor(fileDescriptor: fileDescriptor, events: .input) }
 
     /// Waits until the descriptor is readable or `timeoutMilliseconds` pass; true when signalled.
-    func wait(timeoutMilliseconds: Int32) -> Bool {
+    package func wait(timeoutMilliseconds: Int32) -> Bool {
         var descriptor = pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0)
         let deadline = MonotonicClock.nanoseconds + Int64(max(timeoutMilliseconds, 0)) * 1_000_000
         while true {
@@ -37,7 +37,7 @@ final class StopWaker: Sendable {
     }
 
     /// Makes the descriptor readable. Safe from any thread, any number of times.
-    func signal() {
+    package func signal() {
         var one: UInt64 = 1
         // An eventfd write fails only when the counter would overflow (EAGAIN): it is readable then.
         _ = withUnsafeBytes(of: &one) { Glibc.write(fileDescriptor, $0.baseAddress, 8) }

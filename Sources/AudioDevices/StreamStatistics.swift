@@ -37,22 +37,23 @@ public struct StreamStatistics: Sendable, Equatable {
 }
 
 /// The atomics behind `StreamStatistics`, written by the I/O thread.
-final class StreamCounters: Sendable {
-    let frames = Atomic<Int>(0)
-    let xruns = Atomic<Int>(0)
-    let suspends = Atomic<Int>(0)
-    let recoveries = Atomic<Int>(0)
-    let reopens = Atomic<Int>(0)
-    let restarts = Atomic<Int>(0)
-    let lastRecoveryNanoseconds = Atomic<Int64>(0)
-    let delayFrames = Atomic<Int>(0)
-    let timestampNanoseconds = Atomic<Int64>(0)
-    let ringOverflowSamples = Atomic<Int>(0)
-    let ringUnderflowSamples = Atomic<Int>(0)
-    let isLost = Atomic<Bool>(false)
-    let lastTransferNanoseconds = Atomic<Int64>(0)
+package final class StreamCounters: Sendable {
+    package init() {}
+    package let frames = Atomic<Int>(0)
+    package let xruns = Atomic<Int>(0)
+    package let suspends = Atomic<Int>(0)
+    package let recoveries = Atomic<Int>(0)
+    package let reopens = Atomic<Int>(0)
+    package let restarts = Atomic<Int>(0)
+    package let lastRecoveryNanoseconds = Atomic<Int64>(0)
+    package let delayFrames = Atomic<Int>(0)
+    package let timestampNanoseconds = Atomic<Int64>(0)
+    package let ringOverflowSamples = Atomic<Int>(0)
+    package let ringUnderflowSamples = Atomic<Int>(0)
+    package let isLost = Atomic<Bool>(false)
+    package let lastTransferNanoseconds = Atomic<Int64>(0)
 
-    var snapshot: StreamStatistics {
+    package var snapshot: StreamStatistics {
         var result = StreamStatistics()
         result.frames = frames.load(ordering: .relaxed)
         result.xruns = xruns.load(ordering: .relaxed)

@@ -4,15 +4,25 @@ import Locking
 import Synchronization
 import SystemErrors
 
-/// A device without ALSA, driven through the same `ALSACalls` layer so an `ALSAStream` runs on
-/// it unchanged: the null device (capture gives silence, playback is discarded) or a WAV file
-/// device (capture plays the file, playback is recorded), paced in real time, on a virtual
-/// clock, or as fast as possible.
+/// A device without hardware: the null device (capture gives silence, playback is discarded)
+/// or a WAV file device (capture plays the file, playback is recorded), paced in real time, on
+/// a virtual clock, or as fast as possible.
+///
+/// It is a backend at the level of one period (`AudioDeviceBackend`): an engine opens it as it
+/// would any other kind of device, and each stream (`VirtualAudioStream`) serves it from its
+/// own thread, one cycle per wake-up, without ALSA:
 ///
 /// ```swift
 /// let device = VirtualAudioDevice.wavFile(try WAVAudio(contentsOf: url), pacing: .realtime)
-/// let stream = try ALSAStream(device: "wav", calls: device)
+/// configuration.device = AudioDeviceOpener(name: "wav", backend: device)
 /// ```
+///
+/// It also implements the `ALSACalls` layer, so `ALSAStream` itself can be tested on it
+/// (`ALSAStream(device: "wav", calls: device)`): the same PCMs, clocks and files either way.
+///
+/// An `acousticPath` (`VirtualAcousticPath`) stands for the room between the loudspeaker and
+/// the microphone: it hears every period played and adds what it brings back to every period
+/// captured (the demo's echo path).
 ///
 /// Each direction runs on its own crystal: `captureClockErrorPpm` and `playbackClockErrorPpm`
 /// stretch that direction's periods by 1 + ppm·10⁻⁶ (+100 ppm: its periods last 100 ppm
@@ -65,10 +75,14 @@ public final class VirtualAudioDevice: ALSACalls, Sendable {
     public let captureClockErrorPpm: Double
     /// The playback crystal's error, in ppm, as applied (clamped to ±`maximumClockErrorPpm`).
     public let playbackClockErrorPpm: Double
+    /// The room between loudspeaker and microphone, if any.
+    public let acousticPath: (any VirtualAcousticPath)?
     private let state: Locked<State>
 
-    private init(pacing: DevicePacing, captureClockErrorPpm: Double, playbackClockErrorPpm: Double, state: State) {
+    private init(pacing: DevicePacing, captureClockErrorPpm: Double, playbackClockErrorPpm: Double,
+                 acousticPath: (any VirtualAcousticPath)?, state: State) {
         self.pacing = pacing
+        self.acousticPath = acousticPath
         self.captureClockErrorPpm = Self.clampedClockError(captureClockErrorPpm)
         self.playbackClockErrorPpm = Self.clampedClockError(playbackClockErrorPpm)
         self.state = Locked(state)
@@ -84,10 +98,12 @@ public final class VirtualAudioDevice: ALSACalls, Sendable {
     /// - Parameters:
     ///   - captureClockErrorPpm: the capture crystal's error (clamped to ±10,000 ppm, NaN is 0).
     ///   - playbackClockErrorPpm: the playback crystal's error (clamped likewise).
+    ///   - acousticPath: the room between loudspeaker and microphone (nil: none).
     public static func null(pacing: DevicePacing = .realtime, captureClockErrorPpm: Double = 0,
-                            playbackClockErrorPpm: Double = 0) -> VirtualAudioDevice {
+                            playbackClockErrorPpm: Double = 0,
+                            acousticPath: (any VirtualAcousticPath)? = nil) -> VirtualAudioDevice {
         VirtualAudioDevice(pacing: pacing, captureClockErrorPpm: captureClockErrorPpm,
-                           playbackClockErrorPpm: playbackClockErrorPpm, state: State())
+                           playbackClockErrorPpm: playbackClockErrorPpm, acousticPath: acousticPath, state: State())
     }
 
     /// A WAV file device: capture delivers `source`'s samples (then silence, or from the start
@@ -100,10 +116,12 @@ public final class VirtualAudioDevice: ALSACalls, Sendable {
     ///   - recordingCapacitySamples: reserves the recording up front (clamped to
     ///     0…`maximumRecordingCapacitySamples`): samples beyond it are dropped and counted in
     ///     `recordingDroppedSamples`, and recording never allocates. Nil: the recording grows.
+    ///   - acousticPath: the room between loudspeaker and microphone (nil: none).
     public static func wavFile(_ source: WAVAudio, loops: Bool = false, recordsPlayback: Bool = true,
                                pacing: DevicePacing = .realtime, captureClockErrorPpm: Double = 0,
                                playbackClockErrorPpm: Double = 0,
-                               recordingCapacitySamples: Int? = nil) -> VirtualAudioDevice {
+                               recordingCapacitySamples: Int? = nil,
+                               acousticPath: (any VirtualAcousticPath)? = nil) -> VirtualAudioDevice {
         var state = State(source: source.samples, loopsSource: loops, recordsPlayback: recordsPlayback)
         if recordsPlayback, let requested = recordingCapacitySamples {
             let capacity = min(max(requested, 0), maximumRecordingCapacitySamples)
@@ -111,7 +129,7 @@ public final class VirtualAudioDevice: ALSACalls, Sendable {
             state.recorded.reserveCapacity(capacity)
         }
         return VirtualAudioDevice(pacing: pacing, captureClockErrorPpm: captureClockErrorPpm,
-                                  playbackClockErrorPpm: playbackClockErrorPpm, state: state)
+                                  playbackClockErrorPpm: playbackClockErrorPpm, acousticPath: acousticPath, state: state)
     }
 
     /// Whether capture has delivered the whole source file.
@@ -256,6 +274,16 @@ public final class VirtualAudioDevice: ALSACalls, Sendable {
     public func resume(_ pcm: PCMHandle) -> Int32 { 0 }
 
     public func read(_ pcm: PCMHandle, into buffer: UnsafeMutablePointer<Int16>, frames: Int) -> Int {
+        let count = readSource(pcm, into: buffer, frames: frames)
+        if count > 0, let acousticPath {
+            let channels = state.withLock { $0.pcms[Self.index(pcm)].parameters.channelCount }
+            acousticPath.microphoneCaptured(UnsafeMutableBufferPointer(start: buffer, count: count * channels))
+        }
+        return count
+    }
+
+    /// Capture's own part of `read`: the source's next period, if one is due.
+    private func readSource(_ pcm: PCMHandle, into buffer: UnsafeMutablePointer<Int16>, frames: Int) -> Int {
         state.withLock { state in
             let index = Self.index(pcm)
             guard state.pcms[index].ready else { return -Int(Errno.resourceTemporarilyUnavailable.rawValue) }
@@ -277,7 +305,7 @@ public final class VirtualAudioDevice: ALSACalls, Sendable {
     }
 
     public func write(_ pcm: PCMHandle, from buffer: UnsafePointer<Int16>, frames: Int) -> Int {
-        state.withLock { state in
+        let written = state.withLock { state in
             let index = Self.index(pcm)
             if state.recordsPlayback {
                 let samples = frames * state.pcms[index].parameters.channelCount
@@ -291,6 +319,11 @@ public final class VirtualAudioDevice: ALSACalls, Sendable {
             state.pcms[index].transferred += frames
             return frames
         }
+        if let acousticPath {
+            let channels = state.withLock { $0.pcms[Self.index(pcm)].parameters.channelCount }
+            acousticPath.loudspeakerPlayed(UnsafeBufferPointer(start: buffer, count: frames * channels))
+        }
+        return written
     }
 
     public func availableFrames(_ pcm: PCMHandle) -> Int {
@@ -341,6 +374,13 @@ public final class VirtualAudioDevice: ALSACalls, Sendable {
     /// timing out (nothing started: nothing moves, 0). As fast as possible: everything started
     /// is ready. Returns how many PCMs are ready.
     public func poll(_ descriptors: UnsafeMutablePointer<PollDescriptor>, count: Int, timeoutMs: Int32) -> Int32 {
+        awaitPeriods(timeoutMs: timeoutMs, waker: count > 0 ? descriptors[count - 1].fileDescriptor : -1)
+    }
+
+    /// `poll`'s wait without descriptors: until a started PCM is due (by the pacing), at most
+    /// `timeoutMs` in real time, or until `waker` (a descriptor; -1 for none) becomes readable.
+    /// Returns how many PCMs are ready.
+    func awaitPeriods(timeoutMs: Int32, waker: Int32) -> Int32 {
         switch pacing {
         case .asFastAsPossible:
             return state.withLock { Self.markDue(&$0, at: .max) }
@@ -363,7 +403,7 @@ public final class VirtualAudioDevice: ALSACalls, Sendable {
                 }
             }
             if wakeAt > now {
-                _ = StopWakerWait.sleep(untilNanoseconds: wakeAt, waker: count > 0 ? descriptors[count - 1].fileDescriptor : -1)
+                _ = StopWakerWait.sleep(untilNanoseconds: wakeAt, waker: waker)
             }
             let woke = MonotonicClock.nanoseconds
             return state.withLock { Self.markDue(&$0, at: woke) }

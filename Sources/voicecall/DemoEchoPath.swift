@@ -54,45 +54,8 @@ final class DemoEchoPath: Sendable {
     }
 }
 
-/// A virtual device with `DemoEchoPath` between its loudspeaker and microphone: every call
-/// goes to the wrapped `VirtualAudioDevice`, playback is also fed to the echo path and
-/// capture gets its echo added.
-struct DemoEchoDevice: ALSACalls {
-    let device: VirtualAudioDevice
-    let echo = DemoEchoPath()
-
-    func open(device name: String, direction: AudioDirection) -> (pcm: PCMHandle?, code: Int32) { device.open(device: name, direction: direction) }
-    func configure(_ pcm: PCMHandle, _ parameters: inout StreamParameters) -> (code: Int32, function: String) { device.configure(pcm, &parameters) }
-    func close(_ pcm: PCMHandle) { device.close(pcm) }
-    func prepare(_ pcm: PCMHandle) -> Int32 { device.prepare(pcm) }
-    func start(_ pcm: PCMHandle) -> Int32 { device.start(pcm) }
-    func drop(_ pcm: PCMHandle) -> Int32 { device.drop(pcm) }
-    func recover(_ pcm: PCMHandle, error: Int32) -> Int32 { device.recover(pcm, error: error) }
-    func resume(_ pcm: PCMHandle) -> Int32 { device.resume(pcm) }
-    func read(_ pcm: PCMHandle, into buffer: UnsafeMutablePointer<Int16>, frames: Int) -> Int {
-        let count = device.read(pcm, into: buffer, frames: frames)
-        if count > 0 { echo.addEcho(into: UnsafeMutableBufferPointer(start: buffer, count: count)) }
-        return count
-    }
-    func write(_ pcm: PCMHandle, from buffer: UnsafePointer<Int16>, frames: Int) -> Int {
-        let count = device.write(pcm, from: buffer, frames: frames)
-        if count > 0 { echo.play(UnsafeBufferPointer(start: buffer, count: count)) }
-        return count
-    }
-    func availableFrames(_ pcm: PCMHandle) -> Int { device.availableFrames(pcm) }
-    func delay(_ pcm: PCMHandle) -> (code: Int32, frames: Int) { device.delay(pcm) }
-    func timestamp(_ pcm: PCMHandle) -> (code: Int32, nanoseconds: Int64) { device.timestamp(pcm) }
-    func pollDescriptorCount(_ pcm: PCMHandle) -> Int { device.pollDescriptorCount(pcm) }
-    func pollDescriptors(_ pcm: PCMHandle, into descriptors: UnsafeMutablePointer<PollDescriptor>, count: Int) -> Int {
-        device.pollDescriptors(pcm, into: descriptors, count: count)
-    }
-    func pollEvents(_ pcm: PCMHandle, descriptors: UnsafeMutablePointer<PollDescriptor>, count: Int) -> (code: Int32, events: PollEvents) {
-        device.pollEvents(pcm, descriptors: descriptors, count: count)
-    }
-    func poll(_ descriptors: UnsafeMutablePointer<PollDescriptor>, count: Int, timeoutMs: Int32) -> Int32 {
-        device.poll(descriptors, count: count, timeoutMs: timeoutMs)
-    }
-    func sleep(microseconds: UInt32) { device.sleep(microseconds: microseconds) }
-    func cards() -> [AudioCard] { device.cards() }
-    func devices() -> [AudioDeviceInfo] { device.devices() }
+/// The demo's virtual phones hear their own loudspeaker through it.
+extension DemoEchoPath: VirtualAcousticPath {
+    func loudspeakerPlayed(_ samples: UnsafeBufferPointer<Int16>) { play(samples) }
+    func microphoneCaptured(_ samples: UnsafeMutableBufferPointer<Int16>) { addEcho(into: samples) }
 }

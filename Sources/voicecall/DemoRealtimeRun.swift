@@ -20,16 +20,18 @@ struct DemoRealtimeRun {
         // The WAVs keep the first half hour: reserved up front (the I/O threads never
         // allocate), 170 MB a side at most however long the call.
         let capacity = Int((min(seconds, 1_800) + 5) * Double(media.sampleRate))
-        let aliceDevice = VirtualAudioDevice.wavFile(aliceInput, pacing: .realtime, recordingCapacitySamples: capacity)
-        let bobDevice = VirtualAudioDevice.wavFile(bobInput, pacing: .realtime, recordingCapacitySamples: capacity)
+        let aliceDevice = VirtualAudioDevice.wavFile(aliceInput, pacing: .realtime, recordingCapacitySamples: capacity,
+                                                     acousticPath: DemoEchoPath())
+        let bobDevice = VirtualAudioDevice.wavFile(bobInput, pacing: .realtime, recordingCapacitySamples: capacity,
+                                                   acousticPath: DemoEchoPath())
         let aliceEngine = try Self.engine(device: options.device.map { AudioDeviceOpener.alsa($0) }
-                                              ?? AudioDeviceOpener(name: "alice.wav", calls: DemoEchoDevice(device: aliceDevice)), media: media)
+                                              ?? AudioDeviceOpener(name: "alice.wav", backend: aliceDevice), media: media)
         defer { aliceEngine.shutdown() }
         // A real device is tried before any call: a missing or busy one is named at once.
         if let pcm = options.device, let problem = aliceEngine.probeDevice() {
             throw .engine("cannot open the ALSA device \(pcm) (voicecall devices lists them): \(problem)")
         }
-        let bobEngine = try Self.engine(device: AudioDeviceOpener(name: "bob.wav", calls: DemoEchoDevice(device: bobDevice)), media: media)
+        let bobEngine = try Self.engine(device: AudioDeviceOpener(name: "bob.wav", backend: bobDevice), media: media)
         defer { bobEngine.shutdown() }
 
         let log = DemoLog()

@@ -44,7 +44,7 @@ final class DemoSoftphone: Sendable {
         center = AudioSessionCenter()
         do {
             let configuration = try ProviderConfiguration(ringtonePath: ringtone)
-            let ringer = configuration.ringtone.map { RingtonePlayer(ringtone: $0, device: "\(name)-ringer", calls: VirtualAudioDevice.null()) }
+            let ringer = configuration.ringtone.map { RingtonePlayer(ringtone: $0, device: AudioDeviceOpener(name: "\(name)-ringer", backend: VirtualAudioDevice.null())) }
             let audio = if let media { CallAudioSystem(center: center, media: media, ringer: ringer) }
                 else { CallAudioSystem(center: center, callIO: io, ringer: ringer) }
             provider = try CallProvider(configuration: configuration, audio: audio)

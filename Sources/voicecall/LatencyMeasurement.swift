@@ -90,9 +90,9 @@ struct LatencyMeasurement {
                                                    recordingCapacitySamples: (seconds + 2) * Self.rate)
         let aliceKey = SRTPKeyingMaterial.random(profile: .aesCM128HmacSha1_80)
         let bobKey = SRTPKeyingMaterial.random(profile: .aesCM128HmacSha1_80)
-        let alice = try Party(device: AudioDeviceOpener(name: "alice", calls: aliceDevice), sendingKey: aliceKey, receivingKey: bobKey,
+        let alice = try Party(device: AudioDeviceOpener(name: "alice", backend: aliceDevice), sendingKey: aliceKey, receivingKey: bobKey,
                               periodMs: periodMs, frameMs: frameMs, processing: processing)
-        let bob = try Party(device: AudioDeviceOpener(name: "bob", calls: bobDevice), sendingKey: bobKey, receivingKey: aliceKey,
+        let bob = try Party(device: AudioDeviceOpener(name: "bob", backend: bobDevice), sendingKey: bobKey, receivingKey: aliceKey,
                             periodMs: periodMs, frameMs: frameMs, processing: processing)
         try alice.socket.setRemote(bob.socket.localEndpoint)
         try bob.socket.setRemote(alice.socket.localEndpoint)

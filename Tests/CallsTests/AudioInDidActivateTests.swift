@@ -16,7 +16,7 @@ import Transport
 @Suite struct AudioInDidActivateTests {
     static func gatedEngine() throws -> VoiceEngine {
         var configuration = VoiceEngineConfiguration()
-        configuration.device = AudioDeviceOpener(name: "null", calls: VirtualAudioDevice.null(pacing: .realtime))
+        configuration.device = AudioDeviceOpener(name: "null", backend: VirtualAudioDevice.null(pacing: .realtime))
         configuration.requiresAudioSession = true
         configuration.realtimePriority = nil
         return try VoiceEngine(configuration: configuration)

@@ -40,7 +40,7 @@ import Transport
         let bobKey = SRTPKeyingMaterial.random(profile: .aesCM128HmacSha1_80)
         let (bobSocket, aliceSocket) = try LoopbackSocketPair.make()
         var bobConfiguration = VoiceEngineConfiguration()
-        bobConfiguration.device = AudioDeviceOpener(name: "bob", calls: VirtualAudioDevice.null())
+        bobConfiguration.device = AudioDeviceOpener(name: "bob", backend: VirtualAudioDevice.null())
         bobConfiguration.realtimePriority = nil
         let bob = try VoiceEngine(configuration: bobConfiguration)
         let bobCall = try CallMedia(configuration: MediaConfiguration(), sendingKey: bobKey, receivingKey: aliceKey, ssrc: 0xB0B, rtcpSeed: 1)
@@ -54,7 +54,7 @@ import Transport
         var aliceConfiguration = VoiceEngineConfiguration()
         let device = VirtualAudioDevice.wavFile(WAVAudio(sampleRate: 48_000, channelCount: 1, samples: Self.alice), loops: true,
                                                 recordingCapacitySamples: 48_000 * 20)
-        aliceConfiguration.device = AudioDeviceOpener(name: "alice", calls: device)
+        aliceConfiguration.device = AudioDeviceOpener(name: "alice", backend: device)
         aliceConfiguration.realtimePriority = nil
         aliceConfiguration.requiresAudioSession = true
         let engine = try VoiceEngine(configuration: aliceConfiguration)
@@ -131,7 +131,7 @@ import Transport
         let sink = try UDPSocket(bindingTo: UDPEndpoint(host: "127.0.0.1", port: 0))
         try socket.setRemote(sink.localEndpoint)
         var configuration = VoiceEngineConfiguration()
-        configuration.device = AudioDeviceOpener(name: "null", calls: VirtualAudioDevice.null())
+        configuration.device = AudioDeviceOpener(name: "null", backend: VirtualAudioDevice.null())
         configuration.realtimePriority = nil
         configuration.requiresAudioSession = true
         let engine = try VoiceEngine(configuration: configuration)
@@ -195,7 +195,7 @@ import Transport
 
     @Test func providerRefusesAnEngineThatStartsWithoutItsSession() throws {
         var configuration = VoiceEngineConfiguration()
-        configuration.device = AudioDeviceOpener(name: "null", calls: VirtualAudioDevice.null())
+        configuration.device = AudioDeviceOpener(name: "null", backend: VirtualAudioDevice.null())
         let engine = try VoiceEngine(configuration: configuration)
         defer { engine.shutdown() }
         #expect(throws: CallProviderError.self) {

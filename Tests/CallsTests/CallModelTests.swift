@@ -30,7 +30,7 @@ import TestSupport
     /// its device I/O runs exactly when the model says a call has the audio.
     @Test func randomActionSequencesDriveARealEngine() throws {
         var configuration = VoiceEngineConfiguration()
-        configuration.device = AudioDeviceOpener(name: "null", calls: VirtualAudioDevice.null())
+        configuration.device = AudioDeviceOpener(name: "null", backend: VirtualAudioDevice.null())
         configuration.realtimePriority = nil
         configuration.requiresAudioSession = true
         var totals = [String: Int]()

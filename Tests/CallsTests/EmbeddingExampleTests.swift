@@ -13,7 +13,7 @@ import Transport
 /// it; and the README shows exactly the compiled text.
 @Suite struct EmbeddingExampleTests {
     @Test func theSoftphoneAnswersAndHangsUp() throws {
-        let phone = try Softphone(device: AudioDeviceOpener(name: "null", calls: VirtualAudioDevice.null()))
+        let phone = try Softphone(device: AudioDeviceOpener(name: "null", backend: VirtualAudioDevice.null()))
         defer { phone.engine.shutdown() }
         let key = SRTPKeyingMaterial.random(profile: .aesCM128HmacSha1_80)
         // A push keyed the app's own way arrives: the call is reported before the completion.

@@ -15,7 +15,7 @@ import Transport
 @Suite struct TranslatingActionTests {
     static func engineHarness() throws -> Harness {
         var configuration = VoiceEngineConfiguration()
-        configuration.device = AudioDeviceOpener(name: "null", calls: VirtualAudioDevice.null())
+        configuration.device = AudioDeviceOpener(name: "null", backend: VirtualAudioDevice.null())
         configuration.realtimePriority = nil
         configuration.requiresAudioSession = true
         return try Harness(engine: VoiceEngine(configuration: configuration), respond: { $0 is AnswerCallAction ? .fulfill : nil })

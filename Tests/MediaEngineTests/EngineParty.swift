@@ -34,7 +34,7 @@ final class EngineParty: Sendable {
             let device = VirtualAudioDevice.wavFile(WAVAudio(sampleRate: 48_000, channelCount: 1, samples: speech), loops: loops, pacing: pacing,
                                                     recordingCapacitySamples: 48_000 * recordingSeconds)
             self.device = device
-            configuration.device = AudioDeviceOpener(name: "virtual", calls: device)
+            configuration.device = AudioDeviceOpener(name: "virtual", backend: device)
         }
         // The product's scheduling (SCHED_FIFO 10 where permitted; normal, with a
         // `.realtimeRefused` event, where not) for devices paced in real time and real devices:

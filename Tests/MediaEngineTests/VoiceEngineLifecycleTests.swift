@@ -30,7 +30,7 @@ import Transport
 
     @Test func startAndStopAThousandTimesWhileCallsComeAndGoLeaksNothing() throws {
         var configuration = VoiceEngineConfiguration()
-        configuration.device = AudioDeviceOpener(name: "null", calls: VirtualAudioDevice.null(pacing: .virtualClock))
+        configuration.device = AudioDeviceOpener(name: "null", backend: VirtualAudioDevice.null(pacing: .virtualClock))
         configuration.realtimePriority = nil
         configuration.mixer.processing = .off
         configuration.trafficClass = nil
@@ -102,7 +102,7 @@ import Transport
 
     @Test func aHundredEnginesComeAndGoWithoutLeakingThreads() throws {
         var configuration = VoiceEngineConfiguration()
-        configuration.device = AudioDeviceOpener(name: "null", calls: VirtualAudioDevice.null(pacing: .virtualClock))
+        configuration.device = AudioDeviceOpener(name: "null", backend: VirtualAudioDevice.null(pacing: .virtualClock))
         configuration.realtimePriority = nil
         configuration.mixer.processing = .off
         let descriptorsBefore = Self.openDescriptors()
@@ -132,7 +132,7 @@ import Transport
             try VoiceEngine(configuration: configuration)
         }
         configuration = VoiceEngineConfiguration()
-        configuration.device = AudioDeviceOpener(name: "null", calls: VirtualAudioDevice.null())
+        configuration.device = AudioDeviceOpener(name: "null", backend: VirtualAudioDevice.null())
         configuration.mixer.maximumCalls = 1
         configuration.trafficClass = nil
         let engine = try VoiceEngine(configuration: configuration)
@@ -180,7 +180,7 @@ import Transport
     }
 
     @Test func aLostDeviceMovesTheCallsToTheFallback() throws {
-        let fallback = AudioDeviceOpener(name: "fallback", calls: VirtualAudioDevice.null())
+        let fallback = AudioDeviceOpener(name: "fallback", backend: VirtualAudioDevice.null())
         let (engine, log) = try Self.loseDevice(policy: .switchTo(fallback))
         let switched = log.wait(seconds: 60) { $0 == .deviceSwitched(from: "scripted", to: "fallback") }
         #expect(switched != nil, "events: \(log.all)")

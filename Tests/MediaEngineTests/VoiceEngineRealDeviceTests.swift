@@ -186,7 +186,7 @@ struct VoiceEngineRealDeviceTests {
             defer { #expect(PulseAudioLoopback.run("start"), "restarting the PulseAudio loopback for later tests") }
             let fallback = VirtualAudioDevice.null()
             let bob = try EngineParty(speech: [], opener: .alsa(PulseAudioLoopback.device)) { configuration in
-                configuration.onDeviceLoss = .switchTo(AudioDeviceOpener(name: "null", calls: fallback))
+                configuration.onDeviceLoss = .switchTo(AudioDeviceOpener(name: "null", backend: fallback))
             }
             let log = EngineEventLog(bob.engine)
             try bob.socket.setRemote(bob.socket.localEndpoint)
