@@ -101,7 +101,7 @@ let package = Package(
         .executableTarget(
             name: "voicecall",
             dependencies: [
-                "MediaEngine", "SRTP", "AudioDevices", "AudioProcessing", "AudioDevicesTesting", "NetworkSimulation",
+                "MediaEngine", "LatencyEvaluation", "SRTP", "AudioDevices", "AudioProcessing", "AudioDevicesTesting", "NetworkSimulation",
                 "EchoEvaluation", "AudioSession", "Calls", "PushRegistry", "SessionDescription", "Transport", "Opus", "Locking",
             ]
         ),
@@ -112,7 +112,7 @@ let package = Package(
             dependencies: [
                 "Opus", "RTP", "SRTP", "AudioDevices", "AudioProcessing", "JitterBuffer", "NetworkSimulation", "MediaEngine",
                 "COpus", "CSpeexDSP", "COpusShims", "CBaseline", "TestSupport", "JitterBufferEvaluation", "EchoEvaluation",
-                "MediaEngineTesting", "AudioDevicesTesting", "Transport", "Locking", "CallDirectory", "CallHistory", "Calls",
+                "MediaEngineTesting", "LatencyEvaluation", "AudioDevicesTesting", "Transport", "Locking", "CallDirectory", "CallHistory", "Calls",
             ],
             path: "Benchmarks"
         ),
@@ -128,6 +128,11 @@ let package = Package(
         // joined by simulated links on a virtual clock (CallLoop, SimulatedLink) and a speech
         // fixture played through them for scoring (SpeechCallRun), for the tests and benchmarks.
         .target(name: "MediaEngineTesting", dependencies: ["MediaEngine", "SRTP", "AudioProcessing", "NetworkSimulation", "TestSupport", "Transport"]),
+        // LatencyEvaluation: mouth-to-ear delay of a call between two engines on real threads,
+        // UDP and SRTP, on virtual devices paced in real time, beside the floor of its
+        // configuration (MouthToEarMeasurement, MouthToEarFloor), for voicecall latency, the
+        // benchmarks and the tests.
+        .target(name: "LatencyEvaluation", dependencies: ["MediaEngine", "AudioDevices", "AudioDevicesTesting", "Opus", "SRTP", "Transport"]),
         // EchoEvaluation: ERLE and convergence over whole recordings and the canceller run over
         // a recording (offline, pure Swift), for the tests, the benchmarks and voicecall aec.
         .target(name: "EchoEvaluation", dependencies: ["AudioProcessing"]),
@@ -161,7 +166,7 @@ let package = Package(
         .testTarget(name: "CallHistoryTests", dependencies: ["CallHistory", "Calls", "AudioSession", "MediaEngine", "CSQLite", "Locking", "TestSupport", "calls-crash-writer"]),
         .testTarget(name: "PushRegistryTests", dependencies: ["PushRegistry", "Calls", "AudioSession", "Locking", "TestSupport"]),
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
-        .testTarget(name: "VoiceCallTests", dependencies: ["voicecall", "AudioDevices", "EchoEvaluation", "PushRegistry", "TestSupport", "Locking"]),
+        .testTarget(name: "VoiceCallTests", dependencies: ["voicecall", "AudioDevices", "EchoEvaluation", "LatencyEvaluation", "PushRegistry", "TestSupport", "Locking"]),
         .testTarget(name: "SessionDescriptionTests", dependencies: ["SessionDescription", "SRTP"]),
     ]
 )

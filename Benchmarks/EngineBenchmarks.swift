@@ -5,6 +5,7 @@ import Foundation
 import Glibc
 #endif
 import MediaEngine
+import LatencyEvaluation
 import MediaEngineTesting
 import SRTP
 import TestSupport
@@ -24,12 +25,7 @@ struct EngineBenchmarks {
     var seconds = 6
 
     /// CPU time (user + system) of the whole process, in seconds.
-    static func processCPUSeconds() -> Double {
-        var usage = rusage()
-        getrusage(RUSAGE_SELF.rawValue, &usage)
-        func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
-        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
-    }
+    static func processCPUSeconds() -> Double { MouthToEarMeasurement.processCPUSeconds() }
 
     static func configuration(device: VirtualAudioDevice, maximumCalls: Int) -> VoiceEngineConfiguration {
         var configuration = VoiceEngineConfiguration()
@@ -121,6 +117,24 @@ struct EngineBenchmarks {
             report.add(BenchmarkFigure(group: Self.group, name: "\(calls) call\(calls == 1 ? "" : "s") per engine, real threads",
                                        value: threads, unit: "ms CPU/call·s", baseline: "one thread, virtual clock",
                                        baselineValue: single, ratio: threads / single))
+        }
+        try mouthToEar()
+    }
+
+    /// Mouth-to-ear delay (`voicecall latency`'s measurement: two engines, real threads, UDP and
+    /// SRTP on loopback, voiceChat) for 20 and 10 ms frames × 10 and 5 ms periods, each beside
+    /// its floor (`MouthToEarFloor`), and the CPU each configuration costs.
+    func mouthToEar() throws {
+        for (frameMs, periodMs) in [(20, 10), (20, 5), (10, 10), (10, 5)] {
+            var measurement = MouthToEarMeasurement()
+            measurement.frameMs = frameMs
+            measurement.periodMs = periodMs
+            let result = try measurement.run()
+            let name = "\(frameMs) ms frames, \(periodMs) ms periods"
+            report.add(BenchmarkFigure(group: Self.group, name: "mouth-to-ear, \(name)", value: result.meanMs, unit: "ms",
+                                       baseline: "floor of the configuration", baselineValue: result.floor.totalMs,
+                                       ratio: result.meanMs / result.floor.totalMs))
+            report.add(BenchmarkFigure(group: Self.group, name: "CPU, \(name)", value: result.cpuMsPerSecond / 2, unit: "ms CPU/call·s"))
         }
     }
 }

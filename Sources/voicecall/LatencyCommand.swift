@@ -1,4 +1,5 @@
 import Foundation
+import LatencyEvaluation
 
 /// `voicecall latency`: mouth-to-ear latency of a call and the time to first audio.
 enum LatencyCommand {
@@ -7,6 +8,9 @@ enum LatencyCommand {
           Two engines in this process call each other over UDP on 127.0.0.1 with SRTP, on
           virtual devices paced in real time (a clean network). Tone bursts go into Alice's
           microphone once a second; the devices' clocks say when each left Bob's loudspeaker.
+          Beside the measured delay: the floor of the configuration (half a capture period,
+          the frame, the encoder's look-ahead, the network one way, its jitter, one playback
+          period), what no buffering decision can remove.
           --period-ms       device period (default 10)
           --ptime           Opus frame, 10 or 20 ms (default 20)
           --seconds         call length (default 8: six bursts)
@@ -14,7 +18,7 @@ enum LatencyCommand {
         """
 
     static func run(_ arguments: inout CommandArguments) throws {
-        var measurement = LatencyMeasurement()
+        var measurement = MouthToEarMeasurement()
         measurement.periodMs = try arguments.integer("--period-ms", in: 1...100) ?? 10
         measurement.frameMs = try arguments.integer("--ptime", oneOf: [10, 20]) ?? 20
         measurement.seconds = try arguments.integer("--seconds", in: 3...3_600) ?? 8
@@ -27,11 +31,14 @@ enum LatencyCommand {
         }
     }
 
-    static func report(_ result: LatencyMeasurement.Result, periodMs: Int, frameMs: Int) -> String {
+    static func report(_ result: MouthToEarMeasurement.Result, periodMs: Int, frameMs: Int) -> String {
         func ms(_ value: Double) -> String { String(format: "%.1f ms", value) }
         let sorted = result.mouthToEarMs.sorted()
+        let floor = result.floor
         return """
             mouth-to-ear: \(ms(result.meanMs)) (\(sorted.count) bursts, \(ms(sorted.first ?? .nan))–\(ms(sorted.last ?? .nan)); \(periodMs) ms periods, \(frameMs) ms frames)
+            floor: \(ms(floor.totalMs)) (capture \(ms(floor.captureMs)), frame \(ms(floor.frameMs)), look-ahead \(ms(floor.codecLookaheadMs)), network \(ms(floor.networkMs)), jitter \(ms(floor.jitterMarginMs)), playback \(ms(floor.playbackMs))): the engine's own buffering is \(ms(result.meanMs - floor.totalMs))
+            CPU: \(String(format: "%.1f", result.cpuMsPerSecond)) ms per second of the call (both engines)
             first audio: \(ms(max(result.firstCaptureMs, result.firstPlaybackMs))) (captured \(ms(result.firstCaptureMs)), played \(ms(result.firstPlaybackMs)) after start)
               capture buffering          \(ms(result.captureBufferingMs))   the burst waits for the end of its device period
               framing and processing     \(ms(result.framingAndProcessingMs))   a whole frame, voice processing, encode, SRTP, send, decode, render-ahead

@@ -2,6 +2,7 @@ import AudioDevices
 import AudioDevicesTesting
 import Foundation
 import MediaEngine
+import Opus
 import SRTP
 import Transport
 
@@ -12,45 +13,61 @@ import Transport
 /// say when each passed (a virtual device's frame times:
 /// `VirtualAudioDevice.time(ofFrame:direction:)`). Bursts fall at every phase of the device
 /// period (one every 1,003 ms). Also the time from `start()` to the first captured and played
-/// periods.
-struct LatencyMeasurement {
+/// periods, the floor of the configuration (`MouthToEarFloor`) and the CPU the two engines
+/// spent. `voicecall latency` and `benchmarks engine` run it.
+public struct MouthToEarMeasurement: Sendable {
     /// Device period, ms.
-    var periodMs = 10
+    public var periodMs = 10
     /// Opus frame (ptime), ms: 10 or 20.
-    var frameMs = 20
+    public var frameMs = 20
     /// Call length, s (bursts from 1.5 s on, one a second).
-    var seconds = 8
+    public var seconds = 8
     /// Voice processing on both sides (voiceChat: what a call runs).
-    var processing = ProcessingMode.voiceChat
+    public var processing = ProcessingMode.voiceChat
 
-    enum ProcessingMode { case voiceChat, off }
+    /// Voice processing on both sides.
+    public enum ProcessingMode: Sendable { case voiceChat, off }
+
+    /// The defaults: 10 ms periods, 20 ms frames, 8 s, voiceChat.
+    public init() {}
 
     /// Where one burst's time went.
-    struct Result {
+    public struct Result: Sendable {
         /// Mouth to ear of each burst found, ms.
-        var mouthToEarMs: [Double]
-        /// From `start()` to the first period captured (Alice) and played (Bob), ms.
-        var firstCaptureMs: Double
-        var firstPlaybackMs: Double
-        /// The parts of the mean that are measured on their own, ms.
-        var captureBufferingMs: Double
-        var jitterBufferMs: Double
-        var networkMs: Double
-        var playbackBufferingMs: Double
+        public var mouthToEarMs: [Double]
+        /// From `start()` to the first period captured (Alice), ms.
+        public var firstCaptureMs: Double
+        /// From `start()` to the first period played (Bob), ms.
+        public var firstPlaybackMs: Double
+        /// The burst's wait for the end of its capture period, ms.
+        public var captureBufferingMs: Double
+        /// The jitter buffer's mean wait of played samples, ms.
+        public var jitterBufferMs: Double
+        /// Half the RTCP round trip, ms.
+        public var networkMs: Double
+        /// The playback ring's period and the device buffer, ms.
+        public var playbackBufferingMs: Double
+        /// The least this configuration could take on this network.
+        public var floor: MouthToEarFloor
+        /// CPU time (user + system) of the whole process per second of the call, ms: both
+        /// engines, one call each.
+        public var cpuMsPerSecond: Double
         /// Bursts put in.
-        var bursts: Int
+        public var bursts: Int
 
-        var meanMs: Double { mouthToEarMs.isEmpty ? .nan : mouthToEarMs.reduce(0, +) / Double(mouthToEarMs.count) }
+        /// Mean mouth to ear, ms (NaN when no burst was found).
+        public var meanMs: Double { mouthToEarMs.isEmpty ? .nan : mouthToEarMs.reduce(0, +) / Double(mouthToEarMs.count) }
 
-        /// What the measured parts do not account for: the wait for a whole 20 ms frame, voice
+        /// What the measured parts do not account for: the wait for a whole frame, voice
         /// processing's own latency (the residual echo suppressor's frame), encoding, the
         /// network thread's wake-up and the mixer rendering a frame ahead of the device.
-        var framingAndProcessingMs: Double {
+        public var framingAndProcessingMs: Double {
             meanMs - captureBufferingMs - jitterBufferMs - networkMs - playbackBufferingMs
         }
     }
 
-    static let rate = 48_000
+    /// The devices' rate.
+    public static let rate = 48_000
     static let burstMs = 60
     static let firstBurstMs = 1_500
     /// Bursts are this far apart: not a whole number of periods, so they sample every phase.
@@ -82,7 +99,8 @@ struct LatencyMeasurement {
         return (samples, onsets)
     }
 
-    func run() throws -> Result {
+    /// Runs the call (real time: `seconds` long) and measures it.
+    public func run() throws -> Result {
         let (samples, onsets) = source()
         let aliceDevice = VirtualAudioDevice.wavFile(WAVAudio(sampleRate: Self.rate, channelCount: 1, samples: samples),
                                                      recordsPlayback: false)
@@ -100,6 +118,7 @@ struct LatencyMeasurement {
         try alice.engine.addCall(alice.call, transport: CallTransport(rtp: alice.socket))
         try bob.engine.start()
         try alice.engine.start()
+        let cpuBefore = Self.processCPUSeconds(), wallBefore = MonotonicClock.nanoseconds
         // Sample Bob's playback buffering while the call runs.
         var playbackDelays: [Double] = []
         let end = MonotonicClock.nanoseconds + Int64(seconds) * 1_000_000_000
@@ -112,6 +131,7 @@ struct LatencyMeasurement {
         let firstCapture = alice.engine.timeToFirstAudio.capture ?? .nan
         let firstPlayback = bob.engine.timeToFirstAudio.playback ?? .nan
         let statistics = bob.engine.statistics(of: bobCall)
+        let cpuMsPerSecond = (Self.processCPUSeconds() - cpuBefore) * 1e12 / Double(max(MonotonicClock.nanoseconds - wallBefore, 1))
         alice.engine.stop()
         bob.engine.stop()
 
@@ -137,14 +157,25 @@ struct LatencyMeasurement {
         func mean(_ values: [Double]) -> Double { values.isEmpty ? .nan : values.reduce(0, +) / Double(values.count) }
         // Bob's ring holds one period ahead of the device buffer.
         let playbackBuffering = mean(playbackDelays) + Double(periodMs)
+        let floor = MouthToEarFloor(periodMs: Double(periodMs), frameMs: Double(frameMs),
+                                    codecLookaheadMs: Double(alice.lookaheadSamples) * 1_000 / Double(Self.rate),
+                                    networkMs: roundTrip * 1_000 / 2, jitterMarginMs: (inbound?.jitter ?? 0) * 1_000)
         return Result(mouthToEarMs: latencies, firstCaptureMs: firstCapture, firstPlaybackMs: firstPlayback,
                       captureBufferingMs: mean(captureBuffering), jitterBufferMs: jitterBuffer, networkMs: roundTrip * 1_000 / 2,
-                      playbackBufferingMs: playbackBuffering, bursts: onsets.count)
+                      playbackBufferingMs: playbackBuffering, floor: floor, cpuMsPerSecond: cpuMsPerSecond, bursts: onsets.count)
+    }
+
+    /// CPU time (user + system) of the whole process, s.
+    public static func processCPUSeconds() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
     }
 
     /// Where in `samples`, from `start` over `span` samples, `burst` correlates best
     /// (normalised, above 0.5); nil when it is not there.
-    static func bestMatch(of burst: [Int16], in samples: [Int16], from start: Int, span: Int) -> Int? {
+    public static func bestMatch(of burst: [Int16], in samples: [Int16], from start: Int, span: Int) -> Int? {
         let from = max(0, start), to = min(samples.count - burst.count, start + span)
         guard from < to else { return nil }
         let burstEnergy = burst.reduce(0.0) { $0 + Double($1) * Double($1) }
@@ -167,6 +198,8 @@ struct LatencyMeasurement {
         let socket: UDPSocket
         let call: CallMedia
         let engine: VoiceEngine
+        /// The look-ahead of an encoder as the call's uplink makes it (libopus's own figure).
+        let lookaheadSamples: Int
 
         init(device: AudioDeviceOpener, sendingKey: SRTPKeyingMaterial, receivingKey: SRTPKeyingMaterial, periodMs: Int,
              frameMs: Int, processing: ProcessingMode) throws {
@@ -174,6 +207,7 @@ struct LatencyMeasurement {
             var media = MediaConfiguration()
             media.frameDurationMs = frameMs
             call = try CallMedia(configuration: media, sendingKey: sendingKey, receivingKey: receivingKey)
+            lookaheadSamples = try OpusEncoder(sampleRate: media.sampleRate, channels: 1, application: .voip).lookahead * MouthToEarMeasurement.rate / media.sampleRate
             var configuration = VoiceEngineConfiguration()
             configuration.mixer.frameDurationMs = frameMs
             configuration.device = device

@@ -1,0 +1,39 @@
+import Foundation
+import LatencyEvaluation
+import Testing
+
+/// `voicecall latency`: the measured mouth-to-ear delay beside the floor of its configuration.
+@Suite struct LatencyCommandTests {
+    @Test func theFloorIsTheSumOfTheUnavoidableParts() {
+        let floor = MouthToEarFloor(periodMs: 10, frameMs: 20, codecLookaheadMs: 6.5, networkMs: 0.25, jitterMarginMs: 1.5)
+        #expect(floor.captureMs == 5, "half a capture period")
+        #expect(floor.playbackMs == 10, "one playback period")
+        #expect(floor.configurationMs == 41.5)
+        #expect(floor.totalMs == 43.25)
+        let short = MouthToEarFloor(periodMs: 5, frameMs: 10, codecLookaheadMs: 6.5)
+        #expect(short.totalMs == 24)
+        let unmeasured = MouthToEarFloor(periodMs: 10, frameMs: 20, codecLookaheadMs: 6.5, networkMs: .nan, jitterMarginMs: -3)
+        #expect(unmeasured.totalMs == unmeasured.configurationMs, "a network not measured adds nothing")
+    }
+
+    /// The first number after `label` in `text`.
+    static func milliseconds(after label: String, in text: String) -> Double? {
+        guard let range = text.range(of: label) else { return nil }
+        let rest = text[range.upperBound...].drop { $0 == " " }
+        return Double(rest.prefix { $0.isNumber || $0 == "." })
+    }
+
+    /// A 10 ms call on 5 ms periods runs, finds every burst and is measured above the floor its
+    /// configuration alone sets (2.5 + 10 + 6.5 + 5 ms): true on any machine, however loaded,
+    /// since load only adds delay.
+    @Test func tenMillisecondFramesOnFiveMillisecondPeriodsAreMeasuredAboveTheirFloor() throws {
+        let run = try DemoCommandTests.run(["latency", "--period-ms", "5", "--ptime", "10", "--seconds", "4"])
+        #expect(run.exited && run.status == 0, "\(run.output)\n\(run.errors)")
+        let measured = try #require(Self.milliseconds(after: "mouth-to-ear:", in: run.output), "\(run.output)")
+        let floor = try #require(Self.milliseconds(after: "floor:", in: run.output), "\(run.output)")
+        #expect(run.output.contains("5 ms periods, 10 ms frames"))
+        #expect(floor >= 24, "the configuration's part of the floor: \(run.output)")
+        #expect(measured >= 24, "no call is faster than its configuration allows: \(run.output)")
+        #expect(run.output.contains("CPU:"))
+    }
+}
