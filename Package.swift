@@ -166,7 +166,7 @@ let package = Package(
         .testTarget(name: "CallHistoryTests", dependencies: ["CallHistory", "Calls", "AudioSession", "MediaEngine", "CSQLite", "Locking", "TestSupport", "calls-crash-writer"]),
         .testTarget(name: "PushRegistryTests", dependencies: ["PushRegistry", "Calls", "AudioSession", "Locking", "TestSupport"]),
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
-        .testTarget(name: "VoiceCallTests", dependencies: ["voicecall", "AudioDevices", "EchoEvaluation", "LatencyEvaluation", "PushRegistry", "TestSupport", "Locking"]),
+        .testTarget(name: "VoiceCallTests", dependencies: ["voicecall", "AudioDevices", "EchoEvaluation", "LatencyEvaluation", "NetworkSimulation", "PushRegistry", "Transport", "TestSupport", "Locking"]),
         .testTarget(name: "SessionDescriptionTests", dependencies: ["SessionDescription", "SRTP"]),
     ]
 )

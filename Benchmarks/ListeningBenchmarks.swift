@@ -55,30 +55,19 @@ struct ListeningBenchmarks {
     }
 
     /// A link that adds only what a relay on loopback adds: 1 ms, a tenth of a ms of jitter.
-    static let cleanProfile = NetworkProfile(name: "clean", baseDelayMs: 1...1, loss: GilbertElliottLoss(lossRate: 0, meanBurstPackets: 1),
-                                             jitter: ParetoJitter(meanMs: 0.1))
+    static let cleanProfile = NetworkCatalog.clean
 
-    /// The networks, in table order.
+    /// The networks, in table order (`NetworkCatalog`'s, as `voicecall relay` names them).
     static let networks: [Network] = [
         Network(name: "clean", profile: cleanProfile),
     ] + [NetworkProfile.classA, .classB, .classC, .classD, .classE, .classF].map { Network(name: "G.1050 " + $0.name, profile: $0) } + [
-        Network(name: "3% random", profile: lossy("3% random", rate: 0.03, burst: 1)),
-        Network(name: "5% bursty", profile: lossy("5% bursty", rate: 0.05, burst: 3)),
-        Network(name: "10% bursty", profile: lossy("10% bursty", rate: 0.10, burst: 3)),
-        Network(name: "40 ms jitter, 1% loss", profile: NetworkProfile(
-            name: "jitter40", baseDelayMs: 20...20, loss: GilbertElliottLoss(lossRate: 0.01, meanBurstPackets: 1),
-            jitter: ParetoJitter(meanMs: 40))),
-        Network(name: "Wi-Fi mix", profile: NetworkProfile(
-            name: "wifi", baseDelayMs: 10...10, loss: GilbertElliottLoss(lossRate: 0.02, meanBurstPackets: 2),
-            jitter: ParetoJitter(meanMs: 4), spikesPerMinute: 4, spikeDurationMs: 150...400)),
+        Network(name: "3% random", profile: NetworkCatalog.randomLoss(percent: 3)),
+        Network(name: "5% bursty", profile: NetworkCatalog.burstyLoss(percent: 5)),
+        Network(name: "10% bursty", profile: NetworkCatalog.burstyLoss(percent: 10)),
+        Network(name: "40 ms jitter, 1% loss", profile: NetworkCatalog.jitter(meanMs: 40)),
+        Network(name: "Wi-Fi mix", profile: NetworkCatalog.wifi),
         Network(name: "start-up burst", profile: cleanProfile, startBurstMs: 100),
     ]
-
-    /// A 20 ms link with `rate` loss in bursts of `burst` packets on average and 1 ms of jitter.
-    static func lossy(_ name: String, rate: Double, burst: Double) -> NetworkProfile {
-        NetworkProfile(name: name, baseDelayMs: 20...20, loss: GilbertElliottLoss(lossRate: rate, meanBurstPackets: burst),
-                       jitter: ParetoJitter(meanMs: 1))
-    }
 
     /// The receivers compared on each row, in column order.
     enum Receiver: String, CaseIterable {

@@ -76,7 +76,7 @@ public struct MouthToEarMeasurement: Sendable {
     static let maximumLatencyMs = 400
 
     /// A chirp from 300 Hz to 3.4 kHz at −6 dBFS, with 5 ms fades: one sharp correlation peak.
-    static let burst: [Int16] = {
+    public static let burst: [Int16] = {
         let count = burstMs * rate / 1_000, fade = rate / 200
         return (0..<count).map { index in
             let time = Double(index) / Double(rate), duration = Double(count) / Double(rate)
@@ -87,7 +87,7 @@ public struct MouthToEarMeasurement: Sendable {
     }()
 
     /// The source: silence with a chirp every `burstIntervalMs`.
-    func source() -> (samples: [Int16], onsets: [Int]) {
+    public func source() -> (samples: [Int16], onsets: [Int]) {
         var samples = [Int16](repeating: 0, count: seconds * Self.rate)
         var onsets: [Int] = []
         var onset = Self.firstBurstMs * Self.rate / 1_000

@@ -34,7 +34,7 @@ struct DemoCall {
     var host: String
     /// The simulated network between the endpoints (nil: a clean loopback). On the virtual
     /// clock a datagram is handed to its receiver stamped with its due time.
-    var network: (aliceToBob: DemoNetworkPath, bobToAlice: DemoNetworkPath)?
+    var network: (aliceToBob: SimulatedNetworkPath, bobToAlice: SimulatedNetworkPath)?
     /// Called every `sampleIntervalMs` of call time (and at the end) with the media time in ms
     /// and both sides' figures: the live status and the plots.
     var onSample: ((Double, DemoSnapshot) -> Void)?
@@ -278,12 +278,12 @@ struct DemoCall {
 /// sent over the real sockets and taken in by the receiver stamped with that time (loopback
 /// UDP delivers during `sendto`, and a late one is taken at the next tick).
 private struct VirtualLink {
-    var aliceToBob: DemoNetworkPath
-    var bobToAlice: DemoNetworkPath
+    var aliceToBob: SimulatedNetworkPath
+    var bobToAlice: SimulatedNetworkPath
     private var held: [(dueMs: Double, order: Int, towardBob: Bool, bytes: [UInt8])] = []
     private var order = 0
 
-    init(aliceToBob: DemoNetworkPath, bobToAlice: DemoNetworkPath) {
+    init(aliceToBob: SimulatedNetworkPath, bobToAlice: SimulatedNetworkPath) {
         self.aliceToBob = aliceToBob
         self.bobToAlice = bobToAlice
     }
@@ -352,7 +352,7 @@ struct DemoCallResult {
     /// Wall-clock time the call took, in seconds.
     var elapsedSeconds: Double
     /// The simulated network's two directions as they ended (nil: clean loopback).
-    var paths: (aliceToBob: DemoNetworkPath, bobToAlice: DemoNetworkPath)?
+    var paths: (aliceToBob: SimulatedNetworkPath, bobToAlice: SimulatedNetworkPath)?
     /// Alice's microphone side at the end.
     var aliceSource: MediaSourceStatistics
     /// Bob's microphone side at the end.

@@ -32,8 +32,8 @@ struct DemoFastRun {
         call.echoes = true
         call.seed = options.seed
         if let network = options.network {
-            call.network = (DemoNetworkPath(profile: network, seconds: seconds, ptimeMs: media.frameDurationMs, seed: options.seed),
-                            DemoNetworkPath(profile: network, seconds: seconds, ptimeMs: media.frameDurationMs, seed: options.seed &+ 1))
+            call.network = (SimulatedNetworkPath(profile: network, seconds: seconds, ptimeMs: media.frameDurationMs, seed: options.seed),
+                            SimulatedNetworkPath(profile: network, seconds: seconds, ptimeMs: media.frameDurationMs, seed: options.seed &+ 1))
         }
         // The sampling callback runs on this thread, inside `run()`: a box lets it keep state.
         final class Figures { var live = DemoLiveFigures() }

@@ -22,7 +22,7 @@ struct DemoLiveFigures {
     /// Samples both directions at `seconds` of the call and shows them.
     mutating func update(seconds: Double, alice: CallMediaStatistics, bob: CallMediaStatistics,
                          aliceSource: MediaSourceStatistics, bobSource: MediaSourceStatistics,
-                         paths: (aliceToBob: DemoNetworkPath, bobToAlice: DemoNetworkPath)?, final: Bool = false) {
+                         paths: (aliceToBob: SimulatedNetworkPath, bobToAlice: SimulatedNetworkPath)?, final: Bool = false) {
         let forward = aliceToBob.sample(seconds: seconds, sender: alice, receiver: bob, senderSource: aliceSource,
                                         delays: paths?.aliceToBob.appliedDelays ?? [])
         let backward = bobToAlice.sample(seconds: seconds, sender: bob, receiver: alice, senderSource: bobSource,

@@ -43,16 +43,16 @@ struct DemoRealtimeRun {
         let flow = DemoFlow(alice: alice, bob: bob, log: log)
 
         // The network between them, and each side's socket facing it.
-        let relay: DemoRelay, aliceSocket: UDPSocket, bobSocket: UDPSocket
+        let relay: ImpairmentRelay, aliceSocket: UDPSocket, bobSocket: UDPSocket
         do {
-            relay = try DemoRelay(
-                aliceToBob: DemoNetworkPath(profile: options.network, seconds: seconds, ptimeMs: media.frameDurationMs, seed: options.seed),
-                bobToAlice: DemoNetworkPath(profile: options.network, seconds: seconds, ptimeMs: media.frameDurationMs, seed: options.seed &+ 1))
+            relay = try ImpairmentRelay(
+                forward: SimulatedNetworkPath(profile: options.network, seconds: seconds, ptimeMs: media.frameDurationMs, seed: options.seed),
+                backward: SimulatedNetworkPath(profile: options.network, seconds: seconds, ptimeMs: media.frameDurationMs, seed: options.seed &+ 1))
             aliceSocket = try UDPSocket(bindingTo: UDPEndpoint(host: "127.0.0.1", port: 0))
             bobSocket = try UDPSocket(bindingTo: UDPEndpoint(host: "127.0.0.1", port: 0))
-            try aliceSocket.setRemote(relay.aliceFacing.localEndpoint)
-            try bobSocket.setRemote(relay.bobFacing.localEndpoint)
-            try relay.start(aliceEndpoint: aliceSocket.localEndpoint, bobEndpoint: bobSocket.localEndpoint)
+            try aliceSocket.setRemote(relay.front.localEndpoint)
+            try bobSocket.setRemote(relay.back.localEndpoint)
+            try relay.start(frontPeer: aliceSocket.localEndpoint, backPeer: bobSocket.localEndpoint)
         } catch {
             throw .media("socket: \(error)")
         }
@@ -86,7 +86,7 @@ struct DemoRealtimeRun {
             let elapsed = Double(now - start) / 1e9
             figures.update(seconds: elapsed, alice: aliceMedia.statistics, bob: bobMedia.statistics,
                            aliceSource: aliceEngine.mediaSourceStatistics, bobSource: bobEngine.mediaSourceStatistics,
-                           paths: relay.paths, final: now >= end)
+                           paths: relay.demoPaths, final: now >= end)
             if now >= end { break }
         }
         let elapsed = Double(MonotonicClock.nanoseconds - start) / 1e9
@@ -95,7 +95,7 @@ struct DemoRealtimeRun {
         let aliceSource = aliceEngine.mediaSourceStatistics, bobSource = bobEngine.mediaSourceStatistics
         try flow.hangUp(uuid)
         relay.stop()
-        let paths = relay.paths
+        let paths = relay.demoPaths
         let clean = options.network == nil
         let report = DemoReport(
             network: options.networkName, seed: options.seed, fast: false, callSeconds: elapsed, elapsedSeconds: elapsed,
@@ -136,5 +136,13 @@ struct DemoRealtimeRun {
         } catch {
             throw .media("\(error)")
         }
+    }
+}
+
+extension ImpairmentRelay {
+    /// The paths as the demo names them: Alice is the front peer.
+    var demoPaths: (aliceToBob: SimulatedNetworkPath, bobToAlice: SimulatedNetworkPath) {
+        let paths = self.paths
+        return (paths.forward, paths.backward)
     }
 }

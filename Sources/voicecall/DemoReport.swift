@@ -45,7 +45,7 @@ struct DemoDirectionReport: Codable, Equatable {
     var samples: [DemoSample]
 
     init(from: String, to: String, sender: CallMediaStatistics, receiver: CallMediaStatistics, senderSource: MediaSourceStatistics,
-         callSeconds: Double, path: DemoNetworkPath?, samples: [DemoSample]) {
+         callSeconds: Double, path: SimulatedNetworkPath?, samples: [DemoSample]) {
         let inbound = receiver.inbound
         self.from = from
         self.to = to

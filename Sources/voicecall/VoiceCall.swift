@@ -15,6 +15,7 @@ struct VoiceCall {
           loopback  plays a chirp or WAV and captures it back: round-trip latency and xruns
           aec       removes the echo of a far-end recording from a microphone recording
           latency   mouth-to-ear latency and time to first audio of a call on real threads
+          relay     a seeded impairment relay between two UDP endpoints (a bad network without root)
           help      this text
         """
 
@@ -37,6 +38,9 @@ struct VoiceCall {
             case "latency":
                 if arguments.flag("--help") { print(LatencyCommand.usage); return }
                 try LatencyCommand.run(&arguments)
+            case "relay":
+                if arguments.flag("--help") { print(RelayCommand.usage); return }
+                try RelayCommand.run(&arguments)
             case "aec":
                 if arguments.flag("--help") { print(EchoCancelCommand.usage); return }
                 try EchoCancelCommand.run(&arguments)

@@ -264,9 +264,9 @@ import TestSupport
     }
 
     @Test func networkPathIsSeededAndDropsAboutItsRate() {
-        var first = DemoNetworkPath(profile: DemoOptions.defaultNetwork, seconds: 60, ptimeMs: 20, seed: 3)
-        var second = DemoNetworkPath(profile: DemoOptions.defaultNetwork, seconds: 60, ptimeMs: 20, seed: 3)
-        var other = DemoNetworkPath(profile: DemoOptions.defaultNetwork, seconds: 60, ptimeMs: 20, seed: 4)
+        var first = SimulatedNetworkPath(profile: DemoOptions.defaultNetwork, seconds: 60, ptimeMs: 20, seed: 3)
+        var second = SimulatedNetworkPath(profile: DemoOptions.defaultNetwork, seconds: 60, ptimeMs: 20, seed: 3)
+        var other = SimulatedNetworkPath(profile: DemoOptions.defaultNetwork, seconds: 60, ptimeMs: 20, seed: 4)
         let a = (0..<3_000).map { first.fate(sendMs: Double($0) * 20) }
         let b = (0..<3_000).map { second.fate(sendMs: Double($0) * 20) }
         let c = (0..<3_000).map { other.fate(sendMs: Double($0) * 20) }
@@ -274,7 +274,7 @@ import TestSupport
         let lossRate = Double(first.dropped) / 3_000
         #expect(lossRate > 0.01 && lossRate < 0.035, "\(lossRate)")
         #expect(first.appliedDelays.allSatisfy { $0.delayMs >= 16 }, "class C: at least 16 ms")
-        var clean = DemoNetworkPath(profile: nil, seconds: 1, ptimeMs: 20, seed: 1)
+        var clean = SimulatedNetworkPath(profile: nil, seconds: 1, ptimeMs: 20, seed: 1)
         #expect(clean.isClean && clean.fate(sendMs: 0) == 0 && clean.appliedDelays.isEmpty)
     }
 

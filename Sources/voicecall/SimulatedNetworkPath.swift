@@ -4,8 +4,10 @@ import NetworkSimulation
 /// `NetworkSimulator` trace's packet sent nearest t (lost, or delayed by its arrival minus its
 /// send time), so RTP packet n meets trace packet n and an RTCP report shares the fate of the
 /// packet it travels with — RTCP's randomised timing does not shift the pattern, and one seed
-/// gives one call on the virtual clock. The same for the real-time relay.
-struct DemoNetworkPath {
+/// gives one call on the virtual clock. The same for the demo's real-time relay. `voicecall
+/// relay` gives RTP packets the fate of their index in the stream instead (`fate(sendMs:index:)`),
+/// so every receiver behind it loses and delays the same packets whatever the timing.
+struct SimulatedNetworkPath {
     /// The delay (ms) of each packet interval's packet, nil for a lost one; empty: clean.
     private let fates: [Double?]
     private let intervalMs: Double
@@ -29,15 +31,24 @@ struct DemoNetworkPath {
         fates = trace.packets.map(\.delayMs)
     }
 
+    /// A path replaying `trace`: packet n's fate is trace packet n's (lost, or delayed by its
+    /// arrival minus its send time); `intervalMs` places datagrams by send time.
+    init(trace: NetworkTrace, intervalMs: Double) {
+        self.intervalMs = intervalMs
+        fates = trace.packets.map(\.delayMs)
+    }
+
     /// Whether the path is a clean loopback.
     var isClean: Bool { fates.isEmpty }
 
-    /// The fate of a datagram sent at `sendMs`: its delay in ms, or nil when lost. Past the
-    /// trace's end the path is clean.
-    mutating func fate(sendMs: Double) -> Double? {
+    /// The fate of a datagram sent at `sendMs` (ms since the path started), or of packet
+    /// `index` of the stream when given: its delay in ms, or nil when lost. Past the trace's
+    /// end the path is clean.
+    mutating func fate(sendMs: Double, index: Int? = nil) -> Double? {
         carried += 1
         guard !fates.isEmpty else { return 0 }
-        let slot = sendMs.isFinite ? Int(max(0, min((sendMs / intervalMs).rounded(), Double(fates.count)))) : fates.count
+        let slot = index.map { min(max($0, 0), fates.count) }
+            ?? (sendMs.isFinite ? Int(max(0, min((sendMs / intervalMs).rounded(), Double(fates.count)))) : fates.count)
         let fate = slot < fates.count ? fates[slot] : 0
         if let delay = fate {
             appliedDelays.append((sendMs, delay))
