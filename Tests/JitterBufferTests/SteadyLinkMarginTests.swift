@@ -1,0 +1,38 @@
+import Testing
+import TestSupport
+@testable import JitterBuffer
+
+/// On a steady link (constant delay, no loss) the playout margin settles within one frame above
+/// the lowest margin plus the accelerate hysteresis, whatever the phase between the sender's
+/// packets and the receiver's ticks: the 20 ms lattice a frame-by-frame playout sits on, and the
+/// part of a clean call's mouth-to-ear delay that issue 22 is about (a mean wait of 20 ms over
+/// the phases; the physics asks for the phase alone, 10).
+@Suite struct SteadyLinkMarginTests {
+    /// The steady-state wait (tick − arrival of each packet started, over the last 5 s of 15 s)
+    /// for a link of `delayMs`.
+    static func steadyWaitMs(delayMs: Double) throws -> Double {
+        let buffer = try AdaptiveJitterBuffer(configuration: JitterBufferConfiguration())
+        let deliveries = StreamFixture.stream(count: 750, delayMs: delayMs, talk: true)
+        let ticks = StreamFixture.run(buffer, deliveries: deliveries, ticks: 750)
+        var total = 0.0, count = 0
+        for tick in ticks.suffix(250) {
+            guard let sequence = tick.event.sequenceNumber else { continue }
+            total += tick.nowMs - deliveries[Int(sequence &- 1_000)].arrivalMs
+            count += 1
+        }
+        return count > 0 ? total / Double(count) : .infinity
+    }
+
+    @Test func everyPhaseSettlesWithinAFrameOfTheLowestMargin() async throws {
+        let waits = try await offCooperativePool { () throws -> [Double] in
+            try (0..<20).map { phase in try Self.steadyWaitMs(delayMs: 1.5 + Double(phase)) }
+        }
+        // A steady link's target is a bucket or two of 2 ms: the lowest margin is the minimum.
+        let ceiling = DecisionLogic.minimumMarginMs + DecisionLogic.accelerateHysteresisMs + 20
+        #expect(waits.allSatisfy { $0 < ceiling }, "waits by phase \(waits.map { Int($0.rounded()) }), ceiling \(ceiling)")
+        let mean = waits.reduce(0, +) / Double(waits.count)
+        // Uniform over the lattice: half a frame above the lowest margin and the hysteresis.
+        let expected = DecisionLogic.minimumMarginMs + DecisionLogic.accelerateHysteresisMs + 10
+        #expect(abs(mean - expected) <= 1, "mean wait \(mean) ms over the phases \(waits.map { Int($0.rounded()) })")
+    }
+}
