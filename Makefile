@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The two entry points of the README. Both install what they need first.
 .PHONY: demo test deps test-deps benchmarks quality fixtures fuzz test-asan test-tsan
 

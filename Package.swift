@@ -1,4 +1,5 @@
 // swift-tools-version:6.0
+// SPDX-License-Identifier: Apache-2.0
 // VoiceEngine: a real-time voice engine and a CallKit-style call model for Linux softphones.
 import PackageDescription
 
@@ -101,7 +102,7 @@ let package = Package(
         .executableTarget(
             name: "voicecall",
             dependencies: [
-                "MediaEngine", "LatencyEvaluation", "SRTP", "AudioDevices", "AudioProcessing", "AudioDevicesTesting", "NetworkSimulation",
+                "MediaEngine", "MediaBasics", "LatencyEvaluation", "SRTP", "AudioDevices", "AudioProcessing", "AudioDevicesTesting", "NetworkSimulation",
                 "EchoEvaluation", "AudioSession", "Calls", "PushRegistry", "SessionDescription", "Transport", "Opus", "Locking",
             ]
         ),
@@ -165,7 +166,7 @@ let package = Package(
         .testTarget(name: "CallDirectoryTests", dependencies: ["CallDirectory", "Calls", "AudioSession", "Locking", "TestSupport", "calls-crash-writer"]),
         .testTarget(name: "CallHistoryTests", dependencies: ["CallHistory", "Calls", "AudioSession", "MediaEngine", "CSQLite", "Locking", "TestSupport", "calls-crash-writer"]),
         .testTarget(name: "PushRegistryTests", dependencies: ["PushRegistry", "Calls", "AudioSession", "Locking", "TestSupport"]),
-        .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
+        .testTarget(name: "TestSupportTests", dependencies: ["TestSupport", "MediaBasics"]),
         .testTarget(name: "VoiceCallTests", dependencies: ["voicecall", "AudioDevices", "EchoEvaluation", "LatencyEvaluation", "NetworkSimulation", "PushRegistry", "Transport", "TestSupport", "Locking"]),
         .testTarget(name: "SessionDescriptionTests", dependencies: ["SessionDescription", "SRTP"]),
     ]

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// One measured figure, written one per JSON object with `--json PATH`.
 struct BenchmarkFigure: Codable, Sendable {
     /// Benchmark group, e.g. `"opus"`.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import TestSupport
 
 /// Measures our implementation against its baseline in interleaved rounds (ours, baseline,

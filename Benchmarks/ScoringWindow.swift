@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The rule that cuts every degraded signal before PESQ scores it, the same for the anchor and
 /// for every call whatever its FEC plan or network: from just before where the reference's
 /// speech starts in it to just past where it would end at that delay.

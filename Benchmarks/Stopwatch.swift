@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Dispatch
 
 /// Elapsed time of a piece of work, on the monotonic clock.

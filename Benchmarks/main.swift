@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `swift run -c release benchmarks [group…] [--rounds N] [--only ROW]… [--json PATH]` (listening: --only NETWORK)
 //   jitter options: [--trace FILE]… [--plot DIR] [--write-traces DIR] [--seed-offset N]
 //   quality and listening options: [--seeds N] [--seed-offset N] [--python PATH]; listening: [--no-gstreamer]

@@ -1,4 +1,5 @@
 // swift-tools-version:6.0
+// SPDX-License-Identifier: Apache-2.0
 // libFuzzer targets for VoiceEngine (issue 16). A package of its own, so that a plain
 // `swift build` / `swift test` of VoiceEngine never sees them: `scripts/fuzz` builds this one
 // with coverage and AddressSanitizer and links libFuzzer (see Fuzz/README.md).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The ALSA PCM calls the device layer makes, one method per `snd_pcm_*` function (plus
 /// `poll` and `usleep`), so tests can replace ALSA as swift-system mocks syscalls.
 ///

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Something that happened to a running stream, reported on `ALSAStream.events` and to its
 /// event handler. Posted from the I/O thread on fault paths only, never per period.
 public enum AudioDeviceEvent: Sendable, Equatable, CustomStringConvertible {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A sound card, by ALSA index and name.
 public struct AudioCard: Sendable, Hashable, CustomStringConvertible {
     /// ALSA card index (`hw:<index>`).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The PCMs a softphone can open.
 public enum AudioDeviceList {
     /// Every PCM from ALSA's name hints and each card's devices.

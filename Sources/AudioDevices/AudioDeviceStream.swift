@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import SystemErrors
 
 /// A duplex audio device at the level of one period: what an engine drives, whatever the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// # AudioDevices
 ///
 /// Where audio enters and leaves the engine: ALSA capture and playback streams

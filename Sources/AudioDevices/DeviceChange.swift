@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A sound card appeared or disappeared (USB plugged in or pulled out).
 public enum DeviceChange: Sendable, Hashable, CustomStringConvertible {
     /// A card is new since the last look.

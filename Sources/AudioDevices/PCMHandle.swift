@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// An open PCM as an `ALSACalls` implementation identifies it: for `SystemALSA` the address of
 /// libasound's `snd_pcm_t`, for other implementations any nonzero token they choose (the test
 /// doubles number their PCMs from 1).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// One descriptor to wait on, laid out as C's `struct pollfd` (`int fd; short events;
 /// short revents;`), so `SystemALSA` hands a buffer of them to libasound and `poll(2)` as is.
 /// A test checks the layout matches.

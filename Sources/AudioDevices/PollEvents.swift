@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 internal import Glibc
 
 /// `poll(2)` event bits, as a PCM's descriptors ask for them and report them.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// How hard a stream tries to recover from faults before it reopens the PCM, and before it
 /// declares the device lost. Every loop is bounded, so a fault never hangs the I/O thread.
 public struct RecoveryPolicy: Sendable, Hashable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The shape of a PCM stream: rate, channels, period and buffer, in frames. The sample format
 /// is always signed 16-bit little-endian, interleaved (`S16_LE`).
 ///

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Synchronization
 
 /// Counters of one direction of a stream, readable at any time without stopping audio.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// Interleaved 16-bit PCM audio read from or written to a WAV file (RIFF/WAVE, or RF64 beyond

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Why a WAV file could not be read or written.
 public enum WAVError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The file could not be opened, read or written (`errno`-style reason from Foundation).

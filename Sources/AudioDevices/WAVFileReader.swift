@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 internal import Glibc
 
 /// Reads a WAV file (RIFF or RF64; 16-bit PCM or 32-bit float) chunk by chunk, holding one

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 internal import Glibc
 
 /// Writes a 16-bit PCM WAV file as the audio comes, in bounded memory however long the

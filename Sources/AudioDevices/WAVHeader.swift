@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The header of a 16-bit PCM WAV file holding a given number of frames: a plain RIFF header
 /// while the sizes fit RIFF's 32-bit fields, RF64 (EBU Tech 3306: `RF64` form, a `ds64`
 /// chunk with 64-bit sizes, 32-bit sizes set to 0xFFFFFFFF) beyond.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Where a WAV file's samples are and how they are encoded: what `WAVAudio` (all in memory)
 /// and `WAVFileReader` (chunk by chunk) both parse, through a function that reads bytes at an
 /// offset, so neither needs the other's storage.

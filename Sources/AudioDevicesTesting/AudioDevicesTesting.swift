@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// # AudioDevicesTesting
 ///
 /// `ALSACalls` implementations without a sound card, for tests, benchmarks and demos:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// How a device without hardware keeps time.
 public enum DevicePacing: Sendable, Hashable {
     /// One period per period duration of wall-clock time, like a sound card.

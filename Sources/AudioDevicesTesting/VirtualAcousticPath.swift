@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The room between a `VirtualAudioDevice`'s loudspeaker and its microphone: it hears every
 /// period the device plays and adds what it brings back (an echo, a reflection) to every
 /// period the device captures. Both are called on the thread serving the device, in the order

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// # AudioProcessing
 ///
 /// Voice processing on PCM frames, over speexdsp: echo cancellation (`EchoCanceller`:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Estimates the bulk delay between a far-end (played) signal and the microphone signal that
 /// carries its echo, from the cross-correlation of their decimated envelopes.
 ///

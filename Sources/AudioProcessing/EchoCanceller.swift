@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import CSpeexDSP
 
 /// Acoustic echo canceller: speexdsp's MDF adaptive filter, fed with a far-end reference that

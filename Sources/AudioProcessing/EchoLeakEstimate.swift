@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The share of the echo that the linear filter leaves in its output, per bin: the residual
 /// echo is this leak × the echo expected at the microphone. 1 (nothing removed) until the
 /// filter shows it works.

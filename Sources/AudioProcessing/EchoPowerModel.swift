@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Predicts the echo power at the microphone per bin from the far end's recent power: a
 /// power-domain model of the loudspeaker–room–microphone path, learnt by NLMS on powers.
 ///

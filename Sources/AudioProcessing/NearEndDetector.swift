@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Decides per frame whether the near end is talking: the frame holds near-end speech when
 /// more than a share (`share`, 10 %) of the microphone's power lies above what the far end and
 /// the background explain — in each bin, `echoMargin` (2) × the echo expected there plus

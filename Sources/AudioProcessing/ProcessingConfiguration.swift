@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Which voice-processing stages run on the microphone signal, and their settings.
 public struct ProcessingConfiguration: Sendable, Equatable {
     /// Echo cancellation (with delay alignment and residual echo suppression).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Sample-rate conversion of mono 16-bit audio (speexdsp's resampler): a device rate to the
 /// pipeline rate, with a quality level and a fine ratio adjustment that absorbs the drift
 /// between two device clocks. No allocation per call after `init`.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A power spectrum averaged over frames: per bin, power ← smoothing × power + (1 − smoothing)
 /// × this frame's power. A single frame's power fluctuates too much to compare against an
 /// echo estimate bin by bin; the average over a few frames does not.

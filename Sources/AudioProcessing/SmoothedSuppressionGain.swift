@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The suppression gains actually applied: the gain rule's raw gains per bin smoothed over
 /// frequency (3 taps, ¼ ½ ¼) and, when they rise, over time. Both against musical noise —
 /// isolated bins whose gain flickers from frame to frame sound like tones. Falling gains act

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A one-sided spectrum of `binCount` complex bins, real and imaginary parts in two arrays
 /// allocated once: what the residual echo suppressor's parts hand each other every frame.
 final class Spectrum {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A failure of the speexdsp-backed processors: which call failed and why.
 public enum SpeexDSPError: Error, Equatable, Sendable {
     /// The frame size is not one the processor supports (10 or 20 ms at the given rate).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import CSpeexDSP
 
 /// Owns one `SpeexEchoState` (speexdsp's MDF echo canceller): created in `init`, destroyed in

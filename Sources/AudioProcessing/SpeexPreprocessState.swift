@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import CSpeexDSP
 
 /// Owns one `SpeexPreprocessState` (noise suppression, AGC, speech probability, residual echo suppression):

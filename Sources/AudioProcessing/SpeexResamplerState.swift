@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import CSpeexDSP
 
 /// Owns one mono `SpeexResamplerState`: created in `init`, destroyed in `deinit`. Internal:

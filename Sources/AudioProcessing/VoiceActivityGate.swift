@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The voice-activity decision speexdsp's preprocessor makes from its speech probability, made
 /// here instead: speech starts when the frame's probability reaches `startPercent` and goes on
 /// while it stays at `continuePercent` or more.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import CSpeexDSP
 
 /// The uplink voice-processing chain for one microphone: echo cancellation (`EchoCanceller`,

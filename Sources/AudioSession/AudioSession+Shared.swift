@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 extension AudioSessionCenter {
     /// The process's registry, for code written against iOS's one system-wide session
     /// (`AudioSession.sharedInstance()`): routes from the system's ALSA device list; media

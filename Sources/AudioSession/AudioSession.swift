@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Dispatch
 
 /// An audio session after AVAudioSession: the category, mode and options an app's audio

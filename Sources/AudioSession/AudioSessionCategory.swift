@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 extension AudioSession {
     /// What the session does with audio, as AVAudioSession's categories: whether it plays,
     /// records, mixes with others and which options and modes it takes.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 extension AudioSession {
     /// How the session's audio behaves with other audio and routes; raw values are
     /// AVAudioSession.CategoryOptions'.

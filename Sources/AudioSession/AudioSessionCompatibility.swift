@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Which options and modes each category takes: the table of APPLE-MODEL.md, as data.
 ///
 /// Where the document says "unconfirmed" we chose, and the tests hold us to it:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Why an audio session refused a request: iOS's error codes (`code`, with AVAudioSession's
 /// names and numeric values) plus what exactly was wrong.
 public enum AudioSessionError: Error, Equatable, Sendable, CustomStringConvertible {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Something that happened to an audio session, in order.
 public enum AudioSessionEvent: Sendable, Equatable {
     /// Why an interruption began (AVAudioSession.InterruptionReason's values).

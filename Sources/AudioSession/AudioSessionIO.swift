@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import AudioProcessing
 
 /// What an audio session starts on activation and stops on deactivation: a `VoiceEngine`'s

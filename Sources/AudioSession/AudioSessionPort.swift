@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 extension AudioSession {
     /// The kind of a route's port, with AVAudioSession.Port's raw values, mapped from the ALSA
     /// device list (`AudioSessionRoutes`).

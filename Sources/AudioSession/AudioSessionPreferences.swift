@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 extension AudioSession {
     /// What the session asks of the hardware; requests, applied at activation. The actual
     /// values are read back afterwards (`AudioSession.hardware`) and may differ.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import AudioDevices
 
 /// Ports from the ALSA device list and the route a session's category and options choose

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 extension AudioSession {
     /// Options of `setActive(_:options:)` (AVAudioSession.SetActiveOptions).
     public struct SetActiveOptions: OptionSet, Sendable, Hashable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Wrappers for ALSA calls Swift cannot make: the snd_*_alloca macros used while negotiating
 // hardware and software parameters. Everything else is called from Swift directly.
 #include <alsa/asoundlib.h>

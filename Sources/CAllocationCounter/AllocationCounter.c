@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Counts heap allocations per thread by defining the allocator entry points in the
 // executable that links this target; the dynamic linker then resolves every library's
 // malloc to these. Each forwards to glibc's own implementation (__libc_*), so behaviour is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "CBaseline.h"
 #include <srtp2/srtp.h>
 #include <string.h>

@@ -1,2 +1,3 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 #include <opus.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Wrappers for C calls Swift cannot make: variadic *_ctl requests and function-like macros.
 // One function per request; nothing else belongs here.
 #include <opus.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 #include <speex/speex_echo.h>
 #include <speex/speex_preprocess.h>

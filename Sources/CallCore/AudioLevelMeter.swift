@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Audio level and energy of a signal as the W3C WebRTC statistics define them: `audioLevel`
 /// is the peak magnitude over the last 100 ms on a 0…1 scale, `totalAudioEnergy` accumulates
 /// (sample / full scale)² × sample duration. Allocation-free.

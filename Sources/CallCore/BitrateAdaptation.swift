@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The closed loop from the far end's reports of congestion to our encoder's bitrate, within
 /// the negotiated range: from `maximumBitrate` (our configured bitrate, capped by the peer's
 /// `maxaveragebitrate`) down to `minimumBitrate` and back.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// # CallCore
 ///
 /// The per-call media, sans-I/O (no devices, no sockets, no Foundation), driven by an explicit clock:

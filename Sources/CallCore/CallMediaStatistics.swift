@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A snapshot of one call's media counters.
 public struct CallMediaStatistics: Sendable, Equatable {
     /// What was received and played (W3C inbound-rtp).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import AudioProcessing
 
 /// Why a `CallMixer` could not be built or could not take a call.

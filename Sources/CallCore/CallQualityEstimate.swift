@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The call's own estimate of how the stream it receives sounds: the wideband E-model (ITU-T
 /// G.107.1, ``WidebandEModel``) fed with what the call measured — mouth-to-ear delay (half the
 /// RTCP round trip, the far end's framing, our jitter buffer and device), the share of audio

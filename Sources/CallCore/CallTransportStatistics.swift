@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Counters of a call's network side: every datagram received is counted here once, and
 /// the ones that never became an RTP packet for the audio side are counted under one reason.
 public struct CallTransportStatistics: Sendable, Equatable, BitwiseCopyable {

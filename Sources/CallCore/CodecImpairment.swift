@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Glibc
 
 /// A codec's impairment on G.107.1's wideband scale (``WidebandEModel``): its equipment

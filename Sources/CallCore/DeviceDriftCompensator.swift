@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Keeps the microphone on the loudspeaker's clock when the two run on different crystals (a
 /// USB microphone and HDMI speakers, a Bluetooth headset, two cards): without it the echo
 /// canceller's reference and the microphone slide apart — 100 ppm is 360 ms an hour, beyond

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Glibc
 
 /// The ITU-T G.107 E-model (06/2015): the transmission rating R of a narrowband (300–3400 Hz)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Counters of what a call received and played, named and defined as in the W3C WebRTC
 /// statistics (`RTCInboundRtpStreamStats`) where a name exists there; the others are ours and
 /// say so. Sequence accounting follows RFC 3550 A.1/A.3/A.8 (`RTPReceiverStatistics`),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The closed loop from the far end's reported loss to our encoder (the static-FEC mistake
 /// avoided): on a clean network Opus spends nothing on in-band FEC; when the far end reports
 /// loss, the encoder plans FEC for it.

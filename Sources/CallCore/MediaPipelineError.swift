@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Opus
 
 /// Why a pipeline could not be built or could not send a frame.

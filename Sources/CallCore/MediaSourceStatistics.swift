@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// What the local microphone gave and what voice processing did to it, named as the W3C
 /// WebRTC statistics name them (`RTCAudioSourceStats`) where a name exists there.
 public struct MediaSourceStatistics: Sendable, Equatable, BitwiseCopyable {

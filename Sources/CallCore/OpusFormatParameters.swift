@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The Opus format parameters of an SDP `a=fmtp:<pt> …` attribute (RFC 7587 §6.1): what the
 /// side that wrote them prefers to receive (`maxplaybackrate`, `maxaveragebitrate`, `stereo`,
 /// `cbr`, `useinbandfec`, `usedtx`, `ptime`/`minptime`/`maxptime`) and what it says about

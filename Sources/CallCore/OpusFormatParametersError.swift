@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Why the Opus parameters of an `a=fmtp` attribute (RFC 7587 §6.1) were refused. Each case
 /// names the parameter, lowercased; a value is quoted only up to 40 characters, so a hostile
 /// peer's megabyte of digits does not travel on in logs.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Counters of what a call sent, named and defined as in the W3C WebRTC statistics
 /// (`RTCOutboundRtpStreamStats`) where a name exists there; the others are ours and say so.
 public struct OutboundRTPStatistics: Sendable, Equatable, BitwiseCopyable {

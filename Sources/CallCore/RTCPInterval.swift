@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The RTCP transmission interval of RFC 3550 §6.3 and Appendix A.7: the bandwidth share
 /// (5 % of the session, a quarter of it for senders when they are few), the average compound
 /// size, the minimum interval (5 s, half of it before the first report, or the reduced minimum

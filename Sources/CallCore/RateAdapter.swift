@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import AudioProcessing
 
 /// Carries audio from one side's rate and block size to the other's: a resampler when the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// What `CallMedia.receiveDatagram` did with a datagram.
 public enum ReceivedDatagramDisposition: Sendable, Hashable {
     /// An RTP packet, queued for playout; `authenticated` when it passed SRTP.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import RTP
 
 /// A call's reception accounting on the network side, where packets arrive: RTP parsing,

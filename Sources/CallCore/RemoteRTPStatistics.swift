@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import RTP
 
 /// What the far end reports about our stream, from its RTCP receiver report blocks (W3C

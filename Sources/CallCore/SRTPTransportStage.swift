@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import SRTP
 
 /// Counters of the SRTP stage, modelled on W3C WebRTC transport stats.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A preallocated first-in-first-out queue of samples, for the mixer's hand-over between
 /// device periods and pipeline frames of different lengths. One thread; allocation-free.
 final class SampleFIFO {

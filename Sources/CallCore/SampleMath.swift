@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Sample arithmetic of the mixer and bridge: saturating, allocation-free.
 enum SampleMath {
     /// `destination[i] += source[i]`, saturated to 16 bits.

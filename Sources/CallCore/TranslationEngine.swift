@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Speech translation for a call's uplink (`SetTranslatingCallAction`): while a call
 /// translates, the processed microphone goes to the engine instead of the far end, and what
 /// the engine speaks is encoded and sent — also while the call is muted, since muting holds

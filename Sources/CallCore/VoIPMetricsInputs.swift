@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import RTP
 
 /// What an RTCP XR VoIP Metrics block (RFC 3611 §4.7) and the call's quality estimate are

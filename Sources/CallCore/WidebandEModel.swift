@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The wideband E-model of ITU-T G.107.1 (50–7000 Hz), on its extended rating scale where a
 /// clean wideband connection rates 129 (Ro,WB) instead of G.107's 93.2.
 ///

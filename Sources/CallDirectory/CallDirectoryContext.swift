@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// What a provider fills on a reload (CXCallDirectoryExtensionContext). Additions of each
 /// list must come in strictly ascending order of number; removals are allowed only in an
 /// incremental request. The first mistake is kept (`error`), everything after it is ignored,

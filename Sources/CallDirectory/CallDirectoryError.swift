@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import SystemErrors
 
 /// Why a call directory reload failed (CXErrorCodeCallDirectoryManagerError). After any

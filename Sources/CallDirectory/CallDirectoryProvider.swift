@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The app's source of blocking and identification entries (CXCallDirectoryProvider): on
 /// every `CallDirectoryManager.reload()` it is asked to fill a context, then completes or
 /// cancels the request before returning.

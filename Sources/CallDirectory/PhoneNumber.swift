@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A telephone number in E.164 form: a country code and the national significant number,
 /// at most 15 digits together (ITU-T E.164 §6), so `value` always fits an Int64.
 public struct PhoneNumber: Sendable, Hashable, Comparable, CustomStringConvertible {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Turns what people type into a `PhoneNumber`: "+1 (800) 555-1234", "00 44 20 7946 0000",
 /// and national forms ("020 7946 0000", "(800) 555-1234") read with `defaultPlan`.
 ///

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 extension StoreContents {
     /// What an incremental request makes of `base`: remove-alls first, then removals, then
     /// additions merged in order (O(n) in the store's size; nothing is sorted again).

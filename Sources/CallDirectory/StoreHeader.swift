@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The counts a store's 64-byte header claims, checked before anything else is read: against
 /// the entry limit, the label rules and the file's size, in that order, so a damaged or
 /// hostile header (a sparse file claiming 2^33 entries) is refused from its first 64 bytes —

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Why the call history could not be opened, read or written. A damaged or busy database is
 /// always one of these, never a crash.
 public enum CallHistoryError: Error, Sendable, Equatable, CustomStringConvertible {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A row of the history that is no call (a damaged or hand-edited file: a NULL start, an
 /// unknown ended reason, an id that is not a UUID): the queries leave it out and report it
 /// in `CallHistory.skippedRows`, so one bad row never hides the rest of the list.

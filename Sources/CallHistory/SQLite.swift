@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import CSQLite
 
 /// SQLITE_TRANSIENT (a C macro Swift cannot import): SQLite copies bound text at once.

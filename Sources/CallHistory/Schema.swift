@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The history's schema, one migration per version (`PRAGMA user_version`). A migration
 /// runs in its own transaction with the version bump, so a database is always at one
 /// version, never between two. Never edit a shipped migration: append one.

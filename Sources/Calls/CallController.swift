@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Dispatch
 
 /// How the app asks for call actions (CXCallController): a transaction is validated before

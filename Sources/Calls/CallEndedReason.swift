@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Why a call ended. 1–5 are CXCallEndedReason's names and raw values (what the app reports
 /// with `reportCall(with:endedAt:reason:)`, or what the system decides: unanswered after the
 /// ring time, failed on reset or a failed answer). `local` (0) is ours: CallKit gives no

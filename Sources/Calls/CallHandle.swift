@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Who a call is with, as CXHandle: a kind and a value (a number, an address, an account).
 public struct CallHandle: Sendable, Hashable, CustomStringConvertible {
     /// The kind of value (CXHandle.HandleType's names and raw values).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// Transactions: validated as a whole against the calls as they will be after each action,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// The end-to-end-encrypted path (CXProvider.reportNewIncomingVoIPPushPayload): a payload

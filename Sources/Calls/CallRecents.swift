@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Where a provider records its calls when its configuration includes them in recents
 /// (`ProviderConfiguration.includesCallsInRecents`) — what iOS's system does for a CallKit app,
 /// with no code of the app's. The store lives in CallHistory (SQLite), a module built on this

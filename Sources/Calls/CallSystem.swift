@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import AudioSession
 
 /// The system side a provider drives (what iOS runs for CallKit apps): the process's audio

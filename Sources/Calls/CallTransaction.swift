@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// Actions the app asks for together (CXTransaction): validated as a whole before any of

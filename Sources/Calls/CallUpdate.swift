@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// What the app tells the system about a call (CXCallUpdate): who it is with and what the
 /// call can do. The capabilities decide which actions a transaction may carry
 /// (`invalidAction` otherwise) and whether answering another call holds or ends this one.

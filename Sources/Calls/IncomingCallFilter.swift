@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// What the system decides about an incoming call's caller before the call rings, from a
 /// call directory (CXCallDirectoryProvider's blocking and identification entries).
 public enum IncomingCallDecision: Sendable, Hashable {

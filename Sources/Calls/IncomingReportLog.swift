@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// Every `reportNewIncomingCall` a provider took, refused ones included: how many, and the

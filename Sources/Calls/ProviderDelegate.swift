@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import AudioSession
 
 /// What the system tells the app (CXProviderDelegate), on the queue given to

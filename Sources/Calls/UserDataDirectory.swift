@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Where a user's data lives on Linux (the XDG base directory rules): `$XDG_DATA_HOME` when it
 /// is an absolute path, else `$HOME/.local/share`. The recents and the call directory keep their
 /// stores under it, per user, as iOS keeps each app's.

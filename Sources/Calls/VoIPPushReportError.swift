@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Why `CallProvider.reportNewIncomingVoIPPushPayload` did not end in a reported call.
 public enum VoIPPushReportError: Error, Sendable, Hashable, CustomStringConvertible {
     /// No `PushRegistry` is attached to this provider: there is no app delegate to wake.

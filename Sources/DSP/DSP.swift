@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// # DSP
 ///
 /// Pure-Swift signal processing that links no C library, so any target can use it without

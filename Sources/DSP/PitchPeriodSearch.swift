@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Finds the pitch period of a short stretch of speech: the lag at which the signal best
 /// matches itself, by normalized cross-correlation.
 ///

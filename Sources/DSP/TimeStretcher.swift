@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Speech time-stretching by one pitch period at a time (pitch-synchronous overlap-add, as
 /// WebRTC NetEq's accelerate and preemptive expand do).
 ///

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// # EchoEvaluation
 ///
 /// How well echo was cancelled in a whole recording: the one definition of ERLE and of

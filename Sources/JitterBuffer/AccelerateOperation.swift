@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import DSP
 
 /// Accelerate: a decoded frame shortened by whole pitch periods (`TimeStretcher`), to bring the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Opus
 
 /// Comfort noise: the sender's silence (Opus DTX). Its DTX packet decodes to the decoder's

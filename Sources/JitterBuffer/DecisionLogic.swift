@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Opus
 
 /// Decides, for the audio playout needs next, which operation produces it (the role of WebRTC

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Opus
 
 /// Expand: one frame of Opus packet-loss concealment, when the audio due is missing.

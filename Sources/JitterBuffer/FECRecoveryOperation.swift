@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Opus
 
 /// FEC recovery: a missing packet rebuilt from the in-band FEC (Opus LBRR) that the packet after

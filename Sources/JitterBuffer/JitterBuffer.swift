@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// # JitterBuffer
 ///
 /// Adaptive playout of received RTP audio: reordering, loss concealment, FEC recovery and

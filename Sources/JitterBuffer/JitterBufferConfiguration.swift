@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Settings of an `AdaptiveJitterBuffer`. All delays are in milliseconds of playout time.
 public struct JitterBufferConfiguration: Sendable, Equatable {
     /// Output sample rate in Hz (8, 12, 16, 24 or 48 kHz, as Opus decodes).

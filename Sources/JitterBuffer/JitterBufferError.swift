@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Opus
 
 /// Why an `AdaptiveJitterBuffer` could not be created: one case per invalid configuration field.

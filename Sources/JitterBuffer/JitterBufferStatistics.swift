@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Counters of an `AdaptiveJitterBuffer`, named and defined as in the W3C WebRTC statistics
 /// (`RTCInboundRtpStreamStats`). Samples are per channel at the configured sample rate.
 public struct JitterBufferStatistics: Sendable, Hashable, BitwiseCopyable {

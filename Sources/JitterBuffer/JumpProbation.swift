@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import RTP
 
 /// One packet far ahead of its stream, held until the packet after it confirms the jump (as

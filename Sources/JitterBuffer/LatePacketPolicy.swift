@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// What an `AdaptiveJitterBuffer` does when the packet due next is missing but later ones are
 /// stored (usually it was overtaken: reordered by jitter larger than the packet interval).
 public enum LatePacketPolicy: Sendable, Equatable {

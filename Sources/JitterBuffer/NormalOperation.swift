@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Normal: a decoded packet played as it is (also what accelerate and preemptive expand fall
 /// back to when the frame has no period they may remove or insert). Right after concealment it
 /// is booked as a merge: libopus fades the decoded frame in from its own concealment, so the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The received packets waiting for playout: a preallocated ring of slots indexed by extended
 /// sequence number, each with room for one payload (copied in). No allocation after `init`.
 final class PacketStore {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// What `DecisionLogic` decided for one production: how the playout position moves first, then
 /// the operation that produces the audio.
 struct PlayoutDecision: Equatable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The outcome of one `AdaptiveJitterBuffer.nextFrame` tick.
 public struct PlayoutEvent: Sendable, Hashable {
     /// How the first audio that started this tick was produced (the latest production when

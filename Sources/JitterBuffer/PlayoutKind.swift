@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// What the jitter buffer did to produce a tick's audio.
 public enum PlayoutKind: Sendable, Hashable {
     /// A packet decoded as is.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// One production step of the jitter buffer, as `DecisionLogic` chooses it and the operation
 /// types carry it out (the operations of WebRTC NetEq, plus FEC recovery). Operations on a
 /// packet decode it first; if its payload does not decode, its span is concealed instead.

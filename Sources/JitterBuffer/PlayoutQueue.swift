@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Decoded audio waiting to be emitted, tick by tick: a preallocated ring of samples plus a
 /// small ring of segment markers (where each production starts, what it was and when its
 /// packet arrived) so emission can report events and W3C delay statistics. No allocation

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Where playout stands in the stream and how the last audio was produced: what
 /// `DecisionLogic` reads and the operations advance. A value, so a decision can be tested on
 /// any state without a decoder.

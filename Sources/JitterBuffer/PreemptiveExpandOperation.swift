@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import DSP
 
 /// Preemptive expand: a decoded frame lengthened by one pitch period (`TimeStretcher`), to

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Estimates the delay a packet needs to wait, NetEq-style: each packet's relative arrival
 /// delay (its arrival minus its media time, against the fastest packet of the last 2 s, so
 /// clock drift is absorbed) goes into a histogram with exponential forgetting. The target is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// How soon a time-stretch `DecisionLogic` decided must be carried out.
 ///
 /// Removing or inserting a pitch period inside a word is heard (a syllable hurried or drawled);

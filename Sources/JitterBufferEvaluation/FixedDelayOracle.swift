@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import NetworkSimulation
 
 /// The best a fixed playout delay can do on a trace, known in full in advance: the smallest

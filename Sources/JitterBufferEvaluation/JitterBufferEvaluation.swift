@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// # JitterBufferEvaluation
 ///
 /// How the adaptive jitter buffer is judged, shared by the `jitter` benchmarks and the tests:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Why an evaluation could not run.
 public enum JitterBufferEvaluationError: Error, Equatable, Sendable {
     /// A C baseline refused to start; the associated value names the call.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import NetworkSimulation
 
 /// A named network trace to replay into jitter buffers.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import JitterBuffer
 
 /// One way of running ours (`AdaptiveJitterBuffer`), and how its late loss is counted.

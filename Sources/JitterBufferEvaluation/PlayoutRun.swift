@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import NetworkSimulation
 
 /// What one jitter buffer did with one trace: when each packet started playing, and how many

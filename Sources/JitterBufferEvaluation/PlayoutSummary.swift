@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The per-trace figures of one buffer (fractions, not percent).
 public struct PlayoutSummary: Sendable, Equatable {
     /// Mean send→play delay of the packets played, in ms.

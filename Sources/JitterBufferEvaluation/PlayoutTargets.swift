@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The targets the README's jitter section sets for ours on one trace: late loss no higher than
 /// speexdsp's jitter buffer, mean delay at most 0.9 × speex's, and mean delay at most 1.15 × the
 /// fixed-delay oracle's at ours' late loss on a stationary network (1.0 × on the delay-spike

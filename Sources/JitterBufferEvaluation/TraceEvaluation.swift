@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// One trace replayed into speexdsp's jitter buffer and into ours in each mode, with the
 /// fixed-delay oracle at each one's late loss and the targets ours missed.
 public struct TraceEvaluation: Sendable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The least mouth-to-ear delay a call of one configuration can have: the parts no buffering
 /// decision can remove. A sample spoken waits on average half a capture period for its period
 /// to end; its frame is complete only a frame after the frame's first sample; the encoder

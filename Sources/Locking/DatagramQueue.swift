@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A preallocated single-producer/single-consumer queue of datagrams — fixed slots of
 /// `slotBytes` bytes, each with a length, a time stamp and a 64-bit tag (what the producer
 /// learnt of the bytes, so the consumer need not learn it again) — handed out as two halves that

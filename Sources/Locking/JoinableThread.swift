@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 internal import Glibc
 
 /// A POSIX thread running one closure, to be joined (or detached) once: the engine's network

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 internal import Glibc
 
 /// A value behind a POSIX mutex: `Synchronization.Mutex`'s interface, on a lock that

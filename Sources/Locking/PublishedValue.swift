@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Synchronization
 
 /// A value one thread keeps up to date for others to read: a call's counters, published by

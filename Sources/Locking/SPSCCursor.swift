@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Synchronization
 
 /// The two indices of a single-producer/single-consumer ring of fixed slots: slots ever

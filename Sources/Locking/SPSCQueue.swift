@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A preallocated single-producer/single-consumer queue of plain values (events, commands,
 /// key presses), handed out as two halves that cannot be copied: the `producer` goes to the
 /// one thread that pushes, the `consumer` to the one thread that pops. Neither side locks or

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A preallocated single-producer/single-consumer ring of interleaved 16-bit samples, moved
 /// in runs: one slot per sample over `SPSCCursor`, the package's one ring discipline.
 ///

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Which way audio flows through a PCM: in from a microphone or out to a speaker.
 public enum AudioDirection: Int, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     /// Audio captured from the device (ALSA `SND_PCM_STREAM_CAPTURE`).

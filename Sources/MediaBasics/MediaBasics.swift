@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// # MediaBasics
 ///
 /// What every media layer shares and no layer owns: the clocks (`MonotonicClock` for pacing

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 internal import Glibc
 
 /// CLOCK_MONOTONIC, the clock ALSA timestamps use and the one real-time pacing follows: the

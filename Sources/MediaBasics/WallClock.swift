@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 internal import Glibc
 
 /// CLOCK_REALTIME: the wall clock, for what must name the time of day (RTCP's NTP

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import AudioDevices
 
 /// How a `VoiceEngine` opens its audio device each time device I/O starts: a device `name` of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Transport
 
 /// The sockets of one call in a `VoiceEngine`: RTP, and RTCP on its own port unless the call

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// What a `VoiceEngine` does when its audio device is lost (unplugged, its daemon gone).
 public enum DeviceLossPolicy: Sendable {
     /// Device I/O stops and the engine reports `.audioStopped`; calls stay, their network

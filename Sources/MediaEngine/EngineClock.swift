@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import AudioDevices
 
 /// The one clock of an engine's threads: CLOCK_MONOTONIC from the engine's creation, in ms.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import MediaEngine
 
 /// How a call plans Opus in-band FEC: the engine's closed loop against the static plans other

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Transport
 
 /// Two UDP sockets on 127.0.0.1 (ports the system picks), each with the other as its remote:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// # MediaEngineTesting
 ///
 /// Test doubles and harnesses for the call media, never linked into what a softphone ships:

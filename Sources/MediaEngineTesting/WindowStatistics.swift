@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import MediaEngine
 
 /// A receiver's counters over one window of a call (differences of its cumulative W3C

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Bursty packet loss as a two-state Markov chain (Gilbert–Elliott): a good state and a bad
 /// state, each with its own loss probability.
 ///

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Networks by name: the G.1050 core classes and the impaired links the listening benchmark
 /// compares receivers on, defined once for the benchmark, `voicecall relay` and the tests.
 ///

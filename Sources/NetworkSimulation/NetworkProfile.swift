@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The impairments of one network path, for ``NetworkSimulator``.
 ///
 /// The classes ``classA`` … ``classH`` follow the core-network impairment severity classes A–H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// # NetworkSimulation
 ///
 /// Seeded network impairments for tests and benchmarks: ``NetworkProfile`` (the ITU-T G.1050

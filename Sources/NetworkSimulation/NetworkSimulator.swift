@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 internal import Glibc
 
 /// Turns a ``NetworkProfile`` into a ``NetworkTrace``: the send and arrival time of every packet

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// The fate of every packet of one media stream across a network: sequence, send time, and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Why a network trace could not be read. Line numbers count from 1, the header being line 1.
 public enum NetworkTraceError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The first line is not `sequence,send_ms,arrival_ms`.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 internal import Glibc
 
 /// Heavy-tailed queueing delay: a Pareto variable shifted to start at zero (a Lomax

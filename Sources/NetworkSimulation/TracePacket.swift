@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// One packet of a ``NetworkTrace``: when it was sent and when (if ever) it arrived.
 public struct TracePacket: Sendable, Hashable {
     /// The sender's packet number, counting from 0 without wrapping (the RTP sequence number is

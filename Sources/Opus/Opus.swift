@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Module Opus — Swift wrappers for libopus (Debian's 1.3.1) for the real-time voice path.
 //
 // Three layers, as for every C library in VoiceEngine:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 internal import COpus
 
 /// The coding mode an encoder is created for (`OPUS_APPLICATION_*`). Fixed for the

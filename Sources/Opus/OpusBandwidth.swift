@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 internal import COpus
 
 /// An Opus audio bandwidth (`OPUS_BANDWIDTH_*`), or ``auto`` where a setting allows it.

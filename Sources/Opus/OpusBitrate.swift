@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A target bitrate to give the encoder (`OPUS_SET_BITRATE`).
 public enum OpusBitrate: Sendable, Hashable {
     /// The encoder picks a bitrate from the sample rate and channel count (`OPUS_AUTO`,

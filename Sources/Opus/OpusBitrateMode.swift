@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// How the encoder spends its bitrate (`OPUS_SET_VBR` together with `OPUS_SET_VBR_CONSTRAINT`).
 public enum OpusBitrateMode: Sendable, Hashable, CaseIterable {
     /// Unconstrained variable bitrate: packet sizes follow the signal.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 internal import COpus
 
 /// Runs the `ve_opus_*_set_*` / `ve_opus_*_get_*` shims (one C function per ctl request) on an

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 internal import COpus
 
 /// A failure reported by libopus or detected by this module before calling libopus.

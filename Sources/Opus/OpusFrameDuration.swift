@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The duration of one Opus frame as the encoder accepts it: 2.5, 5, 10, 20, 40 or 60 ms.
 public enum OpusFrameDuration: Int, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     /// 2.5 ms (CELT only).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The coding layer an Opus packet uses, from its TOC byte (RFC 6716 §3.1).
 public enum OpusMode: Sendable, Hashable, CaseIterable {
     /// SILK only (linear prediction; speech, up to wideband). Can carry in-band FEC.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 internal import COpus
 
 /// What an Opus packet holds, read from its TOC byte and framing (RFC 6716 §3) without

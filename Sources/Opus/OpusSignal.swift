@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 internal import COpus
 
 /// A hint about the kind of signal being encoded (`OPUS_SET_SIGNAL`).

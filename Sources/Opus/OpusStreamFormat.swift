@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The sample rates and frame durations libopus accepts: the one place that knows them, so
 /// every layer above (pipelines, jitter buffer, SDP) checks a value the same way and a bad
 /// value gets an error that names it instead of a bare `OPUS_BAD_ARG`.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// A push as the app's server sent it (PKPushPayload): the JSON object, keyed however the

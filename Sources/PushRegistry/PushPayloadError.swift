@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Why a VoIP push's JSON payload, or one of its fields, cannot be used. The parser never
 /// traps: every input ends in a payload, these errors, or both.
 public enum PushPayloadError: Error, Sendable, Hashable, CustomStringConvertible {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// The registry's limits, all public (no hidden timeouts or thresholds).

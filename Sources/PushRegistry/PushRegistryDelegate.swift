@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// What the registry tells the app (PKPushRegistryDelegate), on the queue given to
 /// `PushRegistry.init`, in order.
 ///

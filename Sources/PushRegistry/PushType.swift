@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A kind of push an app asks for (PKPushType). Only VoIP pushes exist here: they carry
 /// incoming calls, nothing else (APPLE-MODEL, PushKit).
 public struct PushType: RawRepresentable, Sendable, Hashable, CustomStringConvertible {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Why a UnifiedPush operation failed. D-Bus errors keep the bus's error name and text.
 public enum UnifiedPushError: Error, Sendable, Equatable, CustomStringConvertible {
     /// No bus address was given and DBUS_SESSION_BUS_ADDRESS is not set.

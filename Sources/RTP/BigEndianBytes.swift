@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Big-endian (network order) reads and writes at unaligned offsets, shared by the RTP,
 // RTCP and telephone-event codecs. Callers check bounds first.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Burst and gap metrics of a received stream (RFC 3611 §4.7.2), from the fate of each packet
 /// in sequence order: received, lost (never arrived) or discarded (arrived too late or too
 /// early to play). A lost or discarded packet is *impaired*.

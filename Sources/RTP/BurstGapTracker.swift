@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Puts a stream's packets, seen in arrival order, into sequence order for
 /// ``BurstGapStatistics``: each arrival marks its sequence number received or discarded in a
 /// window of the last 64 sequence numbers, and a sequence number is decided when the window

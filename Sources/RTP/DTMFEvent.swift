@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A DTMF key as an RFC 4733 event code: digits 0–9 are codes 0–9, `*` is 10, `#` is 11,
 /// A–D are 12–15.
 public enum DTMFEvent: UInt8, Sendable, Hashable, CaseIterable, CustomStringConvertible {

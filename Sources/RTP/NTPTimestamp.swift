@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A 64-bit NTP timestamp (RFC 5905 / RFC 3550 §4): seconds since 1 January 1900 and a
 /// 32-bit binary fraction of a second. RTCP sender reports carry it whole; LSR/DLSR use its
 /// middle 32 bits (``compact``, units of 1/65536 s).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Why an RTCP packet could not be written.
 public enum RTCPBuildError: Error, Sendable, Hashable {
     /// The destination buffer holds `available` bytes but `required` are needed.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// An RTCP BYE packet (RFC 3550 §6.6): the listed sources are leaving, optionally with a
 /// reason.
 public struct RTCPBye: Sendable, Hashable {

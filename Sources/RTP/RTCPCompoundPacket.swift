@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// An RTCP compound packet (RFC 3550 §6.1): the packets of one datagram.
 ///
 /// Parsing checks every length and applies the RFC 3550 A.2 validity checks — version 2

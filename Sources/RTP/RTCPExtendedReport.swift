@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// An RTCP extended report (XR, RFC 3611 §2): report blocks from one participant, each framed
 /// by its type and length so a receiver skips the types it does not know.
 ///

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// One report block of an RTCP extended report (RFC 3611 §3).
 public enum RTCPExtendedReportBlock: Sendable, Hashable {
     /// A VoIP Metrics block (BT=7).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// An RTCP packet of a type this module does not decode (APP, feedback, …), kept as its
 /// header fields and body so a compound packet round-trips.
 public struct RTCPOpaquePacket: Sendable, Hashable {

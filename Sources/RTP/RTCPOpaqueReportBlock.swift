@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// An RTCP XR report block of a type this module does not decode (loss or duplicate RLE,
 /// packet receipt times, RRTR, DLRR, statistics summary, later registrations), kept as its
 /// header fields and contents so an extended report round-trips.

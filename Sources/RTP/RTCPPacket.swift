@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// One packet of an RTCP compound packet.
 public enum RTCPPacket: Sendable, Hashable {
     /// A sender report (SR).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The 8-bit packet type of an RTCP packet (RFC 3550 §12.1 and later registrations).
 public struct RTCPPacketType: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
     /// The wire value.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Why an RTCP compound packet was rejected (RFC 3550 §6 layout and the A.2 validity
 /// checks). `offset` is the byte offset of the offending packet's header in the datagram.
 public enum RTCPParseError: Error, Sendable, Hashable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// An RTCP receiver report (RR, RFC 3550 §6.4.2): reception report blocks from a
 /// participant that is not sending.
 public struct RTCPReceiverReport: Sendable, Hashable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// One reception report block of an RTCP SR or RR (RFC 3550 §6.4.1): what a receiver
 /// observed about one source.
 public struct RTCPReportBlock: Sendable, Hashable {

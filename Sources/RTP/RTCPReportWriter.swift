@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Writes the compound packets an RTP session sends (RFC 3550 §6.1) straight into a buffer,
 /// packet by packet: a sender or receiver report with at most one report block, the SDES
 /// CNAME, an RFC 3611 VoIP Metrics block, a BYE. The bytes are those

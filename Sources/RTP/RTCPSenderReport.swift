@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// An RTCP sender report (SR, RFC 3550 §6.4.1): the sender's clocks and counts, plus
 /// reception report blocks about the sources it hears.
 public struct RTCPSenderReport: Sendable, Hashable {

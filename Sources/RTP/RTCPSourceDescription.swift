@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// An RTCP source description packet (RFC 3550 §6.5): for each source, a list of items
 /// such as its CNAME.
 public struct RTCPSourceDescription: Sendable, Hashable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// An RTCP XR VoIP Metrics report block (RFC 3611 §4.7, block type 7): a receiver's summary
 /// of one voice stream — loss and discards and how bursty they were (§4.7.2), delays, levels,
 /// E-model ratings and its jitter buffer — in the RFC's fixed-point encodings.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// # RTP
 ///
 /// Real-time Transport Protocol pieces of VoiceEngine, as pure computation over bytes

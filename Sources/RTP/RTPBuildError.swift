@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Why an RTP header, header extension or CSRC list could not be built or written.
 public enum RTPBuildError: Error, Sendable, Hashable {
     /// The destination buffer holds `available` bytes but `required` are needed.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The contributing-source identifiers of an RTP packet: at most 15, stored inline (no heap
 /// allocation), usable as a random-access collection.
 public struct RTPCSRCList: RandomAccessCollection, Sendable, Hashable, ExpressibleByArrayLiteral {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The header of an RTP packet to send (RFC 3550 §5.1), written into a caller's buffer.
 ///
 /// A plain value with inline CSRC and extension storage: building, mutating and writing a

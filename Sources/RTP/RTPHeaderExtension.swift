@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A header extension to send: an RFC 8285 one-byte or two-byte element list, or a generic
 /// RFC 3550 extension, encoded into fixed-capacity inline storage (no heap allocation).
 ///

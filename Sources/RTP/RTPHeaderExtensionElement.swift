@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// One RFC 8285 header extension element: its local identifier and its data, borrowed from
 /// the packet.
 public struct RTPHeaderExtensionElement {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The elements of an RFC 8285 header extension, iterated in place without allocating.
 public struct RTPHeaderExtensionElements: Sequence {
     let data: UnsafeRawBufferPointer

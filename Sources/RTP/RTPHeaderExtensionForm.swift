@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The layout of an RTP header extension, decided by its 16-bit "defined by profile" field.
 public enum RTPHeaderExtensionForm: Sendable, Hashable {
     /// RFC 8285 one-byte header elements (profile `0xBEDE`): ids 1–14, 1–16 data bytes.

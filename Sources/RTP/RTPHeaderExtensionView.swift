@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A received RTP header extension: its profile value and data, borrowed from the packet
 /// (see ``RTPPacketView/headerExtension``).
 ///

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Where a validated RTP packet's header, extension and padding lie (``RTPPacketView/layout``):
 /// what a parse found, in a form that travels beside a copy of the packet, packed into 64 bits
 /// (a queue slot's tag) and back.

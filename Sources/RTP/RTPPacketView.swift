@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A received RTP packet (RFC 3550 §5.1), parsed in place over the caller's bytes.
 ///
 /// Parsing validates the whole header — version, CSRC list, header extension (including

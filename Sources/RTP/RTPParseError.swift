@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Why an RTP packet could not be parsed. Thrown by ``RTPPacketView/init(_:)``; every case
 /// carries the numbers that made the packet invalid, and none of them allocates.
 public enum RTPParseError: Error, Sendable, Hashable {

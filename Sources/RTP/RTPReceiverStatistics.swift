@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Reception statistics for one remote source, as RFC 3550 defines them: extended highest
 /// sequence number, cumulative and interval loss (A.3), interarrival jitter (A.8), plus
 /// packet, byte and duplicate counters. Produces the RTCP report block for the source.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Extends 16-bit RTP sequence numbers to 32 bits across wraps and validates a source,
 /// following RFC 3550 Appendix A.1 (`init_seq` / `update_seq`): probation until
 /// `minSequential` packets arrive in sequence, at most ``maxDropout`` forward jump, at most

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// What ``RTPSequenceExtender`` decided about one received sequence number.
 public enum RTPSequenceUpdate: Sendable, Hashable {
     /// A new highest sequence number (possibly after a gap or a wrap).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Wrapping arithmetic on RTP sequence numbers (16-bit) and timestamps (32-bit), after
 /// RFC 1982 serial-number arithmetic: values are points on a circle, and of two values the
 /// "newer" is the one reached by going forward less than half the circle.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// An RFC 4733 telephone-event payload (§2.3) for a DTMF key:
 ///
 /// ```

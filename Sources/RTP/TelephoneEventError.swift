@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Why a telephone-event payload or key press could not be built or decoded.
 public enum TelephoneEventError: Error, Sendable, Hashable {
     /// Fewer than 4 payload bytes (or a buffer smaller than 4 bytes to write into).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The RTP packets a sender emits for one DTMF key press (RFC 4733 §2.5.1): a first packet
 /// with the marker bit, an update every packet time with a growing duration, then the end
 /// packet sent three times — all with the same RTP timestamp (the event start) and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Standard base64 (RFC 4648 §4) for SDES `inline:` key-salts. Encoding pads with `=`;
 /// decoding accepts padded or unpadded input and rejects any other character.
 ///

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// An SDP Security Descriptions `a=crypto` attribute (RFC 4568) with an `inline:` key:
 /// `a=crypto:<tag> <crypto-suite> inline:<base64 key||salt>[|lifetime][|MKI:length] [session-params]`.
 ///

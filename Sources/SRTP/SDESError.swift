@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Why an SDP `a=crypto` attribute (RFC 4568) could not be parsed or built.
 ///
 /// No case carries key material: a field of the line is quoted only when it is too short to be

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The optional master-key lifetime of an SDES key (RFC 4568 §6.1): the number of packets the
 /// key may protect, written either as a power of two (`2^31`) or in decimal (`2147483648`).
 /// The written form is kept so formatting reproduces the peer's text.

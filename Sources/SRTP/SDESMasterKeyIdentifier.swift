@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The optional master key identifier of an SDES key (RFC 4568 §6.1), written `value:length`,
 /// e.g. `1:4` (value 1 sent as a 4-byte MKI field in each packet).
 public struct SDESMasterKeyIdentifier: Sendable, Hashable, CustomStringConvertible {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// # SRTP
 ///
 /// Secure RTP over libsrtp2 (RFC 3711): ``SRTPSession`` protects or unprotects RTP and RTCP

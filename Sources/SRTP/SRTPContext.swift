@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 internal import CSRTP
 
 /// The internal owner of one libsrtp session (`srtp_t`): creates it in `init`, frees it in

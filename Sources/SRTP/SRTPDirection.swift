@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Which way an `SRTPSession` carries packets.
 public enum SRTPDirection: Sendable, Equatable {
     /// Packets we send: `protect` / `protectRTCP` (libsrtp `ssrc_any_outbound`).

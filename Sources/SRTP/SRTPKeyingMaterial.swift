@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// An SRTP master key and master salt for one profile (one direction of a call), with the
 /// master key's optional identifier (MKI) and lifetime (RFC 3711 §8.1, signalled in SDES as
 /// `|2^31|1:4`).

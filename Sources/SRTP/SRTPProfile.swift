@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 internal import CSRTP
 
 /// An SRTP crypto suite: cipher, key sizes and authentication tag lengths (RFC 3711, RFC 4568,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 internal import CSRTP
 
 /// One direction of an SRTP/SRTCP session (RFC 3711) over libsrtp: protects outgoing packets

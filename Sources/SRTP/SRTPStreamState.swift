@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Where one SSRC's SRTP stream stands: its rollover counter and highest sequence number.
 ///
 /// Save it before tearing a session down (re-INVITE, media restart) and hand it to

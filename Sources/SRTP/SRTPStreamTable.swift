@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The session's own record of each SSRC it has protected or authenticated: the highest
 /// packet index (ROC and sequence number) and, for resumed streams, the index below which
 /// packets are refused.

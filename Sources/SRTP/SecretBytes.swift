@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 internal import Glibc
 
 /// Key bytes in memory this module owns: one allocation that the Swift runtime never moves or

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import SRTP
 
 /// The `m=audio` section of an SDP body, in the subset a SIP stack hands over for one SRTP

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A `c=IN IP4 <address>` or `c=IN IP6 <address>` line (RFC 8866 §5.7): where media goes.
 public struct ConnectionAddress: Sendable, Equatable {
     /// The address family.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import SRTP
 
 /// What this side offers or answers with: where it receives, its payload types and packet

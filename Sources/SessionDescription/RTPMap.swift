@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// An `a=rtpmap:<payload type> <encoding>/<clock rate>[/<channels>]` attribute (RFC 8866 §6.6).
 public struct RTPMap: Sendable, Equatable {
     /// The dynamic or static payload type (0…127).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import SRTP
 
 // Offer/answer (RFC 3264) for one SRTP audio stream with SDES keys (RFC 4568).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import SRTP
 
 /// An SDP body (RFC 8866) in the subset a SIP stack hands over for an SRTP audio call:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import SRTP
 
 /// Why an SDP body could not be read or answered.

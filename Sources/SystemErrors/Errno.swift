@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Linux only, as the engine is: ESTRPIPE and EBADFD are Linux codes.
 internal import Glibc
 

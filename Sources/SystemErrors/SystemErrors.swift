@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// # SystemErrors
 ///
 /// ``Errno``: a typed `errno` value with named constants for the codes the engine meets (ALSA's

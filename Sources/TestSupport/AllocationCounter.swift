@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 internal import CAllocationCounter
 
 /// Counts the heap allocations made by the calling thread, through the allocator

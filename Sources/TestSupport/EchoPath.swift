@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A synthetic loudspeaker-room-microphone path for echo tests and benchmarks: an optional
 /// soft-clipping loudspeaker (tanh), a bulk delay (device latency) and a decaying random
 /// impulse response (exponential decay reaching −60 dB at RT60), scaled to an echo gain.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The standard synthetic rooms of the echo tests and `benchmarks aec`, so that a test about
 /// "every room" runs the rooms the benchmark reports: four linear rooms with bulk delays of
 /// 20–400 ms and two with a soft-clipping loudspeaker.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// Runs a helper executable built next to the test binary, reads its standard output line by

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Dispatch
 
 /// Runs a long test body (seconds of computation, or of blocking) on a thread of its own

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// The repository's PulseAudio null-sink loopback (`scripts/pulseaudio-loopback`), for the

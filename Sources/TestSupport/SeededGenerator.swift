@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A deterministic random number generator (SeededGenerator) so tests and benchmarks that use
 /// randomness repeat exactly.
 public struct SeededGenerator: RandomNumberGenerator, Sendable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// The committed speech fixtures (`vectors/speech/*-48k.wav`, 16-bit mono) as samples, at

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Seeded stationary background noise for tests and benchmarks (a near end's room or
 /// microphone noise under the echo).
 public enum SyntheticNoise {

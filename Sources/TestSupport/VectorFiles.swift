@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// Locates the committed fixtures under `vectors/` for tests and benchmarks run from a

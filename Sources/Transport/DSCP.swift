@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A Differentiated Services code point (RFC 2474): the six upper bits of the IPv4 TOS byte
 /// or IPv6 traffic class, which tell routers and Wi-Fi access points (WMM) how to queue a
 /// packet. `UDPSocket.setTrafficClass(_:)` marks a socket's datagrams with one.

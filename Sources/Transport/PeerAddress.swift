@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 internal import Glibc
 
 /// A remote UDP address as the socket layer holds it: an IPv4 or IPv6 socket address kept by

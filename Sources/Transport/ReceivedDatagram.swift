@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// What `UDPSocket.receive(into:)` reports about one datagram it took from the socket.
 public struct ReceivedDatagram: Sendable, Hashable {
     /// The datagram's full length on the wire. Greater than the buffer it was received into

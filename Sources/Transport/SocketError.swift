@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 public import SystemErrors
 
 /// A failed socket call: which function, its `errno`, and the system's text for it, e.g.

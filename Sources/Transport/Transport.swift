@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// # Transport
 ///
 /// UDP sockets for RTP and RTCP on the network thread: non-blocking datagram I/O into

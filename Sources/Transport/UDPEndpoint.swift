@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// An IPv4 or IPv6 address and UDP port.
 public struct UDPEndpoint: Sendable, Hashable, CustomStringConvertible {
     /// Numeric host, e.g. `"127.0.0.1"` or `"::1"`.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The child the crash tests kill with SIGKILL part-way through a write:
 //   calls-crash-writer history PATH     records calls in batches of 50 (one transaction
 //                                        each), printing "committed N" after each commit

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Command-line arguments consumed option by option, so unknown leftovers are reported.
 struct CommandArguments {
     private var remaining: [String]

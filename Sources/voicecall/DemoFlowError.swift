@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Why the call flow stopped.
 enum DemoFlowError: Error, CustomStringConvertible {
     /// The push could not be delivered or reported.

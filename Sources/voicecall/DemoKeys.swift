@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import SRTP
 
 /// Each side's sending key, generated now, and what the other side reads back from the SDES

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// `--plot DIR`: the call over time as SVG files written by hand (no dependencies): one chart

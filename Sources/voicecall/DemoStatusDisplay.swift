@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// The live status: one line per direction, rewritten in place on a terminal, printed as plain

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import AudioDevices
 
 /// `voicecall devices`: the ALSA PCMs and sound cards this machine offers.

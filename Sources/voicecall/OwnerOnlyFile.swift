@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Glibc
 
 /// A file only its owner can read, written whole: for the SDP files, which hold our key.

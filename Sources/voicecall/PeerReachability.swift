@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Whether ICMP refusals mean that nobody listens at the peer's address: refusals that have
 /// lasted the whole give-up time and still come (one within the last second), with no
 /// authenticated datagram (RTP or RTCP) from the peer in that time. A peer that answers with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// Why `voicecall receive`, `send` or `call` stopped, each with its own exit status so a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Transport
 
 /// The first bytes of the datagrams a call sent lately, to tell an ICMP error that quotes one

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Glibc
 
 /// Where `--output` puts the recording: a regular file voicecall may overwrite, or a name

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Glibc
 
 /// Reads one SDP body from a descriptor: never from a socket, never more than

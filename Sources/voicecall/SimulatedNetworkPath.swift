@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import NetworkSimulation
 
 /// One direction of the simulated network: a datagram sent at time t takes the fate of the

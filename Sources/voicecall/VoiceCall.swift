@@ -1,4 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
+import MediaBasics
 
 /// `voicecall`: makes calls with the VoiceEngine media stack.
 @main
@@ -17,6 +19,7 @@ struct VoiceCall {
           latency   mouth-to-ear latency and time to first audio of a call on real threads
           relay     a seeded impairment relay between two UDP endpoints (a bad network without root)
           help      this text
+          --version the version of VoiceEngine it is built from
         """
 
     static func main() {
@@ -55,6 +58,8 @@ struct VoiceCall {
                 CallCommand.run(&arguments)
             case "help", "--help", "-h":
                 print(usage)
+            case "--version", "version":
+                print("voicecall (VoiceEngine) \(VoiceEngineVersion.string)")
             default:
                 throw CommandError.usage("unknown command \(command)\n\(usage)")
             }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 @testable import AudioProcessing
 
 /// Spectra with chosen powers per bin, for the residual echo suppressor's parts.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// The built `voicecall` executable, run as a child process: how a user meets it, and the

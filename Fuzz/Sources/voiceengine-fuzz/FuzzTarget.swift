@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Glibc
 
 /// One fuzz target: a name (the seed directory's and the command's) and a function that must

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import RTP
 
 /// `RTCPCompoundPacket(parsing:)` over any bytes, full and reduced-size — SR, RR, SDES, BYE

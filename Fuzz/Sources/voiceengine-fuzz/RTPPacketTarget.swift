@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import RTP
 
 /// `RTPPacketView` over any bytes: every accessor of a parsed view stays inside the buffer,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// Writes every target's seeds as DIR/<target>/seed-<n> (scripts/fuzz --seeds, committed in

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import RTP
 
 /// `TelephoneEvent(decoding:)` (RFC 4733) over any bytes: a decoded event encodes back to the

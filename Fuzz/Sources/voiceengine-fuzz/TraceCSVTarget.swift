@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import NetworkSimulation
 
 /// `NetworkTrace(csv:)` over any text: what parses writes CSV that parses to the same

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // voiceengine-fuzz TARGET [libFuzzer flags and corpus directories]
 // voiceengine-fuzz --seeds DIR      writes every target's seed corpus under DIR/<target>/
 // voiceengine-fuzz --list           prints the target names

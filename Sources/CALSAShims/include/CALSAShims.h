@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Wrappers for ALSA calls Swift cannot make: the snd_*_alloca macros used while negotiating
 // parameters. Nothing else belongs here.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Benchmark-only: the same libopus / libsrtp calls the Swift API makes, made directly from C
 // in plain loops, so each benchmark row prints the Swift/C ratio measured in the same run.

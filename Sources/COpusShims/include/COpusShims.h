@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Wrappers for libopus calls Swift cannot make: the variadic opus_*_ctl requests.
 // One function per request; nothing else belongs here.

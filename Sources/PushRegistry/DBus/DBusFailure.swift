@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 internal import CDBus
 
 /// A libdbus error (name and message) taken out of a `DBusError` and freed.

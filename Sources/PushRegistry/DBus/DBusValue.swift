@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 internal import CDBus
 
 /// The D-Bus argument types the UnifiedPush interfaces use: strings and byte arrays.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #ifndef CFUZZERDRIVER_H
 #define CFUZZERDRIVER_H
 #include <stddef.h>
