@@ -7,6 +7,8 @@ import PackageDescription
 let package = Package(
     name: "VoiceEngine",
     products: [
+        // The one import a softphone needs: every library below, re-exported.
+        .library(name: "VoiceEngineKit", targets: ["VoiceEngineKit"]),
         .library(name: "Opus", targets: ["Opus"]),
         .library(name: "RTP", targets: ["RTP"]),
         .library(name: "SRTP", targets: ["SRTP"]),
@@ -97,6 +99,12 @@ let package = Package(
         // offer/answer over it (keys from SRTP's a=crypto).
         .target(name: "SessionDescription", dependencies: ["SRTP"]),
 
+        // The umbrella: one import for a softphone (re-exports the libraries above, no testing target).
+        .target(name: "VoiceEngineKit", dependencies: [
+            "AudioDevices", "AudioProcessing", "AudioSession", "CallDirectory", "CallHistory", "Calls", "JitterBuffer",
+            "MediaEngine", "Opus", "PushRegistry", "RTP", "SRTP", "SessionDescription", "SystemErrors", "Transport",
+        ]),
+
         // Programs. voicecall's demo runs two softphones (AudioSession, Calls) on virtual WAV
         // devices (AudioDevicesTesting) through the network simulator.
         .executableTarget(
@@ -161,7 +169,7 @@ let package = Package(
         .testTarget(name: "CallCoreTests", dependencies: ["CallCore"]),
         .testTarget(name: "MediaEngineTests", dependencies: ["CallCore", "MediaEngine", "Opus", "RTP", "SRTP", "AudioProcessing", "AudioDevices", "AudioDevicesTesting", "Transport", "NetworkSimulation", "MediaEngineTesting", "Locking", "TestSupport"]),
         .testTarget(name: "AudioSessionTests", dependencies: ["AudioSession", "MediaEngine", "AudioProcessing", "AudioDevices", "AudioDevicesTesting", "AudioSessionTesting", "TestSupport"]),
-        .testTarget(name: "CallsTests", dependencies: ["Calls", "PushRegistry", "AudioProcessing", "AudioSession", "MediaEngine", "MediaEngineTesting", "AudioDevices", "AudioDevicesTesting", "AudioSessionTesting", "RTP", "SRTP", "Transport", "Locking", "TestSupport"]),
+        .testTarget(name: "CallsTests", dependencies: ["VoiceEngineKit", "Calls", "PushRegistry", "AudioProcessing", "AudioSession", "MediaEngine", "MediaEngineTesting", "AudioDevices", "AudioDevicesTesting", "AudioSessionTesting", "RTP", "SRTP", "Transport", "Locking", "TestSupport"]),
         // calls-crash-writer: the child the crash tests kill (a dependency so `swift test` builds it).
         .testTarget(name: "CallDirectoryTests", dependencies: ["CallDirectory", "Calls", "AudioSession", "Locking", "TestSupport", "calls-crash-writer"]),
         .testTarget(name: "CallHistoryTests", dependencies: ["CallHistory", "Calls", "AudioSession", "MediaEngine", "CSQLite", "Locking", "TestSupport", "calls-crash-writer"]),

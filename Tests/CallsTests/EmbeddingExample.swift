@@ -2,13 +2,8 @@
 // The README's "Embedding" example, compiled and run by EmbeddingExampleTests (which also
 // checks that the README shows this text unchanged, between the markers).
 // embedding-example:begin
-import AudioSession
-import Calls
 import Foundation
-import MediaEngine
-import PushRegistry
-import SRTP
-import Transport
+import VoiceEngineKit
 
 /// A softphone shaped as iOS apps write theirs: a VoIP push reports the call before its
 /// completion; the user's answer waits until the signalling has the call's media ready; the
