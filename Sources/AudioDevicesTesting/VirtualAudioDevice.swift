@@ -275,19 +275,20 @@ public final class VirtualAudioDevice: ALSACalls, Sendable {
     public func resume(_ pcm: PCMHandle) -> Int32 { 0 }
 
     public func read(_ pcm: PCMHandle, into buffer: UnsafeMutablePointer<Int16>, frames: Int) -> Int {
-        let count = readSource(pcm, into: buffer, frames: frames)
+        let (count, channels) = readSource(pcm, into: buffer, frames: frames)
         if count > 0, let acousticPath {
-            let channels = state.withLock { $0.pcms[Self.index(pcm)].parameters.channelCount }
             acousticPath.microphoneCaptured(UnsafeMutableBufferPointer(start: buffer, count: count * channels))
         }
         return count
     }
 
-    /// Capture's own part of `read`: the source's next period, if one is due.
-    private func readSource(_ pcm: PCMHandle, into buffer: UnsafeMutablePointer<Int16>, frames: Int) -> Int {
+    /// Capture's own part of `read`: the source's next period, if one is due, and the
+    /// stream's channel count.
+    private func readSource(_ pcm: PCMHandle, into buffer: UnsafeMutablePointer<Int16>, frames: Int) -> (Int, Int) {
         state.withLock { state in
             let index = Self.index(pcm)
-            guard state.pcms[index].ready else { return -Int(Errno.resourceTemporarilyUnavailable.rawValue) }
+            let channels = state.pcms[index].parameters.channelCount
+            guard state.pcms[index].ready else { return (-Int(Errno.resourceTemporarilyUnavailable.rawValue), channels) }
             state.pcms[index].ready = false
             let count = min(frames, state.pcms[index].parameters.periodFrames)
             let samples = count * state.pcms[index].parameters.channelCount
@@ -301,12 +302,12 @@ public final class VirtualAudioDevice: ALSACalls, Sendable {
                 }
             }
             state.pcms[index].transferred += count
-            return count
+            return (count, channels)
         }
     }
 
     public func write(_ pcm: PCMHandle, from buffer: UnsafePointer<Int16>, frames: Int) -> Int {
-        let written = state.withLock { state in
+        let (written, channels) = state.withLock { state in
             let index = Self.index(pcm)
             if state.recordsPlayback {
                 let samples = frames * state.pcms[index].parameters.channelCount
@@ -318,10 +319,9 @@ public final class VirtualAudioDevice: ALSACalls, Sendable {
                 state.recorded.append(contentsOf: UnsafeBufferPointer(start: buffer, count: kept))
             }
             state.pcms[index].transferred += frames
-            return frames
+            return (frames, state.pcms[index].parameters.channelCount)
         }
         if let acousticPath {
-            let channels = state.withLock { $0.pcms[Self.index(pcm)].parameters.channelCount }
             acousticPath.loudspeakerPlayed(UnsafeBufferPointer(start: buffer, count: frames * channels))
         }
         return written
