@@ -10,7 +10,10 @@ import TestSupport
 @Suite struct CallMediaAllocationTests {
     /// A wire between two calls that allocates nothing: fixed slots, reused.
     final class Wire {
-        private var slots = [[UInt8]](repeating: [UInt8](repeating: 0, count: 1_500), count: 8)
+        /// One buffer per slot. `repeating:` would share one buffer among all eight, and the
+        /// first write to each slot would copy it: an allocation counted against the sending
+        /// side the first time a frame sent a third datagram (a seed-dependent moment).
+        private var slots = (0..<8).map { _ in [UInt8](repeating: 0, count: 1_500) }
         private var lengths = [Int](repeating: 0, count: 8)
         private var count = 0
         /// Packets sent so far; every tenth is lost (FEC and concealment run).
@@ -41,8 +44,9 @@ import TestSupport
             voiceChat.processing = ProcessingConfiguration.voiceChat
             var plain = MixerConfiguration()
             plain.processing = ProcessingConfiguration()
-            let alice = try CallMedia(configuration: MediaConfiguration(), sendingKey: nil, receivingKey: nil)
-            let bob = try CallMedia(configuration: MediaConfiguration(), sendingKey: nil, receivingKey: nil)
+            // Fixed sources and report timers: every run sends the same reports at the same ticks.
+            let alice = try CallMedia(configuration: MediaConfiguration(), sendingKey: nil, receivingKey: nil, ssrc: 0x0A11CE, rtcpSeed: 5)
+            let bob = try CallMedia(configuration: MediaConfiguration(), sendingKey: nil, receivingKey: nil, ssrc: 0x0B0B, rtcpSeed: 11)
             let aliceMixer = try CallMixer(configuration: voiceChat)
             let bobMixer = try CallMixer(configuration: plain)
             try aliceMixer.add(alice)
