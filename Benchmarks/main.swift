@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 // `swift run -c release benchmarks [group…] [--rounds N] [--only ROW]… [--json PATH]` (listening: --only NETWORK)
 //   jitter options: [--trace FILE]… [--plot DIR] [--write-traces DIR] [--seed-offset N]
-//   quality and listening options: [--seeds N] [--seed-offset N] [--python PATH]; listening: [--no-gstreamer]
+//   quality and listening options: [--seeds N] [--seed-offset N] [--python PATH]; listening: [--no-gstreamer];
+//   processing: [--python PATH]
 //   soak options: [--minutes N] (240 by default); alsa-soak: [--minutes N] (3) [--device PCM] (pulse)
 // Groups: opus, srtp, jitter, aec, call, engine, directory (all of these when none is named); quality, which
 // runs only when named (`make quality`): it scores speech with PESQ from PyPI, so it needs Python
 // and, on first use, pip to install `pesq` (scripts/pesq-venv does, into .build/pesq-venv); listening, only
-// when named, for the same reason: our playout of the same packets beside libopus and the fixed-delay oracle; and
+// when named, for the same reason: our playout of the same packets beside libopus and the fixed-delay oracle;
+// processing, only when named, for the same reason: voice processing's cost to the talker's own speech; and
 // soak, only when named: a 4-hour call on the virtual clock, a few minutes of wall time; and
 // alsa-soak, only when named: minutes of a call on a real device (the PulseAudio loopback).
 // Every row is ours against its baseline, measured in the same run (in interleaved rounds for
@@ -20,9 +22,10 @@ func fail(_ message: String, status: Int32 = 2) -> Never {
     exit(status)
 }
 
-let availableGroups = ["opus", "srtp", "jitter", "aec", "call", "engine", "directory", "quality", "listening", "soak", "alsa-soak"]
+let availableGroups = ["opus", "srtp", "jitter", "aec", "call", "engine", "directory", "quality", "listening", "processing", "soak",
+                       "alsa-soak"]
 /// The groups run when none is named: every group that needs nothing beyond this package.
-let defaultGroups = availableGroups.filter { !["quality", "listening", "soak", "alsa-soak"].contains($0) }
+let defaultGroups = availableGroups.filter { !["quality", "listening", "processing", "soak", "alsa-soak"].contains($0) }
 var groups: [String] = []
 var jsonPath: String? = nil
 var rounds = 15
@@ -107,6 +110,8 @@ do {
         case "listening":
             try ListeningBenchmarks(report: report, seeds: seeds ?? 1, seedOffset: seedOffset, python: python,
                                     onlyNetworks: onlyRows, withGStreamer: withGStreamer).run()
+        case "processing":
+            try ProcessingBenchmarks(report: report, python: python).run()
         case "jitter":
             try JitterBenchmarks(report: report, traceFiles: traceFiles, plotDirectory: plotDirectory, seedOffset: seedOffset).run()
         default: break

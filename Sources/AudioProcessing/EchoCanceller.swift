@@ -96,6 +96,9 @@ public final class EchoCanceller {
     private var writePosition = 0
     private let reference: UnsafeMutablePointer<Int16>
     private let marginSamples: Int
+    /// Discounts the filter's estimate by how much of it is echo (none without an echo path).
+    private var estimateScaling: EchoEstimateScaling
+    private var presence: EchoPathPresence
 
     /// Creates a canceller; throws when the frame duration or rate is unsupported or speexdsp
     /// cannot create its state.
@@ -146,6 +149,8 @@ public final class EchoCanceller {
         delayLine.initialize(repeating: 0, count: delayLineCount)
         reference = .allocate(capacity: frameCount)
         reference.initialize(repeating: 0, count: frameCount)
+        estimateScaling = EchoEstimateScaling(frameCount: frameCount, sampleRate: configuration.sampleRate)
+        presence = EchoPathPresence(frameDurationMs: configuration.frameDurationMs)
         if let known = configuration.knownDelayMs { setKnownDelay(ms: known) }
     }
 
@@ -163,6 +168,11 @@ public final class EchoCanceller {
         if let residualEchoSuppressor { return residualEchoSuppressor.latencySamples }
         return residual == nil ? 0 : frameCount
     }
+
+    /// Whether the far end reaches the microphone (`EchoPathPresence`, from the delay
+    /// estimator's correlation; always true without delay estimation). While false the
+    /// canceller passes the microphone as it is, one frame late when a suppressor runs.
+    public var echoPathPresent: Bool { !configuration.delayEstimation || presence.isPresent }
 
     /// The delay currently applied to the reference, in milliseconds.
     public var alignmentDelayMs: Double { Double(alignmentDelaySamples) * 1_000 / Double(configuration.sampleRate) }
@@ -205,6 +215,8 @@ public final class EchoCanceller {
     /// Forgets the adaptive filter, the delay estimate and the reference history.
     public func reset() {
         echo.reset()
+        estimateScaling.reset()
+        presence.reset()
         residualEchoSuppressor?.reset()
         delayEstimator.reset()
         delayLine.update(repeating: 0, count: delayLineCount)
@@ -229,6 +241,8 @@ public final class EchoCanceller {
            let delay = delayEstimator.delaySamples {
             applyAlignment(forEchoDelay: delay)
         }
+        if configuration.delayEstimation { presence.update(confidence: delayEstimator.confidence, farEnd: farEnd, microphone: microphone) }
+        let present = echoPathPresent
         // Reference = far end `alignmentDelaySamples` ago, ending with the newest sample.
         var readPosition = writePosition - frameCount - alignmentDelaySamples
         while readPosition < 0 { readPosition += delayLineCount }
@@ -240,11 +254,14 @@ public final class EchoCanceller {
         if let residualEchoSuppressor {
             residualEchoSuppressor.echoPathEvident = !configuration.delayEstimation
                 || delayEstimator.confidence >= Self.echoPathConfidence
+            residualEchoSuppressor.echoPathPresent = present
             echo.cancel(microphone: microphone.baseAddress!, reference: reference, output: linearOutput)
+            estimateScaling.apply(microphone: microphone.baseAddress!, output: linearOutput, limit: present ? 1 : 0)
             residualEchoSuppressor.process(microphone: microphone.baseAddress!, linearOutput: linearOutput,
                                            farEnd: reference, output: output.baseAddress!)
         } else {
             echo.cancel(microphone: microphone.baseAddress!, reference: reference, output: output.baseAddress!)
+            estimateScaling.apply(microphone: microphone.baseAddress!, output: output.baseAddress!, limit: present ? 1 : 0)
             if let residual { _ = residual.run(output.baseAddress!) }
         }
     }
@@ -254,6 +271,7 @@ public final class EchoCanceller {
         alignmentDelaySamples = min(max(0, delay - marginSamples), delayEstimator.maximumDelaySamples)
         alignmentChanges += 1
         echo.reset()
+        estimateScaling.reset()
         residualEchoSuppressor?.forgetEchoPath()
     }
 
@@ -265,6 +283,7 @@ public final class EchoCanceller {
         alignmentDelaySamples = aligned
         alignmentChanges += 1
         echo.reset()
+        estimateScaling.reset()
         residualEchoSuppressor?.forgetEchoPath()
     }
 }

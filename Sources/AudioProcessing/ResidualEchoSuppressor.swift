@@ -98,6 +98,10 @@ public final class ResidualEchoSuppressor {
     /// call without acoustic coupling) is not learnt as echo. True by default: a suppressor
     /// used on its own trusts every frame, as it always did.
     public var echoPathEvident = true
+    /// Whether an echo path exists at all (in `EchoCanceller`, `EchoPathPresence`); set it
+    /// before each `process`. While false every bin's gain is 1 — no echo, nothing to suppress —
+    /// and the rest (noise floor, models, detector) keeps learning. True by default.
+    public var echoPathPresent = true
     /// Whether the last frame was dominated by echo (far end active, most of the canceller's
     /// output judged echo) — a hint for stages after this one (an AGC should not adapt then).
     public private(set) var isEchoDominated = false
@@ -225,9 +229,10 @@ public final class ResidualEchoSuppressor {
                 output.real[bin] = microphone.real[bin]
                 output.imaginary[bin] = microphone.imaginary[bin]
             }
-            gains.raw[bin] = rule.gain(microphonePower: micPower, outputPower: linearPower,
-                                       predictedEcho: echoModel.predictedPower[bin], linearFilterEcho: linearFilterEcho.power[bin],
-                                       leak: leak.leak[bin], young: echoModel.isYoung(bin), echoOnlyFrame: echoOnlyFrame)
+            gains.raw[bin] = !echoPathPresent ? 1 : rule.gain(
+                microphonePower: micPower, outputPower: linearPower, predictedEcho: echoModel.predictedPower[bin],
+                linearFilterEcho: linearFilterEcho.power[bin], leak: leak.leak[bin], young: echoModel.isYoung(bin),
+                echoOnlyFrame: echoOnlyFrame)
         }
         var weightedGain: Float = 0
         for bin in 0..<binCount { weightedGain += gains.raw[bin] * gains.raw[bin] * output.power(bin) }
