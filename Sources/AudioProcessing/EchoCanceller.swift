@@ -96,8 +96,8 @@ public final class EchoCanceller {
     private var writePosition = 0
     private let reference: UnsafeMutablePointer<Int16>
     private let marginSamples: Int
-    /// Discounts the filter's estimate by how much of it is echo (none without an echo path).
-    private var estimateScaling: EchoEstimateScaling
+    /// Takes the linear filter out while no echo path is present.
+    private var bypass: EchoFilterBypass
     private var presence: EchoPathPresence
 
     /// Creates a canceller; throws when the frame duration or rate is unsupported or speexdsp
@@ -149,7 +149,7 @@ public final class EchoCanceller {
         delayLine.initialize(repeating: 0, count: delayLineCount)
         reference = .allocate(capacity: frameCount)
         reference.initialize(repeating: 0, count: frameCount)
-        estimateScaling = EchoEstimateScaling(frameCount: frameCount, sampleRate: configuration.sampleRate)
+        bypass = EchoFilterBypass(frameCount: frameCount)
         presence = EchoPathPresence(frameDurationMs: configuration.frameDurationMs)
         if let known = configuration.knownDelayMs { setKnownDelay(ms: known) }
     }
@@ -215,7 +215,7 @@ public final class EchoCanceller {
     /// Forgets the adaptive filter, the delay estimate and the reference history.
     public func reset() {
         echo.reset()
-        estimateScaling.reset()
+        bypass.reset()
         presence.reset()
         residualEchoSuppressor?.reset()
         delayEstimator.reset()
@@ -256,12 +256,12 @@ public final class EchoCanceller {
                 || delayEstimator.confidence >= Self.echoPathConfidence
             residualEchoSuppressor.echoPathPresent = present
             echo.cancel(microphone: microphone.baseAddress!, reference: reference, output: linearOutput)
-            estimateScaling.apply(microphone: microphone.baseAddress!, output: linearOutput, limit: present ? 1 : 0)
+            bypass.apply(microphone: microphone.baseAddress!, output: linearOutput, present: present)
             residualEchoSuppressor.process(microphone: microphone.baseAddress!, linearOutput: linearOutput,
                                            farEnd: reference, output: output.baseAddress!)
         } else {
             echo.cancel(microphone: microphone.baseAddress!, reference: reference, output: output.baseAddress!)
-            estimateScaling.apply(microphone: microphone.baseAddress!, output: output.baseAddress!, limit: present ? 1 : 0)
+            bypass.apply(microphone: microphone.baseAddress!, output: output.baseAddress!, present: present)
             if let residual { _ = residual.run(output.baseAddress!) }
         }
     }
@@ -271,7 +271,6 @@ public final class EchoCanceller {
         alignmentDelaySamples = min(max(0, delay - marginSamples), delayEstimator.maximumDelaySamples)
         alignmentChanges += 1
         echo.reset()
-        estimateScaling.reset()
         residualEchoSuppressor?.forgetEchoPath()
     }
 
@@ -283,7 +282,6 @@ public final class EchoCanceller {
         alignmentDelaySamples = aligned
         alignmentChanges += 1
         echo.reset()
-        estimateScaling.reset()
         residualEchoSuppressor?.forgetEchoPath()
     }
 }

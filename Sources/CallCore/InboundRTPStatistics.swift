@@ -15,6 +15,11 @@ public struct InboundRTPStatistics: Sendable, Equatable, BitwiseCopyable {
     public var bytesReceived = 0
     /// RTP header and padding bytes of those packets.
     public var headerBytesReceived = 0
+    /// Ours: the packets among those that carry speech rather than a pause (judged by payload
+    /// size against the recent peak), and their payload bytes: the bitrate the sender speaks
+    /// at, which the call's quality estimate looks the codec's impairment up at.
+    public var speechPacketsReceived = 0
+    public var speechBytesReceived = 0
     /// Packets lost: expected minus received over every stream of the call (RFC 3550 A.3;
     /// negative while duplicates outnumber losses).
     public var packetsLost = 0

@@ -25,6 +25,8 @@ struct ReceptionAccounting {
     private var currentSaidBye = false
     /// The last competing SSRC reported, so a parallel stream is reported once, not per packet.
     private var reportedCompetitor: UInt32?
+    /// Which audio packets carry speech, for the bitrate the sender speaks at.
+    private var speechPackets = SpeechPacketFilter()
 
     /// Packets in sequence a new SSRC must send, while another is current, before it replaces
     /// it (RFC 3550 A.1's probation, applied to a change of source): one stray or forged packet
@@ -104,6 +106,10 @@ struct ReceptionAccounting {
         currentLastArrivalMs = arrivalTimeMs
         counters.packetsReceived += 1
         counters.bytesReceived += packet.payload.count
+        if isAudio, speechPackets.isSpeech(payloadBytes: packet.payload.count) {
+            counters.speechPacketsReceived += 1
+            counters.speechBytesReceived += packet.payload.count
+        }
         counters.headerBytesReceived += packet.bytes.count - packet.payload.count
         counters.lastPacketReceivedTimestampMs = arrivalTimeMs
         let clockRate = isAudio ? 48_000 : configuration.telephoneEventClockRate

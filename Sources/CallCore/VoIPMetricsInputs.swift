@@ -21,6 +21,9 @@ struct VoIPMetricsInputs: Sendable, Equatable {
     var fecPacketsRecovered: Int
     /// Payload bytes received.
     var payloadBytesReceived: Int
+    /// Packets judged to carry speech, and their payload bytes (`SpeechPacketFilter`).
+    var speechPacketsReceived = 0
+    var speechBytesReceived = 0
     /// Samples played (received or concealed), and those concealed over speech (loss, late
     /// packets, waits for overtaken ones; DTX comfort noise excluded).
     var samplesPlayed: Int
@@ -54,6 +57,8 @@ struct VoIPMetricsInputs: Sendable, Equatable {
         fecPacketsReceived = inbound.fecPacketsReceived
         fecPacketsRecovered = inbound.fecPacketsRecovered
         payloadBytesReceived = inbound.bytesReceived
+        speechPacketsReceived = inbound.speechPacketsReceived
+        speechBytesReceived = inbound.speechBytesReceived
         samplesPlayed = inbound.totalSamplesReceived
         samplesConcealed = max(inbound.concealedSamples - inbound.silentConcealedSamples, 0)
         jitterMs = inbound.jitter * 1_000
@@ -103,10 +108,14 @@ struct VoIPMetricsInputs: Sendable, Equatable {
         return min(delay, 100_000)
     }
 
-    /// The bitrate the far end sends at, b/s, from payload bytes per packet (nil before a packet).
+    /// The bitrate the far end speaks at, b/s, from payload bytes per packet carrying speech
+    /// (all packets when none was judged speech; nil before a packet).
     var receivedBitsPerSecond: Double? {
-        guard packetsReceived > 0, frameDurationMs > 0 else { return nil }
-        return Double(payloadBytesReceived) * 8 / (Double(packetsReceived) * frameDurationMs / 1_000)
+        guard frameDurationMs > 0 else { return nil }
+        let (bytes, packets) = speechPacketsReceived > 0
+            ? (speechBytesReceived, speechPacketsReceived) : (payloadBytesReceived, packetsReceived)
+        guard packets > 0 else { return nil }
+        return Double(bytes) * 8 / (Double(packets) * frameDurationMs / 1_000)
     }
 
     /// The loss the far end plans FEC for, percent, as far as we can tell: none without FEC in

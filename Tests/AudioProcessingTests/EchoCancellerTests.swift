@@ -98,7 +98,7 @@ import TestSupport
     /// No echo path at all (a headset): the near end talks over the far end for two passes of
     /// the fixtures at the call's rate (48 kHz). In the second pass the output is the
     /// microphone (correlation at the suppressor's one frame of latency ≥ 0.999) and the
-    /// canceller reports no path. Before `EchoPathPresence` and `EchoEstimateScaling`, speexdsp's
+    /// canceller reports no path. Before `EchoPathPresence` and `EchoFilterBypass`, speexdsp's
     /// filter adapted to the far end and subtracted it, and the suppressor took 9 dB on
     /// average: the output correlated 0.959 (0.947 without our suppressor).
     @Test func withoutAnEchoPathTheMicrophonePassesAsItIs() throws {

@@ -23,23 +23,23 @@ import Testing
         return nil
     }
 
-    static func present() -> EchoPathPresence {
-        var presence = EchoPathPresence(frameDurationMs: 10)
-        let silence = frame(0)
-        silence.withUnsafeBufferPointer { presence.update(confidence: 0.9, farEnd: $0, microphone: $0) }
-        return presence
-    }
+    static func present() -> EchoPathPresence { EchoPathPresence(frameDurationMs: 10) }
 
-    @Test func absentUntilTheCorrelationReachesOnset() {
+    /// Present at first (the canceller starts as it always did); back on the correlation
+    /// alone once absent; present again after `reset`.
+    @Test func presentAtFirstAndAgainOnTheCorrelation() {
         var presence = EchoPathPresence(frameDurationMs: 10)
-        #expect(!presence.isPresent, "nothing played yet")
-        let far = Self.frame(8_000), quiet = Self.frame(0)
+        #expect(presence.isPresent)
+        let far = Self.frame(8_000), quiet = Self.frame(3)
+        #expect(Self.absentAfter(&presence, frames: 100, confidence: 0.1, far: far, microphone: quiet) == 100)
         far.withUnsafeBufferPointer { far in quiet.withUnsafeBufferPointer { presence.update(confidence: 0.49, farEnd: far, microphone: $0) } }
         #expect(!presence.isPresent)
         far.withUnsafeBufferPointer { far in quiet.withUnsafeBufferPointer { presence.update(confidence: 0.5, farEnd: far, microphone: $0) } }
         #expect(presence.isPresent)
-        presence.reset()
+        _ = Self.absentAfter(&presence, frames: 100, confidence: 0.1, far: far, microphone: quiet)
         #expect(!presence.isPresent)
+        presence.reset()
+        #expect(presence.isPresent)
     }
 
     /// A headset: the far end plays at −12 dBFS, the microphone holds −80 dBFS: absent after
