@@ -307,8 +307,11 @@ public final class CallMixer {
             }
             sourceLevel.measure(UnsafeBufferPointer(processed))
             microphoneLevel.measure(UnsafeBufferPointer(microphone))
+            let canceller = processor.echoCanceller
+            let nearEndTalks = canceller.residualEchoSuppressor?.isNearEndActive ?? false
             echo.measure(played: UnsafeBufferPointer(farEnd), microphone: UnsafeBufferPointer(microphone),
-                         processed: UnsafeBufferPointer(processed), echoDelayMs: processor.echoCanceller.alignmentDelayMs)
+                         processed: UnsafeBufferPointer(processed), echoDelayMs: canceller.alignmentDelayMs,
+                         echoOnly: canceller.echoPathPresent && !nearEndTalks)
             sendFrame()
         }
     }

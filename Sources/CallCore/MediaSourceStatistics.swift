@@ -15,7 +15,8 @@ public struct MediaSourceStatistics: Sendable, Equatable, BitwiseCopyable {
     /// the audio played, measured while the far end talks (nil before it has).
     public var echoReturnLoss: Double?
     /// Echo return loss enhancement in dB: how much the echo canceller took out of the
-    /// microphone while the far end talks (nil before it has).
+    /// microphone while the far end talks alone (frames where the near end talks, and calls
+    /// with no echo path, are left out; nil before 25 frames were measured).
     public var echoReturnLossEnhancement: Double?
     /// Ours: the bulk delay the echo canceller aligned the far end by, in ms.
     public var echoDelayMs = 0.0
