@@ -75,7 +75,7 @@ let package = Package(
 
         // Call core: the per-call media (uplink, inbound stream, RTCP session, mixer, statistics,
         // events), sans-I/O: no devices, no sockets, no Foundation.
-        .target(name: "CallCore", dependencies: ["Opus", "RTP", "SRTP", "JitterBuffer", "AudioProcessing", "Locking", "MediaBasics"]),
+        .target(name: "CallCore", dependencies: ["Opus", "RTP", "SRTP", "JitterBuffer", "AudioProcessing", "DSP", "Locking", "MediaBasics"]),
 
         // Engine: the threaded engine over the call core (audio and network threads, devices,
         // sockets); re-exports CallCore.

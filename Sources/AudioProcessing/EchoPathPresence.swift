@@ -4,6 +4,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import DSP
 
 /// Whether the far end reaches the microphone at all. While it does not — a headset, a muted
 /// loudspeaker — the canceller passes the microphone as it is: there is no echo to remove, and
@@ -62,7 +63,7 @@ struct EchoPathPresence {
     /// Takes one frame: the estimator's `confidence` after it, the far end's frame as played
     /// and the microphone's.
     mutating func update(confidence: Double, farEnd: UnsafeBufferPointer<Int16>, microphone: UnsafeBufferPointer<Int16>) {
-        let far = Self.meanSquare(farEnd)
+        let far = farEnd.meanSquare
         farEndPeak = max(far, farEndPeak * peakDecay)
         if confidence >= Self.onsetConfidence {
             isPresent = true
@@ -71,7 +72,7 @@ struct EchoPathPresence {
         }
         // The far end is playing now, near its recent peak: an echo would be in the microphone.
         guard isPresent, confidence < Self.absenceConfidence, far >= Self.farEndActivity, far >= farEndPeak * Self.playingShare,
-              Self.meanSquare(microphone) < farEndPeak * margin else { return }
+              microphone.meanSquare < farEndPeak * margin else { return }
         evidenceFrames += 1
         if evidenceFrames >= absenceFrames {
             isPresent = false
@@ -84,13 +85,6 @@ struct EchoPathPresence {
         isPresent = true
         evidenceFrames = 0
         farEndPeak = 0
-    }
-
-    private static func meanSquare(_ frame: UnsafeBufferPointer<Int16>) -> Double {
-        guard !frame.isEmpty else { return 0 }
-        var sum = 0.0
-        for sample in frame { sum += Double(sample) * Double(sample) }
-        return sum / Double(frame.count)
     }
 
     private static func pow10(_ exponent: Double) -> Double { pow(10, exponent) }

@@ -2,6 +2,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import DSP
 
 /// Echo return loss (ERL) and its enhancement (ERLE) as a call sees them, for the
 /// media-source statistics: exponentially weighted powers of the far end played, the
@@ -46,7 +47,7 @@ struct EchoMeter {
     mutating func measure(played reference: UnsafeBufferPointer<Int16>, microphone input: UnsafeBufferPointer<Int16>,
                           processed output: UnsafeBufferPointer<Int16>, echoDelayMs: Double, echoOnly: Bool = true) {
         position = (position + 1) % history.count
-        history[position] = Self.meanPower(reference)
+        history[position] = reference.meanSquare
         // The far end's history is kept either way: the next echo-only frame needs it.
         guard echoOnly else { return }
         // The echo in this microphone frame comes from the frames played about one delay ago
@@ -59,8 +60,8 @@ struct EchoMeter {
         }
         guard farPower >= Self.activePower else { return }
         played = played * decay + farPower
-        microphone = microphone * decay + Self.meanPower(input)
-        processed = processed * decay + Self.meanPower(output)
+        microphone = microphone * decay + input.meanSquare
+        processed = processed * decay + output.meanSquare
         framesMeasured += 1
     }
 
@@ -74,11 +75,5 @@ struct EchoMeter {
     var echoReturnLoss: Double? {
         guard framesMeasured >= 25 else { return nil }
         return min(100, 10 * log10(max(played, 1e-3) / max(microphone, 1e-3)))
-    }
-
-    private static func meanPower(_ samples: UnsafeBufferPointer<Int16>) -> Double {
-        var sum: Int64 = 0
-        for sample in samples { sum += Int64(sample) * Int64(sample) }
-        return samples.isEmpty ? 0 : Double(sum) / Double(samples.count)
     }
 }
