@@ -161,9 +161,9 @@ public final class EchoCanceller {
         linearOutput.deallocate()
     }
 
-    /// Latency the canceller adds to the microphone signal, in samples: one frame when a
-    /// residual echo suppressor runs (speexdsp's preprocessor works one frame behind; ours
-    /// overlaps frames by half), else 0.
+    /// Latency the canceller adds to the microphone signal, in samples: ours, half its gain
+    /// filter (`ResidualEchoSuppressor.latencySamples`); speexdsp's preprocessor, one frame
+    /// (it overlaps frames by half); none without a residual echo suppressor.
     public var latencySamples: Int {
         if let residualEchoSuppressor { return residualEchoSuppressor.latencySamples }
         return residual == nil ? 0 : frameCount
@@ -171,7 +171,7 @@ public final class EchoCanceller {
 
     /// Whether the far end reaches the microphone (`EchoPathPresence`, from the delay
     /// estimator's correlation; always true without delay estimation). While false the
-    /// canceller passes the microphone as it is, one frame late when a suppressor runs.
+    /// canceller passes the microphone as it is, `latencySamples` late.
     public var echoPathPresent: Bool { !configuration.delayEstimation || presence.isPresent }
 
     /// The delay currently applied to the reference, in milliseconds.

@@ -86,11 +86,23 @@ final class STFTFraming {
     /// overlap plus this block's first half — to `output` (`frameCount` samples, rounded and
     /// clipped to 16 bits); keeps the second half for the next call.
     func synthesize(_ spectrum: Spectrum, into output: UnsafeMutablePointer<Int16>) {
+        synthesizeFrame(spectrum) { index, sample in
+            output[index] = Int16(max(-32_768, min(32_767, (sample * 32_768).rounded())))
+        }
+    }
+
+    /// As `synthesize(_:into:)`, adding the completed frame (scaled to ±1) to `output`.
+    func synthesize(_ spectrum: Spectrum, adding output: UnsafeMutablePointer<Float>) {
+        synthesizeFrame(spectrum) { index, sample in output[index] += sample }
+    }
+
+    @inline(__always)
+    private func synthesizeFrame(_ spectrum: Spectrum, _ emit: (Int, Float) -> Void) {
         fft.inverse(real: spectrum.real, imaginary: spectrum.imaginary, output: timeBuffer)
         for index in 0..<frameCount {
             let sample = overlap[index] + timeBuffer[index] * window[index]
             overlap[index] = timeBuffer[index + frameCount] * window[index + frameCount]
-            output[index] = Int16(max(-32_768, min(32_767, (sample * 32_768).rounded())))
+            emit(index, sample)
         }
     }
 }
