@@ -25,6 +25,7 @@ let package = Package(
         .library(name: "CallHistory", targets: ["CallHistory"]),
         .library(name: "PushRegistry", targets: ["PushRegistry"]),
         .library(name: "SessionDescription", targets: ["SessionDescription"]),
+        .library(name: "CallNegotiation", targets: ["CallNegotiation"]),
         // Test doubles and simulators, as products so an app's own tests can use them too;
         // never dependencies of the libraries above.
         .library(name: "AudioDevicesTesting", targets: ["AudioDevicesTesting"]),
@@ -97,12 +98,14 @@ let package = Package(
 
         // Signalling: the SDP subset a SIP stack hands over for one SRTP/Opus audio stream, and
         // offer/answer over it (keys from SRTP's a=crypto).
-        .target(name: "SessionDescription", dependencies: ["SRTP"]),
+        .target(name: "SessionDescription", dependencies: ["SRTP", "MediaBasics"]),
+        // From what offer/answer settled to the call's media (configuration, keys, direction).
+        .target(name: "CallNegotiation", dependencies: ["SessionDescription", "CallCore", "Opus"]),
 
         // The umbrella: one import for a softphone (re-exports the libraries above, no testing target).
         .target(name: "VoiceEngineKit", dependencies: [
             "AudioDevices", "AudioProcessing", "AudioSession", "CallDirectory", "CallHistory", "Calls", "JitterBuffer",
-            "MediaEngine", "Opus", "PushRegistry", "RTP", "SRTP", "SessionDescription", "SystemErrors", "Transport",
+            "MediaEngine", "Opus", "PushRegistry", "RTP", "SRTP", "SessionDescription", "CallNegotiation", "SystemErrors", "Transport",
         ]),
 
         // Programs. voicecall's demo runs two softphones (AudioSession, Calls) on virtual WAV
@@ -111,7 +114,7 @@ let package = Package(
             name: "voicecall",
             dependencies: [
                 "MediaEngine", "MediaBasics", "LatencyEvaluation", "SRTP", "AudioDevices", "AudioProcessing", "AudioDevicesTesting", "NetworkSimulation",
-                "EchoEvaluation", "AudioSession", "Calls", "PushRegistry", "SessionDescription", "Transport", "Opus", "Locking",
+                "EchoEvaluation", "AudioSession", "Calls", "PushRegistry", "SessionDescription", "CallNegotiation", "Transport", "Opus", "Locking",
             ]
         ),
         // The child the crash tests kill with SIGKILL mid-write (history and directory writers).
@@ -169,13 +172,14 @@ let package = Package(
         .testTarget(name: "CallCoreTests", dependencies: ["CallCore"]),
         .testTarget(name: "MediaEngineTests", dependencies: ["CallCore", "MediaEngine", "Opus", "RTP", "SRTP", "AudioProcessing", "AudioDevices", "AudioDevicesTesting", "Transport", "NetworkSimulation", "MediaEngineTesting", "Locking", "TestSupport"]),
         .testTarget(name: "AudioSessionTests", dependencies: ["AudioSession", "MediaEngine", "AudioProcessing", "AudioDevices", "AudioDevicesTesting", "AudioSessionTesting", "TestSupport"]),
-        .testTarget(name: "CallsTests", dependencies: ["VoiceEngineKit", "Calls", "PushRegistry", "AudioProcessing", "AudioSession", "MediaEngine", "MediaEngineTesting", "AudioDevices", "AudioDevicesTesting", "AudioSessionTesting", "RTP", "SRTP", "Transport", "Locking", "TestSupport"]),
+        .testTarget(name: "CallsTests", dependencies: ["VoiceEngineKit", "Calls", "SessionDescription", "PushRegistry", "AudioProcessing", "AudioSession", "MediaEngine", "MediaEngineTesting", "AudioDevices", "AudioDevicesTesting", "AudioSessionTesting", "RTP", "SRTP", "Transport", "Locking", "TestSupport"]),
         // calls-crash-writer: the child the crash tests kill (a dependency so `swift test` builds it).
         .testTarget(name: "CallDirectoryTests", dependencies: ["CallDirectory", "Calls", "AudioSession", "Locking", "TestSupport", "calls-crash-writer"]),
         .testTarget(name: "CallHistoryTests", dependencies: ["CallHistory", "Calls", "AudioSession", "MediaEngine", "CSQLite", "Locking", "TestSupport", "calls-crash-writer"]),
         .testTarget(name: "PushRegistryTests", dependencies: ["PushRegistry", "Calls", "AudioSession", "Locking", "TestSupport"]),
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport", "MediaBasics"]),
         .testTarget(name: "VoiceCallTests", dependencies: ["voicecall", "AudioDevices", "EchoEvaluation", "LatencyEvaluation", "NetworkSimulation", "PushRegistry", "Transport", "TestSupport", "Locking"]),
-        .testTarget(name: "SessionDescriptionTests", dependencies: ["SessionDescription", "SRTP"]),
+        .testTarget(name: "SessionDescriptionTests", dependencies: ["SessionDescription", "SRTP", "MediaBasics"]),
+        .testTarget(name: "CallNegotiationTests", dependencies: ["CallNegotiation", "SessionDescription", "CallCore", "SRTP", "MediaEngineTesting", "TestSupport"]),
     ]
 )

@@ -24,6 +24,7 @@ let package = Package(
                 .product(name: "MediaEngine", package: "VoiceEngine"),
                 .product(name: "PushRegistry", package: "VoiceEngine"),
                 .product(name: "SessionDescription", package: "VoiceEngine"),
+                .product(name: "CallNegotiation", package: "VoiceEngine"),
                 .product(name: "CallDirectory", package: "VoiceEngine"),
                 .product(name: "CallHistory", package: "VoiceEngine"),
             ]

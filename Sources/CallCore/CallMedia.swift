@@ -66,6 +66,8 @@ public final class CallMedia: @unchecked Sendable {
     private var appliedBitrate: Int
     private var bitrateAdaptation: BitrateAdaptation
     private let held = Atomic<Bool>(false)
+    /// What `direction` withholds: bit 0 sending, bit 1 receiving (0: both ways).
+    private let flow = Atomic<UInt8>(0)
     private let deviceDelay = Atomic<Int>(0)
     private let gainBits = Atomic<UInt32>(Float(1).bitPattern)
     /// Key presses queued by the control side (any thread, one at a time).
@@ -172,6 +174,19 @@ public final class CallMedia: @unchecked Sendable {
     public var isHeld: Bool {
         get { held.load(ordering: .relaxed) }
         set { held.store(newValue, ordering: .relaxed) }
+    }
+
+    /// Which way media flows (what offer/answer settled: `NegotiatedAudio.direction`). Not
+    /// sending, the call encodes nothing and sends no RTP (RTCP goes on); not receiving, it
+    /// plays silence while its counters keep running, as on hold. Any thread; the audio side
+    /// reads it each frame.
+    public var direction: MediaDirection {
+        // Two bits, sends and receives: no array on the audio side (`allCases` allocates).
+        get {
+            let bits = flow.load(ordering: .relaxed)
+            return MediaDirection(sends: bits & 1 == 0, receives: bits & 2 == 0)
+        }
+        set { flow.store((newValue.sends ? 0 : 1) | (newValue.receives ? 0 : 2), ordering: .relaxed) }
     }
 
     /// Linear gain this call's audio is mixed at (1 = as received), 0…8.
@@ -405,12 +420,12 @@ public final class CallMedia: @unchecked Sendable {
 
     /// Plays the next frame: queued packets enter the jitter buffer (with their arrival
     /// times), which writes `samplesPerFrame` samples into `frame`. Returns false, with
-    /// silence written, while the call is held.
+    /// silence written, while the call is held or its `direction` does not receive.
     @discardableResult
     public func render(into frame: UnsafeMutableBufferPointer<Int16>, nowMs: Double) -> Bool {
         precondition(frame.count == samplesPerFrame, "CallMedia.render: the frame must hold \(samplesPerFrame) samples")
         lastRenderMs = nowMs
-        let isHeld = self.isHeld
+        let isHeld = self.isHeld || !direction.receives
         while let (slot, length, arrival, layout) = received.consumer.oldest() {
             let packet = RTPPacketView(validatedBytes: UnsafeRawBufferPointer(rebasing: slot[0..<length]), layout: RTPPacketLayout(bitPattern: layout))
             inbound.receive(packet, arrivalTimeMs: arrival, availableAtMs: nowMs, isHeld: isHeld)
@@ -430,7 +445,7 @@ public final class CallMedia: @unchecked Sendable {
     /// Sends one processed microphone frame (`samplesPerFrame` samples): through the mute gate
     /// or the translation engine, plus `bridged` audio of other calls in a local conference
     /// (already gained), into Opus and RTP, queued for `sendDatagrams`. Nothing is sent while
-    /// held.
+    /// held or while the `direction` does not send.
     public func send(microphone: UnsafeBufferPointer<Int16>, bridged: UnsafeBufferPointer<Int16>? = nil) {
         precondition(microphone.count == samplesPerFrame, "CallMedia.send: the frame must hold \(samplesPerFrame) samples")
         let frameTimestamp = uplink.nextTimestamp
@@ -447,7 +462,7 @@ public final class CallMedia: @unchecked Sendable {
         if bitrate != appliedBitrate, (try? uplink.setBitrate(bitrate)) != nil {
             appliedBitrate = bitrate
         }
-        guard !isHeld else {
+        guard !isHeld, direction.sends else {
             uplink.skipFrame()
             return
         }

@@ -28,6 +28,8 @@ final class InboundStream {
     private var firstRenderMs: Double?
     private var lastArrivalMs: Double?
     private var isRemoteSilent = false
+    /// Whether frames were skipped (held, or not receiving) since the last one played.
+    private var skippedSincePlaying = false
 
     init(configuration: MediaConfiguration, events: consuming SPSCProducer<CallMediaEventRecord>) throws(CallMediaError) {
         self.configuration = configuration
@@ -75,6 +77,11 @@ final class InboundStream {
 
     /// Writes the next frame to play into `frame` (`samplesPerFrame` samples).
     func render(into frame: UnsafeMutableBufferPointer<Int16>, nowMs: Double) {
+        if skippedSincePlaying {
+            // The jitter buffer's clock stood still while frames were skipped: start afresh.
+            skippedSincePlaying = false
+            jitterBuffer.resynchronize()
+        }
         _ = jitterBuffer.nextFrame(into: frame, nowMs: nowMs)
         level.measure(UnsafeBufferPointer(frame))
         watchForSilence(nowMs: nowMs)
@@ -83,6 +90,7 @@ final class InboundStream {
     /// Lets a held frame's time pass: nothing is played, silence is still watched for.
     func skipFrame(nowMs: Double) {
         firstRenderMs = firstRenderMs ?? nowMs
+        skippedSincePlaying = true
     }
 
     /// Queues an event for the application; counted in `eventsDropped` when the queue is full.

@@ -229,6 +229,15 @@ public final class AdaptiveJitterBuffer {
         state.move(toSequence: sequence, timestamp: timestamp)
     }
 
+    /// Forgets where playout stands: after the receiver stopped asking for frames for a while
+    /// (a call on hold plays nothing, and its playout clock stood still), the next packet
+    /// starts playout afresh at its own timestamp, after the target delay, instead of the time
+    /// that passed unplayed being concealed first. Nothing is counted as lost or discarded.
+    public func resynchronize() {
+        guard hasStream else { return }
+        restart(ssrc: ssrc, payloadType: payloadType)
+    }
+
     /// A clean restart: a new stream (SSRC) or a discontinuity in the same one.
     private func restart(ssrc: UInt32, payloadType: UInt8) {
         if probation.isHolding {

@@ -41,11 +41,23 @@ public final class CallLoop {
 
     /// Calls with `configuration` (fresh SRTP keys each way unless `srtp` is false) and
     /// mixers running `processing`.
-    public init(configuration: MediaConfiguration = MediaConfiguration(), processing: ProcessingConfiguration = ProcessingConfiguration(),
+    public convenience init(configuration: MediaConfiguration = MediaConfiguration(), processing: ProcessingConfiguration = ProcessingConfiguration(),
          aliceToBob: SimulatedLink = SimulatedLink(trace: nil), bobToAlice: SimulatedLink = SimulatedLink(trace: nil),
          srtp: Bool = true) throws {
         let aliceKey = srtp ? SRTPKeyingMaterial.random(profile: configuration.srtpProfile) : nil
         let bobKey = srtp ? SRTPKeyingMaterial.random(profile: configuration.srtpProfile) : nil
+        let alice = try CallMedia(configuration: configuration, sendingKey: aliceKey, receivingKey: bobKey, ssrc: 0xA11C_E000,
+                                  rtcpSeed: 0xA11C_E000)
+        let bob = try CallMedia(configuration: configuration, sendingKey: bobKey, receivingKey: aliceKey, ssrc: 0x0000_B0B0,
+                                rtcpSeed: 0x0000_B0B0)
+        try self.init(alice: alice, bob: bob, processing: processing, aliceToBob: aliceToBob, bobToAlice: bobToAlice)
+    }
+
+    /// Calls made elsewhere (from an offer/answer, say; both at one rate and frame duration),
+    /// each in a mixer of its own running `processing`.
+    public init(alice aliceCall: CallMedia, bob bobCall: CallMedia, processing: ProcessingConfiguration = ProcessingConfiguration(),
+                aliceToBob: SimulatedLink = SimulatedLink(trace: nil), bobToAlice: SimulatedLink = SimulatedLink(trace: nil)) throws {
+        let configuration = aliceCall.configuration
         var mixing = MixerConfiguration()
         mixing.sampleRate = configuration.sampleRate
         mixing.frameDurationMs = configuration.frameDurationMs
@@ -54,14 +66,13 @@ public final class CallLoop {
         // (its filter delay would shift every frame count the tests check).
         mixing.compensatesDeviceDrift = false
         mixing.processing = processing
-        func side(sending: SRTPKeyingMaterial?, receiving: SRTPKeyingMaterial?, ssrc: UInt32) throws -> Side {
-            let call = try CallMedia(configuration: configuration, sendingKey: sending, receivingKey: receiving, ssrc: ssrc, rtcpSeed: UInt64(ssrc))
+        func side(_ call: CallMedia) throws -> Side {
             let mixer = try CallMixer(configuration: mixing)
             try mixer.add(call)
             return Side(mixer: mixer, call: call)
         }
-        alice = try side(sending: aliceKey, receiving: bobKey, ssrc: 0xA11C_E000)
-        bob = try side(sending: bobKey, receiving: aliceKey, ssrc: 0x0000_B0B0)
+        alice = try side(aliceCall)
+        bob = try side(bobCall)
         self.aliceToBob = aliceToBob
         self.bobToAlice = bobToAlice
         frameCount = configuration.samplesPerFrame

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
+@_exported import MediaBasics
 import SRTP
 
 /// The `m=audio` section of an SDP body, in the subset a SIP stack hands over for one SRTP
 /// audio stream: port, profile, payload types, `a=rtpmap`, `a=fmtp`, `a=crypto`, `a=ptime`,
-/// `a=rtcp-mux`, `a=rtcp`, and a media-level `c=`.
+/// `a=rtcp-mux`, `a=rtcp`, the direction (`a=sendrecv`/`sendonly`/`recvonly`/`inactive`), and a
+/// media-level `c=`.
 ///
 /// `crypto` holds the attributes with the key: never print them. `description` leaves it out.
 public struct AudioDescription: Sendable, Equatable, CustomStringConvertible {
@@ -29,11 +31,15 @@ public struct AudioDescription: Sendable, Equatable, CustomStringConvertible {
     public var rtcpPort: UInt16?
     /// A media-level `c=`, which takes precedence over the session's.
     public var connection: ConnectionAddress?
+    /// The media-level direction attribute, nil when absent (then the session's applies, and
+    /// without one `sendrecv`: `SessionDescription.audioDirection`).
+    public var direction: MediaDirection?
 
     /// An audio section; everything but the port optional.
     public init(port: UInt16, profile: String = "RTP/SAVP", payloadTypes: [UInt8] = [], rtpMaps: [RTPMap] = [],
                 formatParameters: [UInt8: String] = [:], crypto: [SDESCryptoAttribute] = [], unsupportedSuites: [String] = [],
-                ptime: Int? = nil, rtcpMux: Bool = false, rtcpPort: UInt16? = nil, connection: ConnectionAddress? = nil) {
+                ptime: Int? = nil, rtcpMux: Bool = false, rtcpPort: UInt16? = nil, connection: ConnectionAddress? = nil,
+                direction: MediaDirection? = nil) {
         self.port = port
         self.profile = profile
         self.payloadTypes = payloadTypes
@@ -45,6 +51,7 @@ public struct AudioDescription: Sendable, Equatable, CustomStringConvertible {
         self.rtcpMux = rtcpMux
         self.rtcpPort = rtcpPort
         self.connection = connection
+        self.direction = direction
     }
 
     /// The first Opus mapping in `payloadTypes` order.

@@ -18,6 +18,9 @@ public struct LocalAudio: Sendable, Equatable {
     public var opusFormatParameters = "useinbandfec=1"
     /// Our packet time in milliseconds.
     public var ptime = 20
+    /// Which way we want media to flow (`a=sendrecv` by default; `sendonly` or `inactive` to
+    /// put the peer on hold in a re-offer). An answer narrows it to what the offer allows.
+    public var direction: MediaDirection = .sendReceive
     /// The suites we accept, most preferred first: by default every suite the SRTP layer
     /// supports (`SRTPProfile.allCases`), the RFC 4568 ones first as most peers expect them.
     public var suites: [SRTPProfile] = LocalAudio.supportedSuites
@@ -68,12 +71,15 @@ public struct NegotiatedAudio: Sendable, Equatable, CustomStringConvertible {
     public var sendingKey: SRTPKeyingMaterial
     /// The peer's key: we unprotect what we receive with it.
     public var receivingKey: SRTPKeyingMaterial
+    /// Which way media flows, from our side: `receiveOnly` when the peer put us on hold with
+    /// `sendonly`, `inactive` when neither sends, … (RFC 3264 § 6.1).
+    public var direction: MediaDirection = .sendReceive
 
     /// Where to send, the payload types and suite; no keys.
     public var description: String {
         let address = remoteAddress.contains(":") ? "[\(remoteAddress)]" : remoteAddress
         return "send to \(address):\(remotePort), opus pt \(opusPayloadType)"
             + (telephoneEvent.map { ", telephone-event pt \($0.payloadType)/\($0.clockRate)" } ?? "")
-            + ", \(profile.sdesName)" + (rtcpMux ? ", rtcp-mux" : "")
+            + ", \(profile.sdesName)" + (rtcpMux ? ", rtcp-mux" : "") + (direction == .sendReceive ? "" : ", \(direction)")
     }
 }

@@ -23,7 +23,7 @@ extension SessionDescription {
         }
         let audio = AudioDescription(port: local.port, payloadTypes: payloadTypes, rtpMaps: maps,
                                      formatParameters: [local.opusPayloadType: local.opusFormatParameters],
-                                     crypto: crypto, ptime: local.ptime, rtcpMux: true)
+                                     crypto: crypto, ptime: local.ptime, rtcpMux: true, direction: local.direction)
         return SessionDescription(origin: local.origin, connection: ConnectionAddress(address: local.address), audio: audio)
     }
 
@@ -31,7 +31,8 @@ extension SessionDescription {
     ///
     /// Picks the offer's first Opus payload type, its telephone-event (at 48 kHz if offered,
     /// else at whatever rate it is), the offer's first `a=crypto` line whose suite we accept
-    /// (answered with the same tag and our own key of that suite), and rtcp-mux when offered.
+    /// (answered with the same tag and our own key of that suite), rtcp-mux when offered, and
+    /// `local.direction` within what the offer allows (its direction reversed).
     ///
     /// - Parameter key: makes our key for the chosen suite (e.g. `SRTPKeyingMaterial.random`).
     /// - Throws: `.noAudio`, `.audioRejected`, `.notSecure`, `.noConnection`, `.noOpus` or
@@ -58,19 +59,21 @@ extension SessionDescription {
             maps.append(telephoneEvent)
             payloadTypes.append(telephoneEvent.payloadType)
         }
+        let direction = local.direction.intersection(audioDirection.reversed)
         let audio = AudioDescription(port: local.port, payloadTypes: payloadTypes, rtpMaps: maps,
                                      formatParameters: [opus.payloadType: local.opusFormatParameters],
-                                     crypto: [ours], ptime: local.ptime, rtcpMux: offered.rtcpMux)
+                                     crypto: [ours], ptime: local.ptime, rtcpMux: offered.rtcpMux, direction: direction)
         let answer = SessionDescription(origin: local.origin, connection: ConnectionAddress(address: local.address), audio: audio)
         let negotiated = NegotiatedAudio(
             remoteAddress: connection.address, remotePort: offered.port, opusPayloadType: opus.payloadType,
             peerOpusFormatParameters: offered.formatParameters[opus.payloadType] ?? "", telephoneEvent: telephoneEvent,
             peerPtime: offered.ptime, rtcpMux: offered.rtcpMux,
-            sendingKey: ours.keyingMaterial, receivingKey: theirs.keyingMaterial)
+            sendingKey: ours.keyingMaterial, receivingKey: theirs.keyingMaterial, direction: direction)
         return (answer, negotiated)
     }
 
-    /// What our `offer` and this, the peer's answer to it, settle.
+    /// What our `offer` and this, the peer's answer to it, settle (the direction: what we
+    /// offered within the answer's reversed).
     ///
     /// - Throws: `.noCommonSuite` when the answer's `a=crypto` tag is not one we offered with
     ///   the same suite, or what `answer(from:key:)` throws for a missing part.
@@ -91,7 +94,9 @@ extension SessionDescription {
             remoteAddress: connection.address, remotePort: answered.port, opusPayloadType: opus.payloadType,
             peerOpusFormatParameters: answered.formatParameters[opus.payloadType] ?? "", telephoneEvent: telephoneEvent,
             peerPtime: answered.ptime, rtcpMux: answered.rtcpMux && offer.audio?.rtcpMux == true,
-            sendingKey: ours.keyingMaterial, receivingKey: theirs.keyingMaterial)
+            sendingKey: ours.keyingMaterial, receivingKey: theirs.keyingMaterial,
+            // What we offered, within what the answer allows (an answer may only narrow it).
+            direction: offer.audioDirection.intersection(audioDirection.reversed))
     }
 
     /// The audio section, its connection and its Opus mapping, or the error naming what is missing.

@@ -20,6 +20,7 @@ extension SessionDescription {
         var sessionName = "-"
         var connection: ConnectionAddress?
         var audio: AudioDescription?
+        var sessionDirection: MediaDirection?
         // Which section the lines belong to: the session, our audio section, or one we skip.
         enum Section { case session, audio, skipped }
         var section = Section.session
@@ -80,12 +81,15 @@ extension SessionDescription {
                 if section == .audio { audio?.connection = parsed } else { connection = parsed }
             case (.audio, "a"):
                 try Self.parseAttribute(value, line: number, into: &audio!)
+            case (.session, "a"):
+                if let direction = MediaDirection(rawValue: String(value)) { sessionDirection = direction }
             default:
                 continue  // v=, t=, b=, session-level a=, …: nothing we use
             }
         }
         if audio == nil, let rejectedAudioLine { throw .audioRejected(line: rejectedAudioLine) }
         self.init(origin: origin, sessionName: sessionName, connection: connection, audio: audio)
+        self.sessionDirection = sessionDirection
     }
 
     /// C0 controls but tab, and DEL: RFC 8866 text fields exclude NUL, CR and LF, and no field
@@ -128,6 +132,8 @@ extension SessionDescription {
             audio.ptime = ptime
         case "rtcp-mux":
             audio.rtcpMux = true
+        case "sendrecv", "sendonly", "recvonly", "inactive":
+            audio.direction = MediaDirection(rawValue: String(name))
         case "rtcp":
             guard let port = argument.split(separator: " ").first.flatMap({ UInt16($0) }) else {
                 throw .malformed(line: number, kind: "a=rtcp", reason: "needs <port> [IN IP4|IP6 <address>]")

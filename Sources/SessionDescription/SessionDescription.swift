@@ -16,6 +16,9 @@ public struct SessionDescription: Sendable, Equatable, CustomStringConvertible {
     public var connection: ConnectionAddress?
     /// The `m=audio` section.
     public var audio: AudioDescription?
+    /// A session-level direction attribute (`a=sendonly` before the first `m=`), nil when
+    /// absent; the audio section's own takes precedence.
+    public var sessionDirection: MediaDirection?
 
     /// A description from its parts.
     public init(origin: String, sessionName: String = "-", connection: ConnectionAddress?, audio: AudioDescription?) {
@@ -28,11 +31,16 @@ public struct SessionDescription: Sendable, Equatable, CustomStringConvertible {
     /// Where the audio goes: the media-level `c=`, else the session's.
     public var audioConnection: ConnectionAddress? { audio?.connection ?? connection }
 
+    /// The audio's direction as its sender wrote it: the media-level attribute, else the
+    /// session-level one, else `sendrecv` (RFC 3264 § 5.1).
+    public var audioDirection: MediaDirection { audio?.direction ?? sessionDirection ?? .sendReceive }
+
     /// The body, lines ending in CRLF as RFC 8866 asks. Contains the keys.
     public var formatted: String {
         var lines = ["v=0", "o=\(origin)", "s=\(sessionName)"]
         if let connection { lines.append("c=\(connection.value)") }
         lines.append("t=0 0")
+        if let sessionDirection { lines.append("a=\(sessionDirection)") }
         if let audio {
             lines.append("m=audio \(audio.port) \(audio.profile) " + audio.payloadTypes.map(String.init).joined(separator: " "))
             if let connection = audio.connection { lines.append("c=\(connection.value)") }
@@ -44,7 +52,9 @@ public struct SessionDescription: Sendable, Equatable, CustomStringConvertible {
             if audio.rtcpMux { lines.append("a=rtcp-mux") }
             if let rtcpPort = audio.rtcpPort { lines.append("a=rtcp:\(rtcpPort)") }
             for crypto in audio.crypto { lines.append(crypto.attributeLine) }
-            lines.append("a=sendrecv")
+            // Written only when set (offers and answers always set it): absent reads back as
+            // absent, and means the session's direction or `sendrecv`.
+            if let direction = audio.direction { lines.append("a=\(direction)") }
         }
         return lines.map { $0 + "\r\n" }.joined()
     }

@@ -77,8 +77,7 @@ enum CallCommand {
             throw .badDescription("offer/answer: \(error)")
         }
         RealCallSetup.say("call", "negotiated: \(negotiated)")
-        let configuration = try RealCallSetup.configuration(options, negotiated: negotiated)
-        let media = try RealCallSetup.media(configuration, sending: negotiated.sendingKey, receiving: negotiated.receivingKey, ssrc: options.ssrc)
+        let media = try RealCallSetup.media(options, negotiated: negotiated, ssrc: options.ssrc)
         let remote = try RealCallSetup.peer(UDPEndpoint(host: negotiated.remoteAddress, port: negotiated.remotePort))
         RealCallSetup.handleInterrupts()
 

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import CallNegotiation
 import Foundation
 import MediaEngine
 import Opus
@@ -76,18 +77,15 @@ enum RealCallSetup {
         return configuration
     }
 
-    /// The configuration for what an offer/answer settled: its payload types, and what we
-    /// send fitted to the peer's fmtp and ptime.
-    static func configuration(_ options: RealCallOptions, negotiated: NegotiatedAudio) throws(RealCallFailure) -> MediaConfiguration {
-        var configuration = try configuration(options, profile: negotiated.profile)
-        configuration.payloadType = negotiated.opusPayloadType
-        configuration.telephoneEventPayloadType = negotiated.telephoneEvent?.payloadType
-        if let telephoneEvent = negotiated.telephoneEvent { configuration.telephoneEventClockRate = telephoneEvent.clockRate }
+    /// The call's media for what an offer/answer settled, in the library's one step
+    /// (`NegotiatedAudio.makeCallMedia`): the options' choices with the negotiated payload
+    /// types, suite, keys and direction, what we send fitted to the peer's fmtp and ptime.
+    static func media(_ options: RealCallOptions, negotiated: NegotiatedAudio, ssrc: UInt32? = nil) throws(RealCallFailure) -> CallMedia {
+        let base = try configuration(options, profile: negotiated.profile)
         do {
-            let peer = try OpusFormatParameters(parsing: negotiated.peerOpusFormatParameters)
-            return try configuration.applying(peer: peer, ptime: negotiated.peerPtime)
+            return try negotiated.makeCallMedia(base: base, ssrc: ssrc ?? .random(in: .min ... .max))
         } catch {
-            throw .badDescription("the peer's opus a=fmtp/a=ptime: \(error)")
+            throw .badDescription("\(error)")
         }
     }
 

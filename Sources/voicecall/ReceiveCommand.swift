@@ -57,8 +57,7 @@ enum ReceiveCommand {
             }
             try SDPExchange.write(answer, to: options.answerOut, option: "--answer-out")
             RealCallSetup.say("receive", "answered: \(negotiated)")
-            let configuration = try RealCallSetup.configuration(options, negotiated: negotiated)
-            media = try RealCallSetup.media(configuration, sending: negotiated.sendingKey, receiving: negotiated.receivingKey)
+            media = try RealCallSetup.media(options, negotiated: negotiated)
         }
         RealCallSetup.say("receive", "listening on \(socket.localEndpoint), \(media.configuration.srtpProfile.sdesName), opus pt \(media.configuration.payloadType)")
         RealCallSetup.handleInterrupts()

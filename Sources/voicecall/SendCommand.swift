@@ -66,8 +66,7 @@ enum SendCommand {
             try SDPExchange.write(answer, to: options.answerOut, option: "--answer-out")
             RealCallSetup.say("send", "answered: \(negotiated)")
             destination = UDPEndpoint(host: negotiated.remoteAddress, port: negotiated.remotePort)
-            let configuration = try RealCallSetup.configuration(options, negotiated: negotiated)
-            media = try RealCallSetup.media(configuration, sending: negotiated.sendingKey, receiving: negotiated.receivingKey, ssrc: options.ssrc)
+            media = try RealCallSetup.media(options, negotiated: negotiated, ssrc: options.ssrc)
         }
         let remote = try RealCallSetup.peer(destination)
         RealCallSetup.say("send", String(format: "sending %.1f s of %@ to %@ from %@, %@, opus pt %d",

@@ -48,18 +48,22 @@ final class Softphone: ProviderDelegate, PushRegistryDelegate {
 
     func pushRegistry(_ registry: PushRegistry, didInvalidatePushTokenFor type: PushType, channel: PushChannel) {}
 
-    /// The signalling reached the caller for `session` (its SDP gave the address and keys):
-    /// the call's media goes into the engine, and an answer waiting for it goes on.
-    func mediaReady(session: String, peer: UDPEndpoint, peerKey: SRTPKeyingMaterial, myKey: SRTPKeyingMaterial) throws {
+    /// The signalling brought the caller's SDP offer for `session`: our answer (for the
+    /// signalling to send back), and the call's media in the engine — address, keys, payload
+    /// types, the caller's fmtp and ptime, and direction — so an answer waiting for it goes on.
+    func mediaReady(session: String, offer: String) throws -> String {
         let socket = try UDPSocket(bindingTo: UDPEndpoint(host: "127.0.0.1", port: 0))
-        try socket.setRemote(peer)
-        let media = try CallMedia(configuration: MediaConfiguration(), sendingKey: myKey, receivingKey: peerKey)
+        let local = LocalAudio(address: "127.0.0.1", port: socket.localEndpoint.port)
+        let (answer, negotiated) = try SessionDescription(parsing: offer).answer(from: local) { .random(profile: $0) }
+        try socket.setRemote(UDPEndpoint(host: negotiated.remoteAddress, port: negotiated.remotePort))
+        let media = try negotiated.makeCallMedia()
         try queue.sync { () throws in
             guard let call = calls[session] else { return }
             try provider.addMedia(media, transport: CallTransport(rtp: socket), to: call)
             ready.insert(call)
             try? waitingAnswers.removeValue(forKey: call)?.fulfill()
         }
+        return answer.formatted
     }
 
     func provider(_ provider: CallProvider, perform action: AnswerCallAction) {

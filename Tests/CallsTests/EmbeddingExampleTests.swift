@@ -6,6 +6,7 @@ import Foundation
 import MediaEngine
 import PushRegistry
 import SRTP
+import SessionDescription
 import Testing
 import TestSupport
 import Transport
@@ -16,7 +17,6 @@ import Transport
     @Test func theSoftphoneAnswersAndHangsUp() throws {
         let phone = try Softphone(device: AudioDeviceOpener(name: "null", backend: VirtualAudioDevice.null()))
         defer { phone.engine.shutdown() }
-        let key = SRTPKeyingMaterial.random(profile: .aesCM128HmacSha1_80)
         // A push keyed the app's own way arrives: the call is reported before the completion.
         phone.pushes.deliver(jsonPayload: Data(#"{"sessionId": "s1", "callerNumber": "+442079460000"}"#.utf8))
         #expect(Self.eventually { phone.provider.liveCalls.count == 1 }, "the push rang a call")
@@ -27,7 +27,12 @@ import Transport
         try phone.controller.requestTransaction(with: AnswerCallAction(call: call))
         phone.queue.sync {}
         #expect(!phone.engine.isRunning && !phone.provider.isCallAudioActive, "no audio before the media is ready")
-        try phone.mediaReady(session: "s1", peer: UDPEndpoint(host: "127.0.0.1", port: 9), peerKey: key, myKey: key)
+        // The caller's offer, as its SIP stack wrote it; the answer goes back to it.
+        let callerKeys = LocalAudio.supportedSuites.map { SRTPKeyingMaterial.random(profile: $0) }
+        let offer = try SessionDescription.offer(from: LocalAudio(address: "127.0.0.1", port: 9), keys: callerKeys)
+        let answer = try phone.mediaReady(session: "s1", offer: offer.formatted)
+        let settled = try SessionDescription(parsing: answer).negotiated(offer: offer)
+        #expect(settled.remoteAddress == "127.0.0.1" && settled.direction == .sendReceive, "the caller can use the answer")
         #expect(Self.eventually { phone.engine.isRunning }, "media ready: answered, the session started the engine")
         #expect(phone.provider.audioSession.mode == .voiceChat)
         try phone.controller.requestTransaction(with: EndCallAction(call: call))

@@ -75,6 +75,26 @@ import TestSupport
         #expect(loop.bob.call.statistics.inbound.packetsLost == 0, "a hold is not loss: media time advanced")
     }
 
+    /// Both sides on hold (SIP `inactive`): nothing arrives for 3 s, and no frame is played.
+    /// On resume the jitter buffer starts afresh at the first packet instead of concealing
+    /// the 3 s that passed unplayed (it did: 2.98 s of concealment, Alice heard nothing of Bob
+    /// for as long as the hold had lasted).
+    @Test func aHoldWithNothingArrivingResumesAtOnce() throws {
+        let loop = try CallLoop()
+        loop.run(frames: 50, aliceMicrophone: Self.speech(Self.alice), bobMicrophone: Self.speech(Self.bob))
+        loop.alice.call.isHeld = true
+        loop.bob.call.isHeld = true
+        loop.run(frames: 150, aliceMicrophone: Self.speech(Self.alice), bobMicrophone: Self.speech(Self.bob))
+        let concealedBefore = loop.alice.call.statistics.inbound.concealedSamples
+        loop.alice.call.isHeld = false
+        loop.bob.call.isHeld = false
+        loop.run(frames: 150, aliceMicrophone: Self.speech(Self.alice), bobMicrophone: Self.speech(Self.bob))
+        let concealed = loop.alice.call.statistics.inbound.concealedSamples - concealedBefore
+        #expect(concealed < 10 * 960, "\(concealed) samples concealed after the resume")
+        #expect(SignalComparison.rmsDecibels(Self.played(loop.alice, frames: 205..<300)) > -40, "Alice hears Bob at once")
+        #expect(loop.alice.call.statistics.inbound.packetsLost == 0, "a hold is not loss")
+    }
+
     @Test func translatingWhileMutedSendsTheTranslationNotTheMicrophone() throws {
         let loop = try CallLoop()
         let translator = ToneTranslationEngine(frequencyHz: 1_000)

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import CallNegotiation
 import Foundation
 import SRTP
 import SessionDescription
@@ -8,7 +9,8 @@ import SessionDescription
 /// body that parses to the same description (less what is not written: other suites'
 /// names, `a=fmtp` of payload types the `m=` line does not list); an answer we make parses
 /// and settles, for the offerer, the same stream with the keys crossed; no description
-/// shows our key.
+/// shows our key; the two sides settle mirror-image directions, and what the answerer settled
+/// becomes a call's media or a typed error (`makeCallMedia`), never a trap.
 enum SDPTarget {
     static let target = FuzzTarget(name: "sdp", run: run, seeds: seeds)
 
@@ -52,6 +54,12 @@ enum SDPTarget {
         for description in ["\(answered.answer)", "\(answered.negotiated)", "\(sdp)"] {
             check(!description.contains(ourKeyText.prefix(16)), "a description shows our key")
         }
+        // The peer's fmtp and ptime come from the text: a configuration or a typed error.
+        do {
+            blackHole("\(try answered.negotiated.makeCallMedia(ssrc: 1).configuration)")
+        } catch {
+            blackHole(error.description)
+        }
         let answerText = answered.answer.formatted
         guard let reread = try? SessionDescription(parsing: answerText) else {
             check(false, "our answer does not parse")
@@ -64,6 +72,8 @@ enum SDPTarget {
             check(offerer.remoteAddress == local.address && offerer.remotePort == local.port, "offerer sends elsewhere")
             check(offerer.opusPayloadType == answered.negotiated.opusPayloadType, "opus payload types differ")
             check(offerer.telephoneEvent == answered.negotiated.telephoneEvent, "telephone-events differ")
+            check(offerer.direction == answered.negotiated.direction.reversed, "directions are not mirror images")
+            check(offerer.direction.intersection(sdp.audioDirection) == offerer.direction, "the answer widened the offer's direction")
         } catch {
             check(false, "the offerer cannot use our answer: \(error)")
         }
@@ -92,7 +102,7 @@ enum SDPTarget {
             a=rtcp-mux\r
             a=crypto:1 F8_128_HMAC_SHA1_80 inline:\(key80)\r
             a=crypto:3 AES_CM_128_HMAC_SHA1_80 inline:\(key80)|2^31|1:4 KDR=1\r
-            a=sendrecv\r
+            a=sendonly\r
             m=video 0 RTP/SAVP 96\r
             c=IN IP4 198.51.100.1\r
             a=rtpmap:96 VP8/90000\r

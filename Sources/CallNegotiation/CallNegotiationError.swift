@@ -1,0 +1,25 @@
+// SPDX-License-Identifier: Apache-2.0
+import CallCore
+import SessionDescription
+
+/// Why a negotiated SDP exchange could not become a call's media.
+public enum CallNegotiationError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The description was refused (malformed, no audio, no common suite, …).
+    case description(SessionDescriptionError)
+    /// The peer's Opus `a=fmtp` cannot be parsed.
+    case peerFormatParameters(OpusFormatParametersError)
+    /// What the peer asked for (its `a=fmtp`, `a=ptime`) or the base configuration makes no
+    /// valid configuration.
+    case configuration(MediaConfigurationError)
+    /// The call's media could not be made from it (SRTP refused the keys, the codec failed).
+    case media(CallMediaError)
+
+    public var description: String {
+        switch self {
+        case let .description(error): return "the session description: \(error)"
+        case let .peerFormatParameters(error): return "the peer's opus a=fmtp: \(error)"
+        case let .configuration(error): return "the negotiated configuration: \(error)"
+        case let .media(error): return "the call's media: \(error)"
+        }
+    }
+}

@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: Apache-2.0
+import CallCore
+import SessionDescription
+
+extension NegotiatedAudio {
+    /// The call's media configuration as offer/answer settled it: `base` (our own choices:
+    /// bitrate, processing of the codec, jitter buffer) with the negotiated Opus and
+    /// telephone-event payload types, the SRTP suite, and what we send fitted to the peer's
+    /// `a=fmtp` and `a=ptime` (`MediaConfiguration.applying(peer:ptime:)`).
+    ///
+    /// - Throws: `.peerFormatParameters` for an Opus `a=fmtp` that does not parse,
+    ///   `.configuration` when the result is not a valid configuration (a packet time or
+    ///   `maxptime` we cannot meet, or an invalid `base`).
+    public func mediaConfiguration(base: MediaConfiguration = MediaConfiguration()) throws(CallNegotiationError) -> MediaConfiguration {
+        var configuration = base
+        configuration.payloadType = opusPayloadType
+        configuration.srtpProfile = profile
+        configuration.telephoneEventPayloadType = telephoneEvent?.payloadType
+        if let telephoneEvent { configuration.telephoneEventClockRate = telephoneEvent.clockRate }
+        let peer: OpusFormatParameters
+        do {
+            peer = try OpusFormatParameters(parsing: peerOpusFormatParameters)
+        } catch {
+            throw .peerFormatParameters(error)
+        }
+        do {
+            try configuration.validate()
+            return try configuration.applying(peer: peer, ptime: peerPtime)
+        } catch {
+            throw .configuration(error)
+        }
+    }
+
+    /// The call's media, in one step from what offer/answer settled: the configuration
+    /// (`mediaConfiguration(base:)`), our key to send with and the peer's to receive with, and
+    /// the negotiated `direction` (a call on hold sends or plays nothing). Send its datagrams
+    /// to `remoteAddress`:`remotePort` (RTCP there too with `rtcpMux`).
+    ///
+    /// - Throws: what `mediaConfiguration(base:)` throws, or `.media` when `CallMedia`
+    ///   refuses the configuration or the keys.
+    public func makeCallMedia(base: MediaConfiguration = MediaConfiguration(),
+                              ssrc: UInt32 = .random(in: .min ... .max)) throws(CallNegotiationError) -> CallMedia {
+        let configuration = try mediaConfiguration(base: base)
+        let media: CallMedia
+        do {
+            media = try CallMedia(configuration: configuration, sendingKey: sendingKey, receivingKey: receivingKey, ssrc: ssrc)
+        } catch {
+            throw .media(error)
+        }
+        media.direction = direction
+        return media
+    }
+
+    /// Applies this negotiation's direction to a running call, from the next frame on: a SIP
+    /// hold (`sendonly` or `inactive` from the holder) and its resume (`sendrecv`) in a
+    /// re-offer. Check `differsOnlyInDirectionOrAddress(from:)` first: anything else that
+    /// changed needs new media.
+    public func applyDirection(to media: CallMedia) {
+        media.direction = direction
+    }
+
+    /// Whether `updated` (a re-negotiation of this call) differs from this one only in its
+    /// direction and the peer's address: then `applyDirection(to:)` and sending to the new
+    /// address carry the running call on. Otherwise (new keys, suite, payload types, packet
+    /// time or Opus parameters) the call needs new media.
+    public func differsOnlyInDirectionOrAddress(from updated: NegotiatedAudio) -> Bool {
+        var comparable = updated
+        comparable.direction = direction
+        comparable.remoteAddress = remoteAddress
+        comparable.remotePort = remotePort
+        return comparable == self
+    }
+}

@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: Apache-2.0
+import CallCore
+import CallNegotiation
+import Foundation
+import MediaEngineTesting
+import SRTP
+import SessionDescription
+import Testing
+import TestSupport
+
+/// From an SDP offer and answer, as text, to two calls that talk: the library's one step
+/// (`NegotiatedAudio.makeCallMedia`), and SIP hold and resume by re-offer.
+@Suite struct CallNegotiationTests {
+    static let speech = try! SpeechFixture.samples(SpeechFixture.alice, sampleRate: 48_000)
+    static let frame = 960
+
+    /// Alice offers with `aliceAudio`, Bob answers with `bobAudio`; both sides parse what the
+    /// other wrote (as a SIP stack hands it over) and settle.
+    static func negotiate(alice aliceAudio: LocalAudio, bob bobAudio: LocalAudio) throws
+        -> (alice: NegotiatedAudio, bob: NegotiatedAudio)
+    {
+        let keys = aliceAudio.suites.map { SRTPKeyingMaterial.random(profile: $0) }
+        let offer = try SessionDescription.offer(from: aliceAudio, keys: keys)
+        let offerSeenByBob = try SessionDescription(parsing: offer.formatted)
+        let (answer, bobSide) = try offerSeenByBob.answer(from: bobAudio) { SRTPKeyingMaterial.random(profile: $0) }
+        let aliceSide = try SessionDescription(parsing: answer.formatted).negotiated(offer: offer)
+        return (aliceSide, bobSide)
+    }
+
+    static func speaking(_ index: Int, _: CallLoop.Side) -> [Int16] { CallLoop.frame(index, of: speech, length: frame) }
+    static func silence(_: Int, _: CallLoop.Side) -> [Int16] { [Int16](repeating: 0, count: frame) }
+    static func played(_ side: CallLoop.Side, frames: Range<Int>) -> ArraySlice<Int16> {
+        side.played[(frames.lowerBound * frame)..<(frames.upperBound * frame)]
+    }
+
+    /// Each side's media from its own view of the exchange: the payload types the offer
+    /// chose, the suite, the peer's wishes (Bob asked for 40 ms packets and no FEC), the keys
+    /// crossed — and the two calls hear each other.
+    @Test func anOfferAndAnAnswerMakeTwoCallsThatTalk() throws {
+        var aliceAudio = LocalAudio(address: "192.0.2.1", port: 40_000)
+        aliceAudio.opusPayloadType = 109
+        aliceAudio.telephoneEventPayloadType = 110
+        var bobAudio = LocalAudio(address: "192.0.2.2", port: 50_000)
+        bobAudio.ptime = 40
+        bobAudio.opusFormatParameters = "useinbandfec=0"
+        let (aliceSide, bobSide) = try Self.negotiate(alice: aliceAudio, bob: bobAudio)
+        #expect(aliceSide.remoteAddress == "192.0.2.2" && aliceSide.remotePort == 50_000)
+        #expect(bobSide.remoteAddress == "192.0.2.1" && bobSide.remotePort == 40_000)
+
+        let aliceConfiguration = try aliceSide.mediaConfiguration()
+        #expect(aliceConfiguration.payloadType == 109)
+        #expect(aliceConfiguration.telephoneEventPayloadType == 110)
+        #expect(aliceConfiguration.srtpProfile == aliceSide.profile)
+        #expect(aliceConfiguration.frameDurationMs == 40, "Alice sends what Bob asked for (a=ptime:40)")
+        #expect(!aliceConfiguration.inbandFEC, "Bob said useinbandfec=0")
+        let bobConfiguration = try bobSide.mediaConfiguration()
+        #expect(bobConfiguration.payloadType == 109 && bobConfiguration.frameDurationMs == 20)
+
+        // The loop runs both mixers at one frame duration: the calls talk with Bob at 20 ms.
+        bobAudio.ptime = 20
+        let (aliceAt20, bobAt20) = try Self.negotiate(alice: aliceAudio, bob: bobAudio)
+        let loop = try CallLoop(alice: aliceAt20.makeCallMedia(ssrc: 0xA11C_E000), bob: bobAt20.makeCallMedia(ssrc: 0xB0B0))
+        loop.run(frames: 300, aliceMicrophone: Self.speaking, bobMicrophone: Self.speaking)
+        #expect(SignalComparison.rmsDecibels(Self.played(loop.bob, frames: 50..<300)) > -40, "Bob hears Alice")
+        #expect(SignalComparison.rmsDecibels(Self.played(loop.alice, frames: 50..<300)) > -40, "Alice hears Bob")
+        #expect(loop.bob.call.statistics.inbound.packetsLost == 0)
+    }
+
+    /// RFC 3264 § 6.1, every offered direction against every wish of the answerer: the answer
+    /// is the wish within the offer reversed, and both sides settle on mirror images.
+    @Test(arguments: MediaDirection.allCases, MediaDirection.allCases)
+    func directionsSettleAsRFC3264Says(offered: MediaDirection, wished: MediaDirection) throws {
+        var aliceAudio = LocalAudio(address: "192.0.2.1", port: 40_000)
+        aliceAudio.direction = offered
+        var bobAudio = LocalAudio(address: "192.0.2.2", port: 50_000)
+        bobAudio.direction = wished
+        let (aliceSide, bobSide) = try Self.negotiate(alice: aliceAudio, bob: bobAudio)
+        let expected = wished.intersection(offered.reversed)
+        #expect(bobSide.direction == expected)
+        #expect(aliceSide.direction == expected.reversed)
+        // An offer may only be narrowed: Alice never gets more than she offered.
+        #expect(aliceSide.direction.intersection(offered) == aliceSide.direction)
+        let media = try aliceSide.makeCallMedia()
+        #expect(media.direction == aliceSide.direction)
+    }
+
+    /// A SIP hold: Alice re-offers `sendonly` (music on hold would go to Bob), Bob answers
+    /// `recvonly`; the running calls take the new direction — Bob sends no RTP (RTCP goes
+    /// on) and Alice plays nothing; a re-offer `sendrecv` resumes both ways. Nothing else
+    /// changed, so the calls go on in place.
+    @Test func holdAndResumeByReOffer() throws {
+        var aliceAudio = LocalAudio(address: "192.0.2.1", port: 40_000)
+        let bobAudio = LocalAudio(address: "192.0.2.2", port: 50_000)
+        let (aliceSide, bobSide) = try Self.negotiate(alice: aliceAudio, bob: bobAudio)
+        let loop = try CallLoop(alice: aliceSide.makeCallMedia(ssrc: 0xA11C_E000), bob: bobSide.makeCallMedia(ssrc: 0xB0B0))
+        loop.run(frames: 100, aliceMicrophone: Self.speaking, bobMicrophone: Self.speaking)
+
+        // The re-offer keeps the keys (same session, same suite) but changes the direction.
+        aliceAudio.direction = .sendOnly
+        var heldAlice = aliceSide, heldBob = bobSide
+        heldAlice.direction = aliceAudio.direction.intersection(MediaDirection.sendReceive.reversed)
+        heldBob.direction = MediaDirection.sendReceive.intersection(aliceAudio.direction.reversed)
+        #expect(heldBob.direction == .receiveOnly)
+        #expect(aliceSide.differsOnlyInDirectionOrAddress(from: heldAlice))
+        heldAlice.applyDirection(to: loop.alice.call)
+        heldBob.applyDirection(to: loop.bob.call)
+        let bobSentBefore = loop.bob.call.statistics.outbound.packetsSent
+        let bobReportsBefore = loop.bob.call.statistics.transport.rtcpPacketsSent
+        loop.run(frames: 150, aliceMicrophone: Self.speaking, bobMicrophone: Self.speaking)
+        let held = loop.bob.call.statistics
+        #expect(held.outbound.packetsSent == bobSentBefore, "Bob sends no RTP while he only receives")
+        #expect(held.transport.rtcpPacketsSent > bobReportsBefore, "RTCP goes on")
+        #expect(Self.played(loop.alice, frames: 105..<250).allSatisfy { $0 == 0 }, "Alice plays nothing while sending only")
+        #expect(SignalComparison.rmsDecibels(Self.played(loop.bob, frames: 105..<250)) > -40, "Bob still hears Alice")
+
+        aliceSide.applyDirection(to: loop.alice.call)
+        bobSide.applyDirection(to: loop.bob.call)
+        // (The fixture's speech lasts 8 s: 400 frames.)
+        loop.run(frames: 150, aliceMicrophone: Self.speaking, bobMicrophone: Self.speaking)
+        #expect(SignalComparison.rmsDecibels(Self.played(loop.alice, frames: 260..<400)) > -40, "Alice hears Bob again")
+        #expect(loop.alice.call.statistics.inbound.packetsLost == 0, "a hold is not loss")
+    }
+
+    /// What the running call cannot take in place is said: a new key or packet time needs new
+    /// media; a new address or direction does not.
+    @Test func renegotiationsThatNeedNewMedia() throws {
+        let (aliceSide, _) = try Self.negotiate(alice: LocalAudio(address: "192.0.2.1", port: 40_000),
+                                                bob: LocalAudio(address: "192.0.2.2", port: 50_000))
+        var moved = aliceSide
+        moved.remoteAddress = "198.51.100.7"
+        moved.remotePort = 6_000
+        moved.direction = .inactive
+        #expect(aliceSide.differsOnlyInDirectionOrAddress(from: moved))
+        var rekeyed = aliceSide
+        rekeyed.receivingKey = SRTPKeyingMaterial.random(profile: aliceSide.profile)
+        #expect(!aliceSide.differsOnlyInDirectionOrAddress(from: rekeyed))
+        var slower = aliceSide
+        slower.peerPtime = 60
+        #expect(!aliceSide.differsOnlyInDirectionOrAddress(from: slower))
+    }
+
+    /// A peer's wishes that make no configuration are typed errors at the call that received
+    /// them: an Opus `a=fmtp` that does not parse, a `maxptime` below every packet we send.
+    @Test func badPeerWishesAreTypedErrors() throws {
+        let (aliceSide, _) = try Self.negotiate(alice: LocalAudio(address: "192.0.2.1", port: 40_000),
+                                                bob: LocalAudio(address: "192.0.2.2", port: 50_000))
+        var garbled = aliceSide
+        garbled.peerOpusFormatParameters = "maxaveragebitrate=lots"
+        #expect {
+            _ = try garbled.makeCallMedia()
+        } throws: { error in
+            guard case .peerFormatParameters = error as? CallNegotiationError else { return false }
+            return true
+        }
+        var impossible = aliceSide
+        impossible.peerOpusFormatParameters = "maxptime=5"
+        #expect {
+            _ = try impossible.mediaConfiguration()
+        } throws: { error in
+            guard case .configuration = error as? CallNegotiationError else { return false }
+            return true
+        }
+    }
+
+    /// The direction attributes on the wire: media level over session level, `sendrecv`
+    /// when neither is written, and what we write reads back the same.
+    @Test func directionAttributesParseAndRoundTrip() throws {
+        let body = "v=0\r\no=- 1 1 IN IP4 192.0.2.9\r\ns=-\r\nc=IN IP4 192.0.2.9\r\nt=0 0\r\na=inactive\r\n"
+            + "m=audio 4000 RTP/SAVP 111\r\na=rtpmap:111 opus/48000/2\r\n"
+            + "a=crypto:1 AES_CM_128_HMAC_SHA1_80 inline:WVNfX19zZW1jdGwgKCkgewkyMjA7fQp9CnVubGVz\r\n"
+        let sessionOnly = try SessionDescription(parsing: body)
+        #expect(sessionOnly.sessionDirection == .inactive && sessionOnly.audio?.direction == nil)
+        #expect(sessionOnly.audioDirection == .inactive)
+        let mediaLevel = try SessionDescription(parsing: body + "a=sendonly\r\n")
+        #expect(mediaLevel.audioDirection == .sendOnly)
+        #expect(try SessionDescription(parsing: mediaLevel.formatted).audioDirection == .sendOnly)
+        #expect(try SessionDescription(parsing: sessionOnly.formatted).audioDirection == .inactive)
+        let plain = try SessionDescription(parsing: body.replacingOccurrences(of: "a=inactive\r\n", with: ""))
+        #expect(plain.audioDirection == .sendReceive)
+        #expect(!plain.formatted.contains("a=sendrecv"), "absent stays absent (the default)")
+        let offer = try SessionDescription.offer(from: LocalAudio(address: "192.0.2.1", port: 4_000),
+                                                 keys: LocalAudio.supportedSuites.map { SRTPKeyingMaterial.random(profile: $0) })
+        #expect(offer.formatted.contains("a=sendrecv\r\n"), "our offers say it")
+    }
+}
