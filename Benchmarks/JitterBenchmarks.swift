@@ -20,7 +20,7 @@ struct JitterBenchmarks {
     var traceFiles: [String] = []
     /// Where `--plot` writes the SVGs, if given.
     var plotDirectory: String? = nil
-    /// `--seed-offset`: another draw of the generated traces (0: the README's table).
+    /// `--seed-offset`: another draw of the generated traces (0: docs/performance.md's table).
     var seedOffset: UInt64 = 0
 
     func run() throws {

@@ -23,7 +23,7 @@ final class RelativeDelayEstimator {
     static let quantile = 0.97
     /// What one unit of late share costs, in ms of delay: 5 000 makes 1 % of late packets worth
     /// 50 ms — the exchange rate at which the buffer meets both the late-loss and the delay
-    /// targets against speexdsp on the benchmark's networks (README, "Jitter buffer", compares
+    /// targets against speexdsp on the benchmark's networks (docs/performance.md, "Jitter buffer", compares
     /// other rates).
     static let lateCostMs = 5_000.0
 

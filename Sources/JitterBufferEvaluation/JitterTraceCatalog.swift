@@ -55,7 +55,7 @@ public enum JitterTraceCatalog {
     }
 
     /// The benchmark's traces, in table order. `seedOffset` draws another sample of the same
-    /// networks (0: the committed traces and the README's table).
+    /// networks (0: the committed traces and docs/performance.md's table).
     public static func standard(includeAnchors: Bool = true, seedOffset: UInt64 = 0) -> [JitterTrace] {
         benchmarkRecipes(includeAnchors: includeAnchors).map { $0.generate(seedOffset: seedOffset) }
     }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-/// The targets the README's jitter section sets for ours on one trace: late loss no higher than
+/// The targets docs/performance.md's jitter section sets for ours on one trace: late loss no higher than
 /// speexdsp's jitter buffer, mean delay at most 0.9 × speex's, and mean delay at most 1.15 × the
 /// fixed-delay oracle's at ours' late loss on a stationary network (1.0 × on the delay-spike
 /// trace, where a fixed delay must cover the spikes).
@@ -13,7 +13,7 @@ public struct PlayoutTargets: Sendable, Equatable {
     /// Late loss over speex's, at most (1: no more than speex).
     public var lateLossOverSpeex = 1.0
 
-    /// The README's targets.
+    /// docs/performance.md's targets.
     public init() {}
 
     /// The oracle bound that applies to `trace`, if any (none on drift or on traces from files).

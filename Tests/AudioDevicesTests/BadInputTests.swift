@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// Issue 16, "Hardening": device-layer requests that used to trap. Each test names its row of
-/// the README's "Bad input" table.
+/// the "Bad input" table (docs/bad-input.md).
 @Suite struct AudioDevicesBadInputTests {
     /// Row 6: `stall(milliseconds: 5_000_000)` made the I/O thread compute 5 × 10^9 µs as a
     /// `UInt32` and trap. The request is now clamped to `maximumStallMilliseconds` (and

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The README's "Embedding" example, compiled and run by EmbeddingExampleTests (which also
+// The README's quick start (the embedding example), compiled and run by EmbeddingExampleTests (which also
 // checks that the README shows this text unchanged, between the markers).
 // embedding-example:begin
 import Foundation

@@ -5,21 +5,21 @@ import JitterBufferEvaluation
 
 /// The adaptive buffer against speexdsp's jitter buffer and the fixed-delay oracle on the
 /// committed 20 s traces of G.1050 classes B, C and D, in both modes (`PlayoutMode`: FEC first
-/// with FEC recovery credited, and waiting judged on own payloads only) — the README's jitter
+/// with FEC recovery credited, and waiting judged on own payloads only) — docs/performance.md's jitter
 /// targets, checked on every test run instead of only in the benchmark.
 ///
 /// The traces are committed and every part of the replay (Opus stream, both buffers) is
 /// deterministic, so the figures are the same on every run: margins are not there for noise
 /// but for what a 20 s trace does to a target set on 60 s ones.
 ///
-/// - Late loss ≤ speex's, per trace: the README's target as it is (measured: ours 0.0–0.7 %
+/// - Late loss ≤ speex's, per trace: the target as docs/performance.md states it (measured: ours 0.0–0.7 %
 ///   FEC first, 0.5–2.3 % waiting, against speex's 1.1–3.1 %).
 /// - Mean delay ≤ 1.0 × speex's per trace, and ≤ 0.9 × speex's over the three together: the
-///   README's 0.9 is met over 60 s of traffic, but a single 20 s draw weighs the first second
+///   the stated 0.9 is met over 60 s of traffic, but a single 20 s draw weighs the first second
 ///   (initial delay, before the estimate takes over) three times as much, and speex's own
 ///   delay varies more between short draws (speex / oracle 1.08–1.34 here). Measured per trace
 ///   0.64–0.94 × speex FEC first, 0.68–0.96 × waiting; 0.83 and 0.87 over the three.
-/// - Mean delay ≤ 1.15 × the oracle's at ours' late loss, per trace: the README's target for a
+/// - Mean delay ≤ 1.15 × the oracle's at ours' late loss, per trace: the documented target for a
 ///   stationary network as it is (measured 0.18–0.53 FEC first, 0.71–0.88 waiting).
 @Suite struct ShortTraceTargetTests {
     static let evaluations: [TraceEvaluation] = {

@@ -14,7 +14,7 @@ import TestSupport
     static let alice = CallOverNetworkTests.alice
     static let bob = CallOverNetworkTests.bob
     static let frames = 400
-    /// From 2 s on: the canceller has found the delay and converged (≤ 1.5 s, README).
+    /// From 2 s on: the canceller has found the delay and converged (≤ 1.5 s, docs/performance.md).
     static let measured = 96_000..<(frames * 960)
 
     /// Runs the call with Alice's microphone hearing `aliceSpeech` (or nothing) plus the

@@ -3,7 +3,7 @@ import NetworkSimulation
 import Testing
 
 /// Issue 16, "Hardening": trace files that used to be misread or to trap. Each test names its
-/// row of the README's "Bad input" table.
+/// row of the "Bad input" table (docs/bad-input.md).
 @Suite struct NetworkTraceBadInputTests {
     static let header = NetworkTrace.csvHeader + "\n"
 

@@ -3,7 +3,7 @@ import RTP
 import Testing
 
 /// Issue 16, "Hardening": inputs that used to trap in the RTP module. Each test names its row
-/// of the README's "Bad input" table.
+/// of the "Bad input" table (docs/bad-input.md).
 @Suite("Bad input: RTP")
 struct BadInputTests {
     /// Row 8: the distance between 64-bit values more than half the circle apart used to trap
