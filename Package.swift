@@ -144,7 +144,7 @@ let package = Package(
         // UDP and SRTP, on virtual devices paced in real time, beside the floor of its
         // configuration (MouthToEarMeasurement, MouthToEarFloor), for voicecall latency, the
         // benchmarks and the tests.
-        .target(name: "LatencyEvaluation", dependencies: ["MediaEngine", "AudioDevices", "AudioDevicesTesting", "Opus", "SRTP", "Transport"]),
+        .target(name: "LatencyEvaluation", dependencies: ["MediaEngine", "AudioProcessing", "AudioDevices", "AudioDevicesTesting", "Opus", "SRTP", "Transport"]),
         // EchoEvaluation: ERLE and convergence over whole recordings and the canceller run over
         // a recording (offline, pure Swift), for the tests, the benchmarks and voicecall aec.
         .target(name: "EchoEvaluation", dependencies: ["AudioProcessing"]),

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import AudioDevices
 import AudioDevicesTesting
+import AudioProcessing
 import Foundation
 import MediaEngine
 import Opus
@@ -26,8 +27,9 @@ public struct MouthToEarMeasurement: Sendable {
     /// Voice processing on both sides (voiceChat: what a call runs).
     public var processing = ProcessingMode.voiceChat
 
-    /// Voice processing on both sides.
-    public enum ProcessingMode: Sendable { case voiceChat, off }
+    /// Voice processing on both sides: a call's, the same with the low-latency residual echo
+    /// suppressor (`EchoCanceller.Configuration.residualFilterHalfLengthMs`), or none.
+    public enum ProcessingMode: Sendable { case voiceChat, voiceChatLowLatencyEchoSuppression, off }
 
     /// The defaults: 10 ms periods, 20 ms frames, 8 s, voiceChat.
     public init() {}
@@ -215,6 +217,9 @@ public struct MouthToEarMeasurement: Sendable {
             configuration.periodMs = periodMs
             configuration.realtimePriority = nil
             if processing == .off { configuration.mixer.processing = .off }
+            if processing == .voiceChatLowLatencyEchoSuppression {
+                configuration.mixer.echoCanceller.residualFilterHalfLengthMs = ResidualEchoSuppressor.lowLatencyFilterHalfLengthMs
+            }
             engine = try VoiceEngine(configuration: configuration)
         }
     }

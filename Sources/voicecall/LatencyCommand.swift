@@ -5,7 +5,7 @@ import LatencyEvaluation
 /// `voicecall latency`: mouth-to-ear latency of a call and the time to first audio.
 enum LatencyCommand {
     static let usage = """
-        usage: voicecall latency [--period-ms MS] [--ptime MS] [--seconds N] [--no-processing]
+        usage: voicecall latency [--period-ms MS] [--ptime MS] [--seconds N] [--no-processing | --low-latency-echo]
           Two engines in this process call each other over UDP on 127.0.0.1 with SRTP, on
           virtual devices paced in real time (a clean network). Tone bursts go into Alice's
           microphone once a second; the devices' clocks say when each left Bob's loudspeaker.
@@ -16,6 +16,8 @@ enum LatencyCommand {
           --ptime           Opus frame, 10 or 20 ms (default 20)
           --seconds         call length (default 8: six bursts)
           --no-processing   voice processing off (measurement mode) on both sides
+          --low-latency-echo  the residual echo suppressor applies its gains by a 4 ms filter
+                            instead of overlap-add (a frame, 10 ms)
         """
 
     static func run(_ arguments: inout CommandArguments) throws {
@@ -24,6 +26,10 @@ enum LatencyCommand {
         measurement.frameMs = try arguments.integer("--ptime", oneOf: [10, 20]) ?? 20
         measurement.seconds = try arguments.integer("--seconds", in: 3...3_600) ?? 8
         if arguments.flag("--no-processing") { measurement.processing = .off }
+        if arguments.flag("--low-latency-echo") {
+            guard measurement.processing != .off else { throw CommandError.usage("--low-latency-echo needs processing: drop --no-processing") }
+            measurement.processing = .voiceChatLowLatencyEchoSuppression
+        }
         try arguments.finish()
         let result = try measurement.run()
         print(report(result, periodMs: measurement.periodMs, frameMs: measurement.frameMs))

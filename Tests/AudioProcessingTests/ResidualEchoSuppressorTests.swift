@@ -51,6 +51,7 @@ import TestSupport
         #expect(try EchoCanceller(configuration: .init(sampleRate: Self.rate)).latencySamples == 160)
         #expect(try EchoCanceller(configuration: .init(sampleRate: Self.rate, residualSuppression: .none)).latencySamples == 0)
         #expect(try EchoCanceller(configuration: .init(sampleRate: Self.rate, residualSuppression: .speexdsp)).latencySamples == 160)
+        #expect(try EchoCanceller(configuration: .init(sampleRate: Self.rate, residualFilterHalfLengthMs: 4)).latencySamples == 64)
         #expect(ResidualEchoSuppressor(frameCount: 160, sampleRate: Self.rate, filterHalfLengthMs: 5).latencySamples == 80)
         #expect(ResidualEchoSuppressor(frameCount: 160, sampleRate: Self.rate, filterHalfLengthMs: 50).latencySamples == 160)
         #expect(ResidualEchoSuppressor(frameCount: 160, sampleRate: Self.rate, filterHalfLengthMs: .nan).latencySamples == 64)

@@ -17,6 +17,15 @@ import Testing
         #expect(unmeasured.totalMs == unmeasured.configurationMs, "a network not measured adds nothing")
     }
 
+    /// The low-latency residual echo suppressor is a setting of voice processing: asked for
+    /// without it, the command refuses at once, naming the option.
+    @Test func lowLatencyEchoWithoutProcessingIsAUsageError() throws {
+        let run = try DemoCommandTests.run(["latency", "--no-processing", "--low-latency-echo"])
+        #expect(run.exited && run.status != 0)
+        #expect(run.errors.contains("--low-latency-echo"), "\(run.errors)")
+        #expect(!run.output.contains("mouth-to-ear"), "nothing was measured")
+    }
+
     /// The first number after `label` in `text`.
     static func milliseconds(after label: String, in text: String) -> Double? {
         guard let range = text.range(of: label) else { return nil }
