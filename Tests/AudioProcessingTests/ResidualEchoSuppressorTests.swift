@@ -172,9 +172,11 @@ import TestSupport
     }
 
     /// Steady state on the real-time path: the suppressor alone allocates nothing per frame
-    /// (48 kHz, 20 ms: the largest transform, 2048 points), comfort noise (on by default) included.
-    @Test func processAllocatesNothing() {
-        let suppressor = ResidualEchoSuppressor(frameCount: 960, sampleRate: 48_000)
+    /// (48 kHz, 20 ms: the largest transform, 2048 points), comfort noise (on by default)
+    /// included, by overlap-add and with the low-latency gain filter.
+    @Test(arguments: [nil, ResidualEchoSuppressor.lowLatencyFilterHalfLengthMs])
+    func processAllocatesNothing(filterHalfLengthMs: Double?) {
+        let suppressor = ResidualEchoSuppressor(frameCount: 960, sampleRate: 48_000, filterHalfLengthMs: filterHalfLengthMs)
         var generator = SeededGenerator(seed: 4)
         let far = (0..<960).map { _ in Int16.random(in: -8_000...8_000, using: &generator) }
         let mic = far.map { $0 / 3 }
