@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
 # The two entry points of the README. Both install what they need first.
-.PHONY: demo test deps test-deps benchmarks quality fixtures fuzz test-asan test-tsan
+.PHONY: demo test deps test-deps benchmarks quality fixtures fuzz docs test-asan test-tsan
 
 deps:
 	scripts/install-deps
@@ -71,6 +71,13 @@ fixtures:
 SECONDS ?= 30
 fuzz: deps
 	scripts/fuzz --seconds $(SECONDS) $(TARGETS)
+
+## DocC documentation of every public library with the toolchain's docc (scripts/docs): one
+## archive per catalog Sources/<Module>/<Module>.docc in .build/docs/<Module>.doccarchive.
+## A warning in a catalog fails; warnings in the sources' /// comments are listed.
+## make docs MODULES="RTP SRTP" builds only those.
+docs: deps
+	scripts/docs $(MODULES)
 
 ## The test suite under AddressSanitizer / ThreadSanitizer, each in its own build directory.
 test-asan: test-deps
