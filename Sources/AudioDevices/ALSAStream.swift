@@ -52,7 +52,13 @@ public final class ALSAStream<Calls: ALSACalls>: @unchecked Sendable {
     /// Opens `device` in `directions` with `parameters` through `calls`.
     ///
     /// - Parameters:
+    ///   - device: the ALSA PCM name (`default`, `hw:1,0`, `plughw:…`).
+    ///   - directions: capture, playback, or both on one I/O thread.
+    ///   - parameters: the rate, channels and period asked for (the device may negotiate others:
+    ///     `parameters(for:)`).
     ///   - ringMs: capacity of each ring between the I/O thread and the app, in milliseconds.
+    ///   - policy: how faults are recovered (attempts, prefill, resume waits).
+    ///   - calls: the ALSA call layer (`SystemALSA` on a machine; a scripted one in tests).
     ///   - onEvent: also told of every event, on the I/O thread: keep it short.
     /// - Throws: `ALSAError` naming the call that failed (`snd_pcm_open`,
     ///   `snd_pcm_hw_params_set_rate_near`, …, or `eventfd` for the stop waker).
@@ -104,7 +110,10 @@ public final class ALSAStream<Calls: ALSACalls>: @unchecked Sendable {
 
     /// Starts the PCMs and, unless `thread` is `.none`, the I/O thread. Later calls do nothing.
     ///
-    /// - Parameter onCycle: called on the I/O thread (or in `runOnce` with `.none`) once per
+    /// - Parameters:
+    ///   - thread: the I/O thread to run (real-time by default), or `.none` to drive the stream
+    ///     by calling `runOnce`.
+    ///   - onCycle: called on the I/O thread (or in `runOnce` with `.none`) once per
     ///   wake-up, also when the wait timed out: after the capture PCM was served (the periods
     ///   it captured are in the ring: `capturedSamplesAvailable`, `read(into:)`) and before the
     ///   playback PCM is served (what it queues with `write(_:)` goes to the device in the same

@@ -30,8 +30,10 @@ public final class WAVFileReader {
 
     /// Opens `path` and parses its header.
     ///
-    /// - Parameter chunkSampleCapacity: samples decoded per read at most (rounded down to whole
-    ///   frames, at least one frame).
+    /// - Parameters:
+    ///   - path: the file to read.
+    ///   - chunkSampleCapacity: samples decoded per read at most (rounded down to whole
+    ///     frames, at least one frame).
     /// - Throws: `WAVError.io` when the file cannot be opened or read, `.malformed` and
     ///   `.unsupportedFormat` as `WAVAudio(wavData:)` does.
     public init(path: String, chunkSampleCapacity: Int = 16_384) throws(WAVError) {

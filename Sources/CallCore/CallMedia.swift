@@ -98,6 +98,9 @@ public final class CallMedia: @unchecked Sendable {
     /// A call sending with `sendingKey` and receiving with the peer's `receivingKey` (SRTP,
     /// SDES-negotiated), or plain RTP when both are nil.
     /// - Parameters:
+    ///   - configuration: the codec, payload types, SRTP suite and jitter buffer of the call.
+    ///   - sendingKey: our SRTP key (nil with `receivingKey` nil: plain RTP).
+    ///   - receivingKey: the peer's SRTP key.
     ///   - ssrc: the source to send as (random by default, RFC 3550 §8).
     ///   - rtcpSeed: seeds the RTCP report timer's randomisation (random by default; fixed
     ///     in tests so a run repeats).

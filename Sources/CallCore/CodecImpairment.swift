@@ -26,15 +26,15 @@ public struct CodecImpairment: Sendable, Equatable {
     /// (espeak-ng synthetic speech, 8 s each) through libopus 1.3.1 (Debian 12), scores them
     /// with ITU-T P.862.2 (PESQ-WB, PyPI `pesq` 0.0.4) and turns the mean MOS-LQO into Ie,WB the
     /// way ITU-T P.834.1 derives wideband impairment factors from an instrumental model: MOS →
-    /// R by inverting G.107 Annex B, R_WB = 1.29 R, Ie,WB = 129 − R_WB (``opusImpairments``).
+    /// R by inverting G.107 Annex B, R_WB = 1.29 R, Ie,WB = 129 − R_WB (`opusImpairments`).
     /// Bpl,WB = 6.7 is the least-squares fit of G.107.1's Ie,eff,WB to eight random-loss
     /// conditions (1–20 %, libopus PLC, 8 loss patterns each) at 24 kb/s (rms error 2.8 R
     /// points). In-band FEC takes its bits from the primary coding: planned for 2, 5, 10 and 20 %
     /// loss it costs 2.5, 3.9, 20.8 and 38.3 Ie,WB points at 24 kb/s, with no loss
-    /// (``opusFECCosts``). An encoder told to expect loss also predicts less from frame to
+    /// (`opusFECCosts`). An encoder told to expect loss also predicts less from frame to
     /// frame, so the packets FEC does not rebuild are concealed better: Bpl,WB fitted on 1–8 %
     /// random loss concealed by PLC is 10.8, 14.4 and 21.0 with FEC planned for 5, 10 and 20 %
-    /// (rms 2.8, 1.7, 1.0; ``opusRobustness``). PESQ on synthetic speech is an estimate of an
+    /// (rms 2.8, 1.7, 1.0; `opusRobustness`). PESQ on synthetic speech is an estimate of an
     /// estimate: these values make the E-model agree with PESQ-WB on these fixtures, which is
     /// what they are for.
     public static func opus(bitsPerSecond: Double, fecPlannedLossPercent: Double = 0) -> CodecImpairment {

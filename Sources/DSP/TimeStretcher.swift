@@ -28,7 +28,10 @@ public final class TimeStretcher {
     }
 
     /// Shortens `input` by one pitch period into `output` (capacity ≥ `input.count`).
-    /// - Parameter maximumPeriod: the most samples that may be removed (`nil`: any period).
+    /// - Parameters:
+    ///   - input: the audio to shorten.
+    ///   - output: where the shortened audio goes.
+    ///   - limit: the most samples that may be removed (`nil`: any period).
     /// - Returns: the number of samples written: `input.count` minus the samples removed
     ///   (0 removed when the signal does not allow it).
     public func accelerate(_ input: UnsafeBufferPointer<Int16>, into output: UnsafeMutableBufferPointer<Int16>,

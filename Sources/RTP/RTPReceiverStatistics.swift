@@ -33,7 +33,9 @@ public struct RTPReceiverStatistics: Sendable, Hashable {
     private var lastSenderReportArrival: NTPTimestamp? = nil
 
     /// Statistics for `ssrc`, not yet heard.
-    /// - Parameter minSequential: see ``RTPSequenceExtender/init(minSequential:)``.
+    /// - Parameters:
+    ///   - ssrc: the source the statistics are of.
+    ///   - minSequential: see ``RTPSequenceExtender/init(minSequential:)``.
     public init(ssrc: UInt32, minSequential: Int = 2) {
         self.ssrc = ssrc
         self.sequence = RTPSequenceExtender(minSequential: minSequential)

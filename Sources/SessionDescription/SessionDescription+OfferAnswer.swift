@@ -7,8 +7,10 @@ extension SessionDescription {
     /// Our offer: Opus and telephone-event, an `a=crypto` line per suite in `local.suites`
     /// order (tags 1, 2, …), rtcp-mux.
     ///
-    /// - Parameter keys: our key for each suite (one per entry of `local.suites`, same order).
-    ///   Keep them: `negotiated(offer:answer:)` needs the offer to find which one was taken.
+    /// - Parameters:
+    ///   - local: where we receive, our payload types, packet time, suites and direction.
+    ///   - keys: our key for each suite (one per entry of `local.suites`, same order).
+    ///     Keep them: `negotiated(offer:answer:)` needs the offer to find which one was taken.
     /// - Throws: never in practice (tags 1… are valid); typed for the SDES constructor.
     public static func offer(from local: LocalAudio, keys: [SRTPKeyingMaterial]) throws(SDESError) -> SessionDescription {
         var crypto: [SDESCryptoAttribute] = []
@@ -34,7 +36,9 @@ extension SessionDescription {
     /// (answered with the same tag and our own key of that suite), rtcp-mux when offered, and
     /// `local.direction` within what the offer allows (its direction reversed).
     ///
-    /// - Parameter key: makes our key for the chosen suite (e.g. `SRTPKeyingMaterial.random`).
+    /// - Parameters:
+    ///   - local: where we receive, our payload types, packet time, suites and wished direction.
+    ///   - key: makes our key for the chosen suite (e.g. `SRTPKeyingMaterial.random`).
     /// - Throws: `.noAudio`, `.audioRejected`, `.notSecure`, `.noConnection`, `.noOpus` or
     ///   `.noCommonSuite`.
     public func answer(from local: LocalAudio, key: (SRTPProfile) -> SRTPKeyingMaterial) throws(SessionDescriptionError)
