@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// The README's quick start (the embedding example), compiled and run by EmbeddingExampleTests (which also
-// checks that the README shows this text unchanged, between the markers).
+// The embedding example of docs/embedding.md, compiled and run by EmbeddingExampleTests (which also
+// checks that the page shows this text unchanged, between the markers).
 // embedding-example:begin
 import Foundation
 import VoiceEngineKit

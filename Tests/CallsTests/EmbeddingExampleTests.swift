@@ -11,8 +11,9 @@ import Testing
 import TestSupport
 import Transport
 
-/// The README's embedding example runs as written: answering starts the engine, ending stops
-/// it; and the README shows exactly the compiled text.
+/// The embedding example (docs/embedding.md) and the README's quick start run as written:
+/// answering starts the engine, ending stops it, an offer becomes a call that receives; and the
+/// pages show exactly the compiled text.
 @Suite struct EmbeddingExampleTests {
     @Test func theSoftphoneAnswersAndHangsUp() throws {
         let phone = try Softphone(device: AudioDeviceOpener(name: "null", backend: VirtualAudioDevice.null()))
@@ -39,12 +40,46 @@ import Transport
         #expect(Self.eventually { !phone.engine.isRunning && phone.provider.liveCalls.isEmpty }, "ended: audio stopped, no call left")
     }
 
-    @Test func theReadmeShowsTheCompiledExample() throws {
+    @Test func theDocsShowTheCompiledExample() throws {
         let source = try String(contentsOf: VectorFiles.url("../Tests/CallsTests/EmbeddingExample.swift"), encoding: .utf8)
-        let readme = try String(contentsOf: VectorFiles.url("../README.md"), encoding: .utf8)
+        let page = try String(contentsOf: VectorFiles.url("../docs/embedding.md"), encoding: .utf8)
         let example = try #require(Self.between("// embedding-example:begin\n", "// embedding-example:end", in: source))
-        let shown = try #require(Self.between("<!-- embedding-example:begin -->\n```swift\n", "```\n<!-- embedding-example:end -->", in: readme))
-        #expect(shown == example, "README.md's embedding example differs from Tests/CallsTests/EmbeddingExample.swift")
+        let shown = try #require(Self.between("<!-- embedding-example:begin -->\n```swift\n", "```\n<!-- embedding-example:end -->", in: page))
+        #expect(shown == example, "docs/embedding.md's embedding example differs from Tests/CallsTests/EmbeddingExample.swift")
+    }
+
+    /// The README's quick start as written: an offer in, our answer out, and the caller's
+    /// packets reach the call in a running engine.
+    @Test func theQuickStartAnswersAnOfferAndReceivesTheCaller() throws {
+        var configuration = VoiceEngineConfiguration()
+        configuration.device = AudioDeviceOpener(name: "null", backend: VirtualAudioDevice.null())
+        let engine = try VoiceEngine(configuration: configuration)
+        defer { engine.shutdown() }
+        // The caller: a socket and keys of its own, an offer as its SIP stack writes it.
+        let callerSocket = try UDPSocket(bindingTo: UDPEndpoint(host: "127.0.0.1", port: 0))
+        let keys = LocalAudio.supportedSuites.map { SRTPKeyingMaterial.random(profile: $0) }
+        let offer = try SessionDescription.offer(from: LocalAudio(address: "127.0.0.1", port: callerSocket.localEndpoint.port), keys: keys)
+        let (answer, call) = try answerCall(offer: offer.formatted, on: engine, address: "127.0.0.1")
+        let settled = try SessionDescription(parsing: answer).negotiated(offer: offer)
+        let caller = try settled.makeCallMedia()
+        try callerSocket.setRemote(UDPEndpoint(host: settled.remoteAddress, port: settled.remotePort))
+        let tone = (0..<caller.samplesPerFrame).map { Int16(8_000 * sin(2 * Double.pi * 440 * Double($0) / 48_000)) }
+        for frame in 0..<50 {
+            tone.withUnsafeBufferPointer { caller.send(microphone: $0) }
+            caller.sendDatagrams(nowMs: Double(frame) * 20) { _ = try? callerSocket.send($0) }
+        }
+        #expect(engine.isRunning)
+        #expect(Self.eventually { (engine.statistics(of: call)?.inbound.packetsReceived ?? 0) >= 40 },
+                "the engine received \(engine.statistics(of: call)?.inbound.packetsReceived ?? 0) of the caller's 50 packets")
+        #expect(engine.statistics(of: call)?.transport.srtp.authFailures == 0, "the keys crossed")
+    }
+
+    @Test func theReadmeShowsTheCompiledQuickStart() throws {
+        let source = try String(contentsOf: VectorFiles.url("../Tests/CallsTests/QuickStart.swift"), encoding: .utf8)
+        let readme = try String(contentsOf: VectorFiles.url("../README.md"), encoding: .utf8)
+        let example = try #require(Self.between("// quick-start:begin\n", "// quick-start:end", in: source))
+        let shown = try #require(Self.between("<!-- quick-start:begin -->\n```swift\n", "```\n<!-- quick-start:end -->", in: readme))
+        #expect(shown == example, "README.md's quick start differs from Tests/CallsTests/QuickStart.swift")
     }
 
     static func between(_ start: String, _ end: String, in text: String) -> String? {
