@@ -19,6 +19,12 @@ import Darwin
 /// climbs onto the echo's own level and fills suppressed frames with echo-level noise. Slow,
 /// it stays at the last true pause's level. The price: a noise that gets louder is followed at
 /// 1 dB/s, while a quieter one is followed without a rate limit (20 dB down within a second).
+///
+/// With a window (`init(…, windowSeconds:)`, for noise suppression, where a fan that starts
+/// mid-call must not stay unsuppressed for a minute), the floor is also never below the
+/// smallest smoothed power of the last `windowSeconds` (Martin's minimum statistics, kept in
+/// four sub-windows): a louder noise is followed once it has lasted a window, while a talker
+/// who pauses within the window still keeps the floor at the pause's level.
 final class NoiseFloorTracker {
     /// Rise of the minimum while the power stays above it, in dB per second.
     static let riseDbPerSecond = 1.0
@@ -52,10 +58,19 @@ final class NoiseFloorTracker {
     private let lowest: Float
     private let transformSize: Int
     private let blockCount: Int
+    /// Window minimum: the running minimum of the current sub-window per bin, then the minima
+    /// of the `subWindowCount` sub-windows before it (bin-major); nil without a window.
+    private let window: UnsafeMutablePointer<Float>?
+    /// Frames per sub-window, and frames into the current one.
+    private let subWindowFrames: Int
+    private var subWindowFrame = 0
+    /// Sub-windows kept besides the current one.
+    static let subWindowCount = 3
 
     /// A tracker for spectra of `binCount` bins from `STFTFraming` blocks of `blockCount`
-    /// samples, zero-padded to `transformSize`, one every `frameDurationMs`.
-    init(binCount: Int, blockCount: Int, transformSize: Int, frameDurationMs: Float) {
+    /// samples, zero-padded to `transformSize`, one every `frameDurationMs`; with
+    /// `windowSeconds`, a louder noise is followed once it has lasted that long.
+    init(binCount: Int, blockCount: Int, transformSize: Int, frameDurationMs: Float, windowSeconds: Double? = nil) {
         self.binCount = binCount
         self.blockCount = blockCount
         self.transformSize = transformSize
@@ -65,12 +80,21 @@ final class NoiseFloorTracker {
         power = .allocate(capacity: binCount, filledWith: 0)
         input = .allocate(capacity: binCount, filledWith: -1)
         minimum = .allocate(capacity: binCount, filledWith: 0)
+        if let windowSeconds {
+            let frames = windowSeconds * 1_000 / Double(frameDurationMs) / Double(Self.subWindowCount + 1)
+            subWindowFrames = max(1, Int(frames.rounded()))
+            window = .allocate(capacity: binCount * (Self.subWindowCount + 1), filledWith: 0)
+        } else {
+            subWindowFrames = 1
+            window = nil
+        }
     }
 
     deinit {
         power.deallocate()
         input.deallocate()
         minimum.deallocate()
+        window?.deallocate()
     }
 
     /// Forgets the floor; the next frame sets every minimum.
@@ -78,6 +102,8 @@ final class NoiseFloorTracker {
         power.update(repeating: 0, count: binCount)
         input.update(repeating: -1, count: binCount)
         minimum.update(repeating: 0, count: binCount)
+        window?.update(repeating: 0, count: binCount * (Self.subWindowCount + 1))
+        subWindowFrame = 0
     }
 
     /// Follows this frame's `spectrum`.
@@ -98,7 +124,37 @@ final class NoiseFloorTracker {
             }
             floor = max(floor, lowest)
             minimum[bin] = floor
+            if let window { floor = max(floor, Self.windowMinimum(window + bin * (Self.subWindowCount + 1), smoothed, first)) }
             power[bin] = Self.bias * floor
+        }
+        if window != nil { advanceSubWindow() }
+    }
+
+    /// Takes `smoothed` into a bin's current sub-window minimum (`slots[0]`, after the first
+    /// frame of a sub-window or the first frame of all: `first`) and returns the window's.
+    private static func windowMinimum(_ slots: UnsafeMutablePointer<Float>, _ smoothed: Float, _ first: Bool) -> Float {
+        if first {
+            for slot in 0...subWindowCount { slots[slot] = smoothed }
+        } else {
+            slots[0] = min(slots[0], smoothed)
+        }
+        var smallest = slots[0]
+        for slot in 1...subWindowCount { smallest = min(smallest, slots[slot]) }
+        return smallest
+    }
+
+    /// After a sub-window's last frame, shifts every bin's minima by one: the current one
+    /// becomes the newest past one and the oldest is dropped; the new current one starts at
+    /// +∞ so that the next frame sets it.
+    private func advanceSubWindow() {
+        subWindowFrame += 1
+        guard subWindowFrame == subWindowFrames, let window else { return }
+        subWindowFrame = 0
+        let slotCount = Self.subWindowCount + 1
+        for bin in 0..<binCount {
+            let slots = window + bin * slotCount
+            for slot in stride(from: Self.subWindowCount, to: 0, by: -1) { slots[slot] = slots[slot - 1] }
+            slots[0] = .infinity
         }
     }
 

@@ -41,6 +41,36 @@ import TestSupport
         #expect(abs(Self.decibels(tracker.power[0] / before) - 5 * NoiseFloorTracker.riseDbPerSecond) < 0.05)
     }
 
+    /// With a 2 s window (noise suppression's tracker), a louder noise is followed once it has
+    /// lasted the window: 20 dB louder, the floor has moved no more than the rise (1 dB/s)
+    /// before 1.5 s and sits at the new level (× the bias) after 2.5 s.
+    @Test func withAWindowFollowsALouderNoiseOnceItLasts() {
+        let tracker = NoiseFloorTracker(binCount: Self.binCount, blockCount: 320, transformSize: 512,
+                                        frameDurationMs: 10, windowSeconds: 2)
+        Self.feed(tracker, level: 1e-4, frames: 300)
+        let before = tracker.power[0]
+        Self.feed(tracker, level: 1e-2, frames: 150)
+        #expect(Self.decibels(tracker.power[0] / before) < 1.6)
+        Self.feed(tracker, level: 1e-2, frames: 100)
+        #expect(abs(Self.decibels(tracker.power[0] / (NoiseFloorTracker.bias * 1e-2))) < 0.1)
+    }
+
+    /// With a window, a talker who pauses within it keeps the floor where the tracker without
+    /// a window has it: 1.5 s of speech-level power (30 dB above the noise), 0.5 s of noise (a
+    /// breath), over and over for 14 s, and both floors agree to 0.1 dB and stay within 5 dB of
+    /// the noise (the ~60 ms smoothing reaches the noise late in each breath).
+    @Test func withAWindowPausesKeepTheFloorDown() {
+        let windowed = NoiseFloorTracker(binCount: Self.binCount, blockCount: 320, transformSize: 512,
+                                         frameDurationMs: 10, windowSeconds: 2)
+        let plain = Self.tracker()
+        for (level, frames) in [(Float(1e-4), 100)] + Array(repeating: [(Float(1e-1), 150), (1e-4, 50)], count: 7).flatMap({ $0 }) {
+            Self.feed(windowed, level: level, frames: frames)
+            Self.feed(plain, level: level, frames: frames)
+            #expect(abs(Self.decibels(windowed.power[0] / plain.power[0])) < 0.1)
+            #expect(Self.decibels(windowed.power[0] / (NoiseFloorTracker.bias * 1e-4)) < 5)
+        }
+    }
+
     /// A step down is followed at once, without a rate limit: the minimum moves a tenth of the
     /// way per frame toward the ~60 ms average, so a 20 dB drop is followed halfway (10 dB) in
     /// 0.3 s and to within 1 dB in 0.8 s — where a 20 dB rise takes 20 s.

@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: Apache-2.0
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Noise suppression's gain per bin, computed on a spectrum the caller already has, so that it
+/// costs no framing of its own: inside `ResidualEchoSuppressor` it multiplies the echo gains
+/// and adds no delay (speexdsp's preprocessor, which did this before, overlap-adds a frame of
+/// its own: 10 ms more mouth-to-ear).
+///
+/// Per bin: the stationary noise is tracked by minimum statistics (`NoiseFloorTracker` with a
+/// window of `noiseWindowSeconds`: a noise that starts or grows mid-call is followed once it
+/// has lasted that long, while a talker's pauses keep the floor at the noise); the a priori SNR is estimated decision-
+/// directed (Ephraim and Malah: mostly the last frame's cleaned power, a little of this
+/// frame's excess over the noise), which keeps the gain from flickering in noise-only bins
+/// (musical noise); the gain is Wiener's, ξ / (1 + ξ), never under `floorDb`, smoothed over
+/// three bins, and falls by at most `fallPerFrame` per frame so that a word's fading tail is
+/// not cut off (a rising gain follows at once: onsets are kept).
+///
+/// Where it starts: the first frame sets the noise floor. A talker from the very first frame
+/// is taken for noise only until the floor falls into the first pause (a tenth of the way per
+/// frame), not for as long as speexdsp's estimator, which learns at 1 / frames seen (see
+/// `docs/performance.md`, voice processing).
+///
+/// Everything is allocated in `init`; `update` allocates nothing.
+final class SpectralNoiseGain {
+    /// How long a louder noise lasts before the floor follows it, in seconds. Not shorter:
+    /// with 3 s the window's minimum climbed onto continuous speech (the benchmark's rows
+    /// lost 0.06–0.1 PESQ against no window); with 8 s they are within 0.03 of no window,
+    /// which would follow a fan that starts mid-call at 1 dB/s (a minute for 60 dB).
+    static let noiseWindowSeconds = 8.0
+    /// Weight of the last frame's cleaned power in the a priori SNR (decision-directed).
+    static let priorSmoothing: Float = 0.98
+    /// Largest fall of a bin's gain per frame, as a factor (0.5: 6 dB per frame).
+    static let fallPerFrame: Float = 0.5
+
+    /// Number of bins.
+    let binCount: Int
+    /// The gain per bin for the last spectrum (1: keep, `floorDb`: noise only).
+    let gain: UnsafeMutablePointer<Float>
+    /// The tracked noise floor per bin, in the spectrum's power units.
+    var noisePower: UnsafePointer<Float> { UnsafePointer(noise.power) }
+    /// Smallest gain, in dB (negative): how far noise is pushed down.
+    var floorDb: Float {
+        didSet { floorGain = Self.gain(forDb: floorDb) }
+    }
+
+    private var floorGain: Float
+    /// Noise power of one 16-bit step (1 LSB RMS) per bin, in analysis power units. As in
+    /// speexdsp's denoiser, a bin's floor scales with √(noise / (noise + this)): where the
+    /// noise is below the step there is no background to keep, so a digitally silent pause
+    /// stays silent instead of keeping the dither of the stages before.
+    private let stepNoise: Float
+    private let noise: NoiseFloorTracker
+    /// The last frame's cleaned power per bin (gain² × power); negative until the first frame.
+    private let cleanPower: UnsafeMutablePointer<Float>
+    /// Wiener gains of this frame before smoothing.
+    private let raw: UnsafeMutablePointer<Float>
+
+    /// Gains for spectra of `binCount` bins from `STFTFraming` blocks of `blockCount` samples
+    /// zero-padded to `transformSize`, one every `frameDurationMs`, at most `floorDb` deep.
+    init(binCount: Int, blockCount: Int, transformSize: Int, frameDurationMs: Float, floorDb: Float) {
+        self.binCount = binCount
+        self.floorDb = floorDb
+        floorGain = Self.gain(forDb: floorDb)
+        stepNoise = Float(blockCount) / 2 / (32_768 * 32_768)
+        noise = NoiseFloorTracker(binCount: binCount, blockCount: blockCount, transformSize: transformSize,
+                                  frameDurationMs: frameDurationMs, windowSeconds: Self.noiseWindowSeconds)
+        gain = .allocate(capacity: binCount, filledWith: 1)
+        cleanPower = .allocate(capacity: binCount, filledWith: -1)
+        raw = .allocate(capacity: binCount, filledWith: 1)
+    }
+
+    deinit {
+        gain.deallocate()
+        cleanPower.deallocate()
+        raw.deallocate()
+    }
+
+    /// Forgets the noise floor and the gains.
+    func reset() {
+        noise.reset()
+        gain.update(repeating: 1, count: binCount)
+        cleanPower.update(repeating: -1, count: binCount)
+    }
+
+    /// Tracks the noise in `spectrum` and computes its gains; `noiseOnly` when the caller knows
+    /// the frame holds nothing of the talker (the far end's echo alone), which then gets the
+    /// floor in every bin.
+    func update(_ spectrum: Spectrum, noiseOnly: Bool = false) {
+        noise.update(spectrum)
+        let smoothing = Self.priorSmoothing, floor = floorGain
+        for bin in 0..<binCount {
+            let power = spectrum.power(bin)
+            let noisePower = max(noise.power[bin], Float.leastNormalMagnitude)
+            let posterior = power / noisePower
+            let excess = max(posterior - 1, 0)
+            let previous = cleanPower[bin]
+            let prior = previous < 0 ? excess : smoothing * previous / noisePower + (1 - smoothing) * excess
+            let wiener = prior / (1 + prior)
+            cleanPower[bin] = wiener * wiener * power
+            let binFloor = floor * (noisePower / (noisePower + stepNoise)).squareRoot()
+            raw[bin] = noiseOnly ? binFloor : max(wiener, binFloor)
+        }
+        let fall = Self.fallPerFrame
+        for bin in 0..<binCount {
+            let low = raw[max(0, bin - 1)], high = raw[min(binCount - 1, bin + 1)]
+            let smoothed = 0.25 * low + 0.5 * raw[bin] + 0.25 * high
+            gain[bin] = max(smoothed, fall * gain[bin])
+        }
+    }
+
+    private static func gain(forDb db: Float) -> Float { Float(pow(10, Double(min(db, 0)) / 20)) }
+}
