@@ -270,7 +270,7 @@ public final class EchoCanceller {
         } else {
             echo.cancel(microphone: microphone.baseAddress!, reference: reference, output: output.baseAddress!)
             bypass.apply(microphone: microphone.baseAddress!, output: output.baseAddress!, present: present)
-            if let residual { _ = residual.run(output.baseAddress!) }
+            if let residual { residual.run(output.baseAddress!) }
         }
     }
 

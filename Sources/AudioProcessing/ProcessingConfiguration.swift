@@ -11,7 +11,10 @@ public struct ProcessingConfiguration: Sendable, Equatable {
     public var voiceActivityDetection: Bool
     /// Largest noise attenuation in dB (negative).
     public var noiseSuppressionDb: Int
-    /// AGC target RMS level, linear on a 16-bit scale (8 000 ≈ −12 dBFS).
+    /// AGC target: the RMS level of the talker's speech (frames the speech probability calls
+    /// speech), linear on a 16-bit scale. The default, 1 640, is −26 dBFS: ITU-T P.56's
+    /// nominal active speech level, and within a dB of where speexdsp's AGC (which did this
+    /// before) brought the speech fixtures at its own default (8 000 on its loudness scale).
     public var agcTargetLevel: Float
     /// Most gain the AGC adds, in dB (0–60). Every dB it may add to a quiet talker it may
     /// also add to the echo the canceller leaves, so this bounds how much residual echo the
@@ -20,7 +23,7 @@ public struct ProcessingConfiguration: Sendable, Equatable {
 
     /// A configuration; everything off by default.
     public init(echoCancellation: Bool = false, noiseSuppression: Bool = false, automaticGainControl: Bool = false,
-                voiceActivityDetection: Bool = false, noiseSuppressionDb: Int = -15, agcTargetLevel: Float = 8_000,
+                voiceActivityDetection: Bool = false, noiseSuppressionDb: Int = -15, agcTargetLevel: Float = 1_640,
                 agcMaximumGainDb: Int = 30) {
         self.echoCancellation = echoCancellation
         self.noiseSuppression = noiseSuppression

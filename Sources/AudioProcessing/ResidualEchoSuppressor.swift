@@ -95,6 +95,16 @@ public final class ResidualEchoSuppressor {
         get { gains.echoOnlyReleaseSmoothing }
         set { gains.echoOnlyReleaseSmoothing = newValue }
     }
+    /// Noise suppression in the same transform (`SpectralNoiseGain`): the largest attenuation
+    /// of stationary noise in dB (negative), or nil for none (the default). Its gains multiply
+    /// the echo gains, so it adds no delay of its own; comfort noise then fills at the
+    /// suppressed noise's level, not the microphone's.
+    public var noiseSuppressionDb: Float? {
+        didSet {
+            if let noiseSuppressionDb { noiseGain.floorDb = noiseSuppressionDb }
+            if oldValue == nil, noiseSuppressionDb != nil { noiseGain.reset() }
+        }
+    }
     /// Whether bins the gain pushes below the microphone's stationary noise floor are filled
     /// with noise of that floor's power (comfort noise), so the near end's background noise does
     /// not switch off whenever the far end talks. Off: the gain alone (the near end's noise is
@@ -159,6 +169,14 @@ public final class ResidualEchoSuppressor {
     private let noiseSpectrum: Spectrum
     /// The frame being assembled, scaled to ±1.
     private let mix: UnsafeMutablePointer<Float>
+    /// Whether the last frame held the far end's echo and no near-end speech.
+    private var farEndOnly = false
+    /// Noise suppression's gains (used while `noiseSuppressionDb` is set).
+    private let noiseGain: SpectralNoiseGain
+    /// The gains applied: the echo gains times noise suppression's.
+    private let appliedGains: UnsafeMutablePointer<Float>
+    /// The level comfort noise fills at: the noise floor, times noise suppression's gain².
+    private let comfortFloor: UnsafeMutablePointer<Float>
 
     /// Creates a suppressor for frames of `frameCount` samples at `sampleRate`, applying its
     /// gains by overlap-add synthesis (nil) or with a filter of `filterHalfLengthMs` each side
@@ -207,6 +225,10 @@ public final class ResidualEchoSuppressor {
         }
         noiseSpectrum = Spectrum(binCount: binCount)
         mix = .allocate(capacity: frameCount, filledWith: 0)
+        noiseGain = SpectralNoiseGain(binCount: binCount, blockCount: outputFraming.blockCount,
+                                      transformSize: outputFraming.transformSize, frameDurationMs: frameMs, floorDb: -15)
+        appliedGains = .allocate(capacity: binCount, filledWith: 1)
+        comfortFloor = .allocate(capacity: binCount, filledWith: 0)
     }
 
     deinit {
@@ -214,6 +236,8 @@ public final class ResidualEchoSuppressor {
         outputGains.deallocate()
         microphoneGains.deallocate()
         mix.deallocate()
+        appliedGains.deallocate()
+        comfortFloor.deallocate()
     }
 
     /// Forgets everything learnt and the signal history.
@@ -231,6 +255,7 @@ public final class ResidualEchoSuppressor {
         nearEnd.reset()
         outputFilter?.reset()
         microphoneFilter?.reset()
+        noiseGain.reset()
         forgetEchoPath()
     }
 
@@ -252,21 +277,37 @@ public final class ResidualEchoSuppressor {
         microphoneFraming.analyze(microphone, into: self.microphone)
         outputFraming.analyze(linearOutput, into: self.output)
         computeGains()
+        // With noise suppression its gains multiply the echo gains, and comfort noise fills
+        // what the echo gains removed at the level noise suppression leaves.
+        let applied: UnsafeMutablePointer<Float>, fillFloor: UnsafeMutablePointer<Float>
+        if noiseSuppressionDb != nil {
+            // (computeGains put the microphone's bins where the linear filter diverged.)
+            noiseGain.update(self.output, noiseOnly: farEndOnly)
+            for bin in 0..<binCount {
+                let noiseBinGain = noiseGain.gain[bin]
+                appliedGains[bin] = gains.gain[bin] * noiseBinGain
+                comfortFloor[bin] = noiseFloor.power[bin] * noiseBinGain * noiseBinGain
+            }
+            applied = appliedGains
+            fillFloor = comfortFloor
+        } else {
+            applied = gains.gain
+            fillFloor = noiseFloor.power
+        }
         guard let outputFilter, let microphoneFilter else {
             // Overlap-add: the gains on the spectrum.
-            // (computeGains put the microphone's bins where the linear filter diverged.)
             let spectrum = self.output
             for bin in 0..<binCount {
-                spectrum.real[bin] *= gains.gain[bin]
-                spectrum.imaginary[bin] *= gains.gain[bin]
+                spectrum.real[bin] *= applied[bin]
+                spectrum.imaginary[bin] *= applied[bin]
             }
-            if comfortNoise { comfortNoiseGenerator.add(to: spectrum, gain: gains.gain, noiseFloor: noiseFloor.power) }
+            if comfortNoise { comfortNoiseGenerator.add(to: spectrum, gain: gains.gain, noiseFloor: fillFloor) }
             outputFraming.synthesize(spectrum, into: output)
             return
         }
         for bin in 0..<binCount {
-            microphoneGains[bin] = gains.gain[bin] * divergedMask[bin]
-            outputGains[bin] = gains.gain[bin] - microphoneGains[bin]
+            microphoneGains[bin] = applied[bin] * divergedMask[bin]
+            outputGains[bin] = applied[bin] - microphoneGains[bin]
         }
         outputFilter.setGains(outputGains)
         microphoneFilter.setGains(microphoneGains)
@@ -276,7 +317,7 @@ public final class ResidualEchoSuppressor {
         if comfortNoise {
             noiseSpectrum.real.update(repeating: 0, count: binCount)
             noiseSpectrum.imaginary.update(repeating: 0, count: binCount)
-            comfortNoiseGenerator.add(to: noiseSpectrum, gain: gains.gain, noiseFloor: noiseFloor.power)
+            comfortNoiseGenerator.add(to: noiseSpectrum, gain: gains.gain, noiseFloor: fillFloor)
             outputFraming.synthesize(noiseSpectrum, adding: mix)
         }
         for index in 0..<frameCount {
@@ -300,6 +341,7 @@ public final class ResidualEchoSuppressor {
                                             linearFilterEcho: linearFilterEcho.power, noiseFloor: noiseFloor.power,
                                             farEndActive: farTotal > 1e-6)
         echoModel.learn(microphonePower: microphonePower.power, echoOnlyFrame: echoOnlyFrame, echoPathEvident: echoPathEvident)
+        farEndOnly = echoOnlyFrame && farTotal > 1e-6 && echoPathPresent
         leak.update(microphonePower: microphonePower.power, outputPower: outputPower.power,
                     predictedEcho: echoModel.predictedPower, echoOnlyFrame: echoOnlyFrame)
         let rule = gainRule

@@ -44,6 +44,26 @@ import TestSupport
         #expect(worst <= 1)
     }
 
+    /// Noise suppression inside the suppressor (`noiseSuppressionDb`) takes steady noise down
+    /// with no far end, in both synthesis paths, and adds no delay: the same latency as
+    /// without it. Off (nil), the noise passes as it came.
+    @Test(arguments: [nil, ResidualEchoSuppressor.lowLatencyFilterHalfLengthMs])
+    func noiseSuppressionInsideTheSuppressor(filterHalfLengthMs: Double?) {
+        let noise = SyntheticNoise.samples(count: 4 * Self.rate, levelDb: -40, pink: true, seed: 21)
+        let silence = [Int16](repeating: 0, count: noise.count)
+        var reductions: [Double] = []
+        for floorDb in [nil, Float(-15)] {
+            let suppressor = ResidualEchoSuppressor(frameCount: 160, sampleRate: Self.rate, filterHalfLengthMs: filterHalfLengthMs)
+            let latency = suppressor.latencySamples
+            suppressor.noiseSuppressionDb = floorDb
+            #expect(suppressor.latencySamples == latency)
+            let output = Self.run(suppressor, signal: noise, far: silence)
+            reductions.append(SignalComparison.rmsDecibels(noise[Self.rate...]) - SignalComparison.rmsDecibels(output[Self.rate...]))
+        }
+        #expect(abs(reductions[0]) < 0.2, "without noise suppression: \(reductions[0]) dB")
+        #expect(reductions[1] > 11 && reductions[1] < 16.5, "at −15 dB: \(reductions[1]) dB")
+    }
+
     /// The canceller reports its suppressor's latency: a frame (ours by overlap-add, speexdsp's
     /// preprocessor), none without one; ours with a gain filter half the filter (clamped to a
     /// frame, the low-latency length for a length that is not a number).

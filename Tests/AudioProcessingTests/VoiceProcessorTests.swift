@@ -135,6 +135,37 @@ import TestSupport
         #expect(spoken > speech.count / 160 / 3, label)
     }
 
+    /// The delay each chain adds, as `latencySamples` states it: voiceChat only its residual
+    /// suppressor's synthesis (one 10 ms frame, or half the 4 ms filter: NS runs inside it, the
+    /// AGC adds none); NS alone one frame; AGC alone none; speexdsp's chain a frame more.
+    @Test func latencyOfEachChain() throws {
+        let chains: [(ProcessingConfiguration, EchoCanceller.Configuration?, Int)] = [
+            (.voiceChat, nil, 160),
+            (.voiceChat, .init(residualFilterHalfLengthMs: 4), 64),
+            (.init(noiseSuppression: true), nil, 160),
+            (.init(automaticGainControl: true, voiceActivityDetection: true), nil, 0),
+            (.off, nil, 0),
+            (.voiceChat, .init(residualSuppression: .speexdsp), 160),
+        ]
+        for (configuration, echo, expected) in chains {
+            let processor = try VoiceProcessor(sampleRate: Self.rate, configuration: configuration,
+                                               echoCancellerConfiguration: echo)
+            #expect(processor.latencySamples == expected, "\(configuration), \(String(describing: echo))")
+        }
+    }
+
+    /// The stated latency is the real one: noise suppression alone passes speech through at
+    /// exactly `latencySamples` of delay (the best-correlating lag).
+    @Test func statedLatencyIsTheDelay() throws {
+        let speech = Array(try SpeechFixture.samples(SpeechFixture.bob).prefix(3 * Self.rate))
+        for configuration in [ProcessingConfiguration(noiseSuppression: true), .init(automaticGainControl: true)] {
+            let processor = try VoiceProcessor(sampleRate: Self.rate, configuration: configuration)
+            let output = Self.run(processor, microphone: speech).output
+            let match = SignalComparison.bestCorrelation(reference: speech, signal: output, maxLag: 400)
+            #expect(match.lag == processor.latencySamples, "\(configuration): lag \(match.lag)")
+        }
+    }
+
     /// voiceChat on the real-time path: no allocation per frame.
     @Test func voiceChatAllocatesNothing() throws {
         let processor = try VoiceProcessor(sampleRate: Self.rate, configuration: .voiceChat)
