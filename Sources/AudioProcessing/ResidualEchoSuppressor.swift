@@ -131,6 +131,18 @@ public final class ResidualEchoSuppressor {
     /// Whether the last frame was dominated by echo (far end active, most of the canceller's
     /// output judged echo) — a hint for stages after this one (an AGC should not adapt then).
     public private(set) var isEchoDominated = false
+    /// Whether the last frame held the far end's echo and no near-end speech (the far end
+    /// active, an echo path present, the near-end detector quiet): noise suppression then
+    /// takes every bin to its floor, and an AGC should not adapt.
+    private(set) var isFarEndOnly = false
+    /// Whether the far end is active over a present echo path that is still being learnt (its
+    /// first `EchoPowerModel.youngMs` of far-end activity): the echo the canceller leaves then
+    /// may pass for the near end's speech, and an AGC that adapted to it would lift the
+    /// near end's next words (by 8 dB after the demo's first far-end turn).
+    private(set) var isLearningEchoPath = false
+    /// Frames with the far end active over a present path since the path was last forgotten.
+    private var echoPathFrames = 0
+    private let learningFrames: Int
     /// Mean suppression of the last frame in dB (0: none), weighted by the output's power.
     public private(set) var lastSuppressionDb: Float = 0
 
@@ -169,8 +181,6 @@ public final class ResidualEchoSuppressor {
     private let noiseSpectrum: Spectrum
     /// The frame being assembled, scaled to ±1.
     private let mix: UnsafeMutablePointer<Float>
-    /// Whether the last frame held the far end's echo and no near-end speech.
-    private var farEndOnly = false
     /// Noise suppression's gains (used while `noiseSuppressionDb` is set).
     private let noiseGain: SpectralNoiseGain
     /// The gains applied: the echo gains times noise suppression's.
@@ -204,6 +214,7 @@ public final class ResidualEchoSuppressor {
         noiseFloor = NoiseFloorTracker(binCount: binCount, blockCount: outputFraming.blockCount,
                                        transformSize: outputFraming.transformSize, frameDurationMs: frameMs)
         echoModel = EchoPowerModel(binCount: binCount, frameDurationMs: frameMs)
+        learningFrames = Int(EchoPowerModel.youngMs / frameMs)
         nearEnd = NearEndDetector(binCount: binCount, frameDurationMs: frameMs)
         leak = EchoLeakEstimate(binCount: binCount)
         gains = SmoothedSuppressionGain(binCount: binCount)
@@ -265,6 +276,7 @@ public final class ResidualEchoSuppressor {
         echoModel.forget()
         nearEnd.forgetEchoPath()
         leak.forget()
+        echoPathFrames = 0
     }
 
     /// Suppresses the residual echo in `linearOutput` (the linear canceller's output for
@@ -282,7 +294,7 @@ public final class ResidualEchoSuppressor {
         let applied: UnsafeMutablePointer<Float>, fillFloor: UnsafeMutablePointer<Float>
         if noiseSuppressionDb != nil {
             // (computeGains put the microphone's bins where the linear filter diverged.)
-            noiseGain.update(self.output, noiseOnly: farEndOnly)
+            noiseGain.update(self.output, noiseOnly: isFarEndOnly)
             for bin in 0..<binCount {
                 let noiseBinGain = noiseGain.gain[bin]
                 appliedGains[bin] = gains.gain[bin] * noiseBinGain
@@ -341,7 +353,10 @@ public final class ResidualEchoSuppressor {
                                             linearFilterEcho: linearFilterEcho.power, noiseFloor: noiseFloor.power,
                                             farEndActive: farTotal > 1e-6)
         echoModel.learn(microphonePower: microphonePower.power, echoOnlyFrame: echoOnlyFrame, echoPathEvident: echoPathEvident)
-        farEndOnly = echoOnlyFrame && farTotal > 1e-6 && echoPathPresent
+        isFarEndOnly = echoOnlyFrame && farTotal > 1e-6 && echoPathPresent
+        let overPath = farTotal > 1e-6 && echoPathPresent
+        if overPath, echoPathFrames < learningFrames { echoPathFrames += 1 }
+        isLearningEchoPath = overPath && echoPathFrames < learningFrames
         leak.update(microphonePower: microphonePower.power, outputPower: outputPower.power,
                     predictedEcho: echoModel.predictedPower, echoOnlyFrame: echoOnlyFrame)
         let rule = gainRule

@@ -152,7 +152,12 @@ public final class VoiceProcessor {
             return isVoiceActive
         }
         let samples = output.baseAddress!
-        let echoDominated = configuration.echoCancellation && echoCanceller.residualEchoSuppressor?.isEchoDominated == true
+        let residual = configuration.echoCancellation ? echoCanceller.residualEchoSuppressor : nil
+        let echoDominated = residual?.isEchoDominated == true
+        // Our AGC also holds through far-end-only frames and while the echo path is learnt:
+        // the echo left there, taken for the talker, would make it lift the near end's next
+        // words (by 8 dB after the demo's first far-end turn).
+        let farEndTurn = echoDominated || residual?.isFarEndOnly == true || residual?.isLearningEchoPath == true
         var probabilityPercent: Int32 = 100
         if usesSpeexResidualSuppression {
             // speexdsp's chain: its preprocessor does NS and AGC on the frame itself. Hold the
@@ -171,7 +176,7 @@ public final class VoiceProcessor {
                 probabilityPercent = preprocessor.speechProbabilityPercent
             }
             if configuration.automaticGainControl {
-                gainControl.process(samples, speechProbability: Float(probabilityPercent) / 100, hold: echoDominated)
+                gainControl.process(samples, speechProbability: Float(probabilityPercent) / 100, hold: farEndTurn)
             }
         }
         isVoiceActive = configuration.voiceActivityDetection ? voiceGate.decide(speechProbabilityPercent: probabilityPercent) : true

@@ -102,6 +102,36 @@ import TestSupport
         #expect(chain > raw, "voiceChat double talk: correlation \(chain), raw microphone \(raw)")
     }
 
+    /// Turns over the demo's echo path (30 ms at −15 dB, 55 ms at −25 dB) from a cold start:
+    /// the near end, the far end (whose echo the canceller is still learning), the near end
+    /// again (48 kHz, as in `benchmarks processing`). The AGC does not take that first echo
+    /// for the talker: the near end's second turn starts at the gain its end settles at
+    /// (within 3 dB; measured 0.3), not lifted by the far end's turn (6.8 dB over its first
+    /// half second before the AGC held while the path is learnt).
+    @Test func agcIsNotLiftedByTheFirstFarEndTurn() throws {
+        let rate = 48_000
+        let near = try SpeechFixture.samples(SpeechFixture.alice, sampleRate: rate)
+        let far = try SpeechFixture.samples(SpeechFixture.bob, sampleRate: rate)
+        var path = EchoRoom.standard[0].path(sampleRate: rate)
+        path.bulkDelaySamples = 1_440
+        path.taps = [(0, 0.178), (1_200, 0.056)]
+        path.softClipDrive = nil
+        let nearPass = near + [Int16](repeating: 0, count: far.count)
+        let farPass = [Int16](repeating: 0, count: near.count) + far
+        let scenario = EchoScenario(path: path, far: farPass + farPass, near: nearPass + nearPass)
+        let processor = try VoiceProcessor(sampleRate: rate, configuration: .voiceChat)
+        let output = Self.run(processor, microphone: scenario.microphone, far: scenario.far).output
+        let latency = processor.latencySamples
+        func gainDb(_ range: Range<Int>) -> Double {
+            SignalComparison.rmsDecibels(output[(range.lowerBound + latency)..<(range.upperBound + latency)])
+                - SignalComparison.rmsDecibels(scenario.microphone[range])
+        }
+        let second = nearPass.count
+        let start = gainDb(second..<(second + rate / 2))
+        let end = gainDb((second + near.count - 3 * rate)..<(second + near.count - rate))
+        #expect(abs(start - end) < 3, "second turn: \(start) dB at its start, \(end) dB at its end")
+    }
+
     /// Noise suppression takes steady white noise down by at least 10 dB (the default limit is −15 dB).
     @Test func noiseSuppressionAttenuatesSteadyNoise() throws {
         let noise = Self.noise(count: 3 * Self.rate, amplitude: 2_000, seed: 4)
