@@ -2,6 +2,7 @@
 import Foundation
 import LatencyEvaluation
 import Testing
+import TestSupport
 
 /// `voicecall latency`: the measured mouth-to-ear delay beside the floor of its configuration.
 @Suite struct LatencyCommandTests {
@@ -24,6 +25,25 @@ import Testing
         #expect(run.exited && run.status != 0)
         #expect(run.errors.contains("--low-latency-echo"), "\(run.errors)")
         #expect(!run.output.contains("mouth-to-ear"), "nothing was measured")
+    }
+
+    /// A burst the jitter buffer changed inside — 20 ms repeated (concealment, expansion) or
+    /// removed (acceleration) early, in the middle or late in it — is still found, within the
+    /// change of its onset (the whole burst alone missed the one removed at 1 000); silence and
+    /// noise are not taken for one.
+    @Test(arguments: [(1_000, true), (1_440, true), (2_400, true), (1_000, false), (1_440, false)])
+    func aBurstStretchedInsideIsStillFound(at cut: Int, inserted: Bool) {
+        let burst = MouthToEarMeasurement.burst
+        let period = 960, onset = 9_000
+        let stretched = inserted ? Array(burst[..<cut] + burst[(cut - period)..<cut] + burst[cut...])
+                                 : Array(burst[..<cut] + burst[(cut + period)...])
+        let heard = [Int16](repeating: 0, count: onset) + stretched + [Int16](repeating: 0, count: 9_000)
+        let found = MouthToEarMeasurement.burstOnset(in: heard, from: 8_000, span: 3_000)
+        #expect(found.map { abs($0 - onset) <= period } == true, "found at \(String(describing: found)), onset \(onset)")
+        var generator = SeededGenerator(seed: UInt64(cut))
+        let noise = (0..<27_000).map { _ in Int16.random(in: -3_000...3_000, using: &generator) }
+        #expect(MouthToEarMeasurement.burstOnset(in: noise, from: 8_000, span: 3_000) == nil)
+        #expect(MouthToEarMeasurement.burstOnset(in: [Int16](repeating: 0, count: 27_000), from: 8_000, span: 3_000) == nil)
     }
 
     /// The first number after `label` in `text`.
