@@ -12,10 +12,15 @@ import Darwin
 /// - The speech level is the mean power of the frames the caller calls speech (speech
 ///   probability at least `speechProbability`), smoothed with a weight that grows with the
 ///   probability, over about a third of a second: pauses, noise and held frames leave the
-///   level and the gain alone, so the background does not pump up between words.
+///   level and the gain alone, so the background does not pump up between words. The
+///   smoothing is bias-corrected (divided by the smoothed weight, as speexdsp's loudness is),
+///   so over the first speech frames the level is their mean, not the first frame's: an
+///   onset, quieter than the words after it, left a call's first second 4 dB louder than the
+///   rest (the demo's first sentence; 3.5 dB still with the rise held, below).
 /// - The gain moves toward target ÷ level by at most `riseDbPerSecond` up and
 ///   `fallDbPerSecond` down, never above `maximumGainDb`, and up only while the level is known
-///   (speexdsp's rates: 12 and 40 dB/s).
+///   (speexdsp's rates: 12 and 40 dB/s), and not up at all over the talker's first
+///   `learningSpeechMs` of speech, while the level is still a few frames' mean.
 /// - Within a frame the gain moves linearly from the last frame's, and it is lowered for the
 ///   frame so its loudest sample stays under `peakLimit` (speexdsp's 28 000): the frame is
 ///   known whole before it is gained, so no sample clips and nothing waits.
@@ -33,6 +38,8 @@ struct AutomaticGainControl {
     static let fallDbPerSecond: Float = 40
     /// Largest sample the gain may make, on the 16-bit scale.
     static let peakLimit: Float = 28_000
+    /// Speech the level is learnt from before the gain may rise, in ms.
+    static let learningSpeechMs: Float = 500
 
     /// Target RMS level of speech, linear on the 16-bit scale.
     var targetLevel: Float
@@ -45,13 +52,19 @@ struct AutomaticGainControl {
     /// The gain the last frame ended with, where the next one starts (linear).
     private var appliedGain: Float = 1
     /// The speech level, as a mean power on the 16-bit scale (0 until the first speech frame).
-    private(set) var speechPower: Float = 0
+    var speechPower: Float { speechWeight > 0 ? weightedPower / speechWeight : 0 }
+    /// The smoothed power of speech frames, and the smoothed weight it is divided by.
+    private var weightedPower: Float = 0
+    private var speechWeight: Float = 0
 
     private var maximumGain: Float
     private let levelWeight: Float
     private let risePerFrame: Float
     private let fallPerFrame: Float
     private let frameCount: Int
+    /// Speech frames counted toward the level since the start, up to `learningFrames`.
+    private var speechFrames = 0
+    private let learningFrames: Int
 
     /// An AGC for frames of `frameCount` samples at `sampleRate`.
     init(frameCount: Int, sampleRate: Int, targetLevel: Float, maximumGainDb: Float) {
@@ -63,13 +76,16 @@ struct AutomaticGainControl {
         levelWeight = min(1, Self.levelWeightPer10Ms * frameMs / 10)
         risePerFrame = Self.linear(db: Self.riseDbPerSecond * frameMs / 1_000)
         fallPerFrame = Self.linear(db: -Self.fallDbPerSecond * frameMs / 1_000)
+        learningFrames = Int((Self.learningSpeechMs / frameMs).rounded())
     }
 
     /// Back to unity gain and an unknown level.
     mutating func reset() {
         gain = 1
         appliedGain = 1
-        speechPower = 0
+        weightedPower = 0
+        speechWeight = 0
+        speechFrames = 0
     }
 
     /// Gains `frameCount` samples in place. `speechProbability` (0–1) says how likely the frame
@@ -85,9 +101,12 @@ struct AutomaticGainControl {
         power /= Float(frameCount)
         if !hold, speechProbability >= Self.speechProbability, power > 0 {
             let weight = levelWeight * speechProbability * speechProbability
-            speechPower = speechPower == 0 ? power : speechPower + weight * (power - speechPower)
+            weightedPower += weight * (power - weightedPower)
+            speechWeight += weight * (1 - speechWeight)
             let wanted = min(targetLevel / speechPower.squareRoot(), maximumGain)
-            gain = min(max(wanted, gain * fallPerFrame), gain * risePerFrame)
+            if speechFrames < learningFrames { speechFrames += 1 }
+            let highest = speechFrames < learningFrames ? gain : gain * risePerFrame
+            gain = min(max(wanted, gain * fallPerFrame), highest)
         }
         // Every sample's gain stays under the one that would take the frame's peak past the limit.
         let limit = peak * gain > Self.peakLimit ? Self.peakLimit / peak : Float.infinity

@@ -263,6 +263,7 @@ public final class EchoCanceller {
             residualEchoSuppressor.echoPathEvident = !configuration.delayEstimation
                 || delayEstimator.confidence >= Self.echoPathConfidence
             residualEchoSuppressor.echoPathPresent = present
+            residualEchoSuppressor.isFarEndPlaying = presence.isFarEndPlaying
             echo.cancel(microphone: microphone.baseAddress!, reference: reference, output: linearOutput)
             bypass.apply(microphone: microphone.baseAddress!, output: linearOutput, present: present)
             residualEchoSuppressor.process(microphone: microphone.baseAddress!, linearOutput: linearOutput,

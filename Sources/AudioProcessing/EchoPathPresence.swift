@@ -48,6 +48,9 @@ struct EchoPathPresence {
     /// Whether the path is present. Present at first: the canceller starts as it always did,
     /// and only evidence takes it out.
     private(set) var isPresent = true
+    /// Whether the far end played in the last frame, near its recent peak and above
+    /// `farEndActivity`: speech, not the comfort noise or residue of the other side's uplink.
+    private(set) var isFarEndPlaying = false
     private let absenceFrames: Int
     private let peakDecay: Double
     private let margin: Double
@@ -65,13 +68,14 @@ struct EchoPathPresence {
     mutating func update(confidence: Double, farEnd: UnsafeBufferPointer<Int16>, microphone: UnsafeBufferPointer<Int16>) {
         let far = farEnd.meanSquare
         farEndPeak = max(far, farEndPeak * peakDecay)
+        isFarEndPlaying = far >= Self.farEndActivity && far >= farEndPeak * Self.playingShare
         if confidence >= Self.onsetConfidence {
             isPresent = true
             evidenceFrames = 0
             return
         }
         // The far end is playing now, near its recent peak: an echo would be in the microphone.
-        guard isPresent, confidence < Self.absenceConfidence, far >= Self.farEndActivity, far >= farEndPeak * Self.playingShare,
+        guard isPresent, confidence < Self.absenceConfidence, isFarEndPlaying,
               microphone.meanSquare < farEndPeak * margin else { return }
         evidenceFrames += 1
         if evidenceFrames >= absenceFrames {
@@ -83,6 +87,7 @@ struct EchoPathPresence {
     /// Forgets the evidence and the far end's level (back to present).
     mutating func reset() {
         isPresent = true
+        isFarEndPlaying = false
         evidenceFrames = 0
         farEndPeak = 0
     }

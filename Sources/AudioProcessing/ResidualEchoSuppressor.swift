@@ -135,12 +135,18 @@ public final class ResidualEchoSuppressor {
     /// active, an echo path present, the near-end detector quiet): noise suppression then
     /// takes every bin to its floor, and an AGC should not adapt.
     private(set) var isFarEndOnly = false
-    /// Whether the far end is active over a present echo path that is still being learnt (its
-    /// first `EchoPowerModel.youngMs` of far-end activity): the echo the canceller leaves then
-    /// may pass for the near end's speech, and an AGC that adapted to it would lift the
-    /// near end's next words (by 8 dB after the demo's first far-end turn).
+    /// Whether the far end plays speech over a present echo path that is still being learnt
+    /// (its first `EchoPowerModel.youngMs` of far-end speech): the echo the canceller leaves
+    /// then may pass for the near end's speech, and an AGC that adapted to it would lift the
+    /// near end's next words (by 7 dB after the demo's first far-end turn).
     private(set) var isLearningEchoPath = false
-    /// Frames with the far end active over a present path since the path was last forgotten.
+    /// Whether the far end plays speech, not only noise (`EchoPathPresence.isFarEndPlaying`,
+    /// set by the canceller each frame; false when it does not estimate the delay). The far end
+    /// counts as active for the rest of the suppressor at a far lower level: the comfort noise
+    /// of the other side's uplink counted as "far end active" and held the AGC through the
+    /// demo's first sentence.
+    var isFarEndPlaying = false
+    /// Frames with the far end playing over a present path since the path was last forgotten.
     private var echoPathFrames = 0
     private let learningFrames: Int
     /// Mean suppression of the last frame in dB (0: none), weighted by the output's power.
@@ -354,7 +360,7 @@ public final class ResidualEchoSuppressor {
                                             farEndActive: farTotal > 1e-6)
         echoModel.learn(microphonePower: microphonePower.power, echoOnlyFrame: echoOnlyFrame, echoPathEvident: echoPathEvident)
         isFarEndOnly = echoOnlyFrame && farTotal > 1e-6 && echoPathPresent
-        let overPath = farTotal > 1e-6 && echoPathPresent
+        let overPath = isFarEndPlaying && echoPathPresent
         if overPath, echoPathFrames < learningFrames { echoPathFrames += 1 }
         isLearningEchoPath = overPath && echoPathFrames < learningFrames
         leak.update(microphonePower: microphonePower.power, outputPower: outputPower.power,

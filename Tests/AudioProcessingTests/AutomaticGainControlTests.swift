@@ -112,6 +112,23 @@ import TestSupport
         #expect(abs(lift - 20 * log10(Double(gain))) < 0.5, "noise lifted \(lift) dB at a gain of \(gain)")
     }
 
+    /// The level over the first speech frames is their mean, not the first frame's: a quiet
+    /// onset (20 dB down) and nine frames at the speech's level read within 1 dB of that level
+    /// (a plain smoothing started at the onset read 6 dB low, and lifted the first words).
+    @Test func theFirstFramesLevelIsTheirMean() {
+        var agc = Self.agc()
+        var onset = [Int16](repeating: 0, count: Self.frameCount)
+        var loud = onset
+        for index in 0..<Self.frameCount {
+            let phase = Double(index) * 2 * Double.pi * 500 / Double(Self.rate)
+            onset[index] = Int16(300 * sin(phase))
+            loud[index] = Int16(3_000 * sin(phase))
+        }
+        _ = Self.run(&agc, onset + Array([[Int16]](repeating: loud, count: 9).joined()), active: [true])
+        let loudPower = Float(3_000 * 3_000) / 2
+        #expect(abs(10 * log10(Double(agc.speechPower / loudPower))) < 1, "level \(agc.speechPower), speech \(loudPower)")
+    }
+
     /// The maximum gain bounds how far a quiet talker (and any echo left) is lifted.
     @Test func maximumGainBoundsTheLift() throws {
         let speech = try SpeechFixture.samples(SpeechFixture.alice)

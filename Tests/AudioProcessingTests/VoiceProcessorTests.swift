@@ -132,6 +132,22 @@ import TestSupport
         #expect(abs(start - end) < 3, "second turn: \(start) dB at its start, \(end) dB at its end")
     }
 
+    /// The far end's noise is not its speech: with only faint noise coming from the other side
+    /// (−60 dBFS, the residue of its uplink) the AGC is not held as while an echo path is
+    /// learnt, and a near end talking from the first word gets the same gain as with a silent
+    /// far end (within 1 dB over 0.5–2.5 s, while a learnt path would still hold it).
+    @Test func farEndNoiseDoesNotHoldTheAGC() throws {
+        let near = EchoScenario.nearEnd
+        let noise = SyntheticNoise.samples(count: near.count, levelDb: -60, pink: false, seed: 9)
+        var levels: [Double] = []
+        for far in [[Int16](repeating: 0, count: near.count), noise] {
+            let processor = try VoiceProcessor(sampleRate: Self.rate, configuration: .voiceChat)
+            let output = Self.run(processor, microphone: near, far: far).output
+            levels.append(SignalComparison.rmsDecibels(output[(Self.rate / 2)..<(5 * Self.rate / 2)]))
+        }
+        #expect(abs(levels[0] - levels[1]) < 1, "silent far end \(levels[0]) dBFS, far-end noise \(levels[1]) dBFS")
+    }
+
     /// Noise suppression takes steady white noise down by at least 10 dB (the default limit is −15 dB).
     @Test func noiseSuppressionAttenuatesSteadyNoise() throws {
         let noise = Self.noise(count: 3 * Self.rate, amplitude: 2_000, seed: 4)
