@@ -78,7 +78,9 @@ public final class VoiceProcessor {
         try apply(configuration)
     }
 
-    /// Switches stages and settings (between frames).
+    /// Switches stages and settings (between frames). A value out of range
+    /// (`noiseSuppressionDb` outside −100…0, `agcTargetLevel` outside 1…32 767 or not a number)
+    /// is refused with `SpeexDSPError.invalidConfiguration` and changes nothing.
     public func setConfiguration(_ configuration: ProcessingConfiguration) throws(SpeexDSPError) {
         try apply(configuration)
         self.configuration = configuration
@@ -100,7 +102,25 @@ public final class VoiceProcessor {
         configuration.echoCancellation && echoCanceller.residualEchoSuppressor != nil
     }
 
+    /// Largest noise attenuation accepted, in dB: deeper is silence in every practical sense.
+    static let noiseSuppressionDbRange = -100...0
+    /// AGC targets accepted: a speech RMS a 16-bit sample can carry.
+    static let agcTargetLevelRange: ClosedRange<Float> = 1...32_767
+
+    /// Refuses values the stages cannot work with, before anything changes: the AGC divides
+    /// by its target and converts the gained samples back to 16 bits, where a target that is
+    /// not a number would trap on the audio thread.
+    private static func validate(_ configuration: ProcessingConfiguration) throws(SpeexDSPError) {
+        guard noiseSuppressionDbRange.contains(configuration.noiseSuppressionDb) else {
+            throw .invalidConfiguration("noiseSuppressionDb \(configuration.noiseSuppressionDb) not in -100…0")
+        }
+        guard agcTargetLevelRange.contains(configuration.agcTargetLevel) else {
+            throw .invalidConfiguration("agcTargetLevel \(configuration.agcTargetLevel) not in 1…32767")
+        }
+    }
+
     private func apply(_ configuration: ProcessingConfiguration) throws(SpeexDSPError) {
+        try Self.validate(configuration)
         let noiseDb = Float(configuration.noiseSuppressionDb)
         echoCanceller.residualEchoSuppressor?.noiseSuppressionDb =
             configuration.noiseSuppression && configuration.echoCancellation ? noiseDb : nil

@@ -212,6 +212,30 @@ import TestSupport
         }
     }
 
+    /// Out-of-range settings are refused where they are given, with the setting named, and
+    /// leave a running processor as it was: an AGC target that is not a number (it would trap
+    /// converting gained samples), zero, negative or above full scale; a positive or absurdly
+    /// deep noise attenuation.
+    @Test func outOfRangeSettingsAreRefused() throws {
+        var bad: [ProcessingConfiguration] = []
+        for level: Float in [.nan, 0, -5, 40_000, .infinity] { bad.append(.init(automaticGainControl: true, agcTargetLevel: level)) }
+        for db in [1, -101, Int.min] { bad.append(.init(noiseSuppression: true, noiseSuppressionDb: db)) }
+        let processor = try VoiceProcessor(sampleRate: Self.rate, configuration: .voiceChat)
+        for configuration in bad {
+            #expect(throws: SpeexDSPError.self) { _ = try VoiceProcessor(sampleRate: Self.rate, configuration: configuration) }
+            do {
+                try processor.setConfiguration(configuration)
+                Issue.record("accepted \(configuration)")
+            } catch {
+                guard case .invalidConfiguration(let reason) = error else { Issue.record("\(error)"); continue }
+                #expect(reason.contains("agcTargetLevel") || reason.contains("noiseSuppressionDb"), "\(reason)")
+            }
+            #expect(processor.configuration == .voiceChat)
+        }
+        let far = Self.noise(count: 16_000, amplitude: 3_000, seed: 12)
+        _ = Self.run(processor, microphone: far.map { $0 / 4 }, far: far)
+    }
+
     /// voiceChat on the real-time path: no allocation per frame.
     @Test func voiceChatAllocatesNothing() throws {
         let processor = try VoiceProcessor(sampleRate: Self.rate, configuration: .voiceChat)
