@@ -10,6 +10,7 @@ let package = Package(
         // The one import a softphone needs: every library below, re-exported.
         .library(name: "VoiceEngineKit", targets: ["VoiceEngineKit"]),
         .library(name: "Opus", targets: ["Opus"]),
+        .library(name: "AudioCodecs", targets: ["AudioCodecs"]),
         .library(name: "RTP", targets: ["RTP"]),
         .library(name: "SRTP", targets: ["SRTP"]),
         .library(name: "AudioDevices", targets: ["AudioDevices"]),
@@ -41,6 +42,7 @@ let package = Package(
         .systemLibrary(name: "CSpeexDSP", pkgConfig: "speexdsp", providers: [.apt(["libspeexdsp-dev"])]),
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CSpanDSP", pkgConfig: "spandsp", providers: [.apt(["libspandsp-dev"])]),
         .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
         // The C library's eventfd (sys/eventfd.h is not in Swift's Glibc module): SocketPoller's waker.
         .systemLibrary(name: "CEventFD"),
@@ -60,6 +62,9 @@ let package = Package(
 
         // Protocol / codec.
         .target(name: "Opus", dependencies: ["COpus", "COpusShims"]),
+        // Every codec behind one encoder/decoder interface: Opus (libopus), G.711 (Swift),
+        // G.722 (spandsp), resampled to the call's rate where the codec's differs.
+        .target(name: "AudioCodecs", dependencies: ["Opus", "AudioProcessing", "CSpanDSP"]),
         .target(name: "RTP"),  // pure Swift: links no C library
         // SRTP/SRTCP over libsrtp2 and SDES a=crypto. It reads SSRC and sequence number from
         // the header bytes itself and uses no RTP type, so it does not link RTP.
@@ -68,7 +73,7 @@ let package = Package(
         // Signal.
         .target(name: "DSP"),
         .target(name: "AudioProcessing", dependencies: ["CSpeexDSP", "DSP"]),
-        .target(name: "JitterBuffer", dependencies: ["Opus", "RTP", "DSP"]),
+        .target(name: "JitterBuffer", dependencies: ["AudioCodecs", "Opus", "RTP", "DSP"]),
 
         // I/O.
         .target(name: "AudioDevices", dependencies: ["CALSA", "CALSAShims", "CEventFD", "SystemErrors", "Locking", "MediaBasics"]),
@@ -76,7 +81,7 @@ let package = Package(
 
         // Call core: the per-call media (uplink, inbound stream, RTCP session, mixer, statistics,
         // events), sans-I/O: no devices, no sockets, no Foundation.
-        .target(name: "CallCore", dependencies: ["Opus", "RTP", "SRTP", "JitterBuffer", "AudioProcessing", "DSP", "Locking", "MediaBasics"]),
+        .target(name: "CallCore", dependencies: ["AudioCodecs", "Opus", "RTP", "SRTP", "JitterBuffer", "AudioProcessing", "DSP", "Locking", "MediaBasics"]),
 
         // Engine: the threaded engine over the call core (audio and network threads, devices,
         // sockets); re-exports CallCore.
@@ -104,7 +109,7 @@ let package = Package(
 
         // The umbrella: one import for a softphone (re-exports the libraries above, no testing target).
         .target(name: "VoiceEngineKit", dependencies: [
-            "AudioDevices", "AudioProcessing", "AudioSession", "CallDirectory", "CallHistory", "Calls", "JitterBuffer",
+            "AudioCodecs", "AudioDevices", "AudioProcessing", "AudioSession", "CallDirectory", "CallHistory", "Calls", "JitterBuffer",
             "MediaEngine", "Opus", "PushRegistry", "RTP", "SRTP", "SessionDescription", "CallNegotiation", "SystemErrors", "Transport",
         ]),
 
@@ -157,13 +162,14 @@ let package = Package(
 
         .testTarget(name: "SystemErrorsTests", dependencies: ["SystemErrors"]),
         .testTarget(name: "OpusTests", dependencies: ["Opus", "TestSupport"]),
+        .testTarget(name: "AudioCodecsTests", dependencies: ["AudioCodecs", "CSpanDSP", "AudioProcessing", "TestSupport"]),
         .testTarget(name: "RTPTests", dependencies: ["RTP", "TestSupport"]),
         // CSRTP: the allocation test compares with bare libsrtp calls.
         .testTarget(name: "SRTPTests", dependencies: ["SRTP", "CSRTP", "TestSupport"]),
         .testTarget(name: "DSPTests", dependencies: ["DSP", "TestSupport"]),
         .testTarget(name: "AudioProcessingTests", dependencies: ["AudioProcessing", "CSpeexDSP", "EchoEvaluation", "TestSupport"]),
         .testTarget(name: "EchoEvaluationTests", dependencies: ["EchoEvaluation", "TestSupport"]),
-        .testTarget(name: "JitterBufferTests", dependencies: ["JitterBuffer", "JitterBufferEvaluation", "TestSupport"]),
+        .testTarget(name: "JitterBufferTests", dependencies: ["JitterBuffer", "AudioCodecs", "JitterBufferEvaluation", "TestSupport"]),
         .testTarget(name: "JitterBufferEvaluationTests", dependencies: ["JitterBufferEvaluation", "JitterBuffer", "NetworkSimulation", "TestSupport"]),
         .testTarget(name: "AudioDevicesTests", dependencies: ["AudioDevices", "AudioDevicesTesting", "SystemErrors", "Locking", "TestSupport"]),
         .testTarget(name: "TransportTests", dependencies: ["Transport", "SystemErrors", "TestSupport"]),

@@ -26,13 +26,17 @@ public final class Resampler {
     private let state: SpeexResamplerState
 
     /// Creates a resampler from `inputRate` to `outputRate` (1 000–384 000 Hz).
-    public init(inputRate: Int, outputRate: Int, quality: Quality = .voip) throws(SpeexDSPError) {
+    ///
+    /// With `skipsLeadingZeros` (the default) the filter's delay is taken out of the first
+    /// output, so the first calls write fewer samples than the ratio gives; without it every
+    /// call writes exactly the ratio's share (a codec adapter that must fill whole frames).
+    public init(inputRate: Int, outputRate: Int, quality: Quality = .voip, skipsLeadingZeros: Bool = true) throws(SpeexDSPError) {
         guard (1_000...384_000).contains(inputRate) else { throw .unsupportedSampleRate(inputRate) }
         guard (1_000...384_000).contains(outputRate) else { throw .unsupportedSampleRate(outputRate) }
         self.inputRate = inputRate
         self.outputRate = outputRate
         state = try SpeexResamplerState(inputRate: inputRate, outputRate: outputRate, quality: quality.rawValue)
-        state.skipZeros()
+        if skipsLeadingZeros { state.skipZeros() }
     }
 
     /// Samples of delay the filter adds, counted at the input rate.

@@ -305,7 +305,7 @@ public final class CallMedia: @unchecked Sendable {
         sendMediaDatagrams(send)
         let uplinkNow = uplinkCounters.read()
         let sender = uplinkNow.packetsSent > 0
-            ? (packets: uplinkNow.packetsSent, payloadBytes: uplinkNow.payloadBytesSent, rtpTimestamp: uplinkNow.rtpTimestamp(atMs: nowMs)) : nil
+            ? (packets: uplinkNow.packetsSent, payloadBytes: uplinkNow.payloadBytesSent, rtpTimestamp: uplinkNow.rtpTimestamp(atMs: nowMs, clockRate: configuration.codec.rtpClockRate)) : nil
         // Written straight into the control buffer, with room left for SRTCP's trailer.
         let reportSpace = UnsafeMutableRawBufferPointer(rebasing: controlBuffer[0..<(controlBuffer.count - SRTPSession.maximumTrailerLength)])
         let report = rtcp.report(nowMs: nowMs, sender: sender, reception: &reception, voipMetrics: { reception in
@@ -498,14 +498,15 @@ public final class CallMedia: @unchecked Sendable {
     /// ends in media time; the key's tone plays in this call's own playback meanwhile.
     /// Presses queue one after the other.
     /// - Throws: `telephoneEventsNotNegotiated`; `invalidKeyPress` for a duration outside
-    ///   40 ms–5 s, a volume outside 0–63 (−dBm0) or a negotiated clock other than 48 kHz
-    ///   (the voice's RTP clock, which the events share); `keyPressQueueFull`.
+    ///   40 ms–5 s, a volume outside 0–63 (−dBm0) or a negotiated clock other than the
+    ///   voice's RTP clock (48 kHz for Opus, 8 kHz for G.711 and G.722), which the events
+    ///   share; `keyPressQueueFull`.
     public func sendDTMF(_ key: DTMFEvent, durationMs: Int = 100, volume: Int = 10) throws(CallMediaError) {
         guard configuration.telephoneEventPayloadType != nil else { throw .telephoneEventsNotNegotiated }
         guard (40...5_000).contains(durationMs) else { throw .invalidKeyPress("a duration of \(durationMs) ms is outside 40 ms – 5 s") }
         guard (0...63).contains(volume) else { throw .invalidKeyPress("a volume of \(volume) is outside 0–63 (−dBm0)") }
-        guard configuration.telephoneEventClockRate == 48_000 else {
-            throw .invalidKeyPress("telephone-event/\(configuration.telephoneEventClockRate) does not share the voice's 48 kHz RTP clock")
+        guard configuration.telephoneEventClockRate == configuration.codec.rtpClockRate else {
+            throw .invalidKeyPress("telephone-event/\(configuration.telephoneEventClockRate) does not share the voice's \(configuration.codec.rtpClockRate) Hz RTP clock")
         }
         let request = KeyPressRequest(eventCode: key.rawValue, durationMs: durationMs, volume: volume)
         guard keyPressRequests.withLock({ $0.push(request) }) else { throw .keyPressQueueFull }
@@ -544,12 +545,12 @@ public final class CallMedia: @unchecked Sendable {
         // Validated by sendDTMF, so this cannot throw; the sequence numbers are taken once the
         // packet count is known.
         guard let sizing = try? TelephoneEventKeyPress(event: key, durationMs: request.durationMs, packetTimeMs: configuration.frameDurationMs,
-                                                        volume: request.volume, clockRate: 48_000, timestamp: uplink.nextTimestamp,
-                                                        firstSequenceNumber: 0) else { return }
+                                                        volume: request.volume, clockRate: configuration.codec.rtpClockRate,
+                                                        timestamp: uplink.nextTimestamp, firstSequenceNumber: 0) else { return }
         let first = uplink.reserveSequenceNumbers(sizing.count)
         keyPress = try? TelephoneEventKeyPress(event: key, durationMs: request.durationMs, packetTimeMs: configuration.frameDurationMs,
-                                               volume: request.volume, clockRate: 48_000, timestamp: uplink.nextTimestamp,
-                                               firstSequenceNumber: first)
+                                               volume: request.volume, clockRate: configuration.codec.rtpClockRate,
+                                               timestamp: uplink.nextTimestamp, firstSequenceNumber: first)
         keyPressPacket = 0
         keyPressTone.start(key)
         outboundCounters.telephoneEventsSent += 1
@@ -674,9 +675,9 @@ private struct UplinkCounters: Sendable, BitwiseCopyable {
     var payloadBytesSent: Int { outbound.bytesSent }
 
     /// Our RTP timestamp at `ms`: the last frame sent, advanced by the time since on the
-    /// media clock (48 kHz).
-    func rtpTimestamp(atMs ms: Double) -> UInt32 {
-        let elapsed = (ms - lastFrameAtMs) * 48
+    /// media clock (the codec's RTP clock, `clockRate` Hz).
+    func rtpTimestamp(atMs ms: Double, clockRate: Int) -> UInt32 {
+        let elapsed = (ms - lastFrameAtMs) * Double(clockRate) / 1_000
         guard elapsed.isFinite, abs(elapsed) < 2_000_000_000 else { return lastFrameTimestamp }
         return lastFrameTimestamp &+ UInt32(bitPattern: Int32(elapsed.rounded()))
     }

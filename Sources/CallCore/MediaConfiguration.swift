@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import AudioCodecs
 import JitterBuffer
 import Opus
 import RTP
@@ -6,11 +7,17 @@ import SRTP
 
 /// The media parameters one side of a call uses, as an SDP offer/answer would settle them.
 public struct MediaConfiguration: Sendable, Equatable {
-    /// Pipeline and Opus sample rate (Opus's RTP clock is always 48 kHz, RFC 7587).
+    /// The codec the call sends and expects (Opus by default; PCMU, PCMA or G.722 as a SIP
+    /// trunk or gateway negotiates). The settings below named for Opus apply only to Opus.
+    public var codec = AudioCodec.opus
+    /// The pipeline's sample rate: the PCM the call takes and plays (8, 12, 16, 24 or 48 kHz).
+    /// Opus codes at it directly; G.711 (8 kHz) and G.722 (16 kHz) are resampled to it. The
+    /// RTP clock is the codec's (`codec.rtpClockRate`), not this.
     public var sampleRate: Int = 48_000
     /// Samples per channel in one frame; 20 ms by default.
     public var frameDurationMs: Int = 20
-    /// Dynamic RTP payload type negotiated for Opus.
+    /// The RTP payload type of `codec`: a dynamic one (96–127) for Opus, the static one
+    /// (0, 8, 9) or a dynamic one for the others.
     public var payloadType: UInt8 = 111
     /// Target Opus bitrate in bits per second: where a call starts and, with `adaptsBitrate`,
     /// the most it returns to (a peer's `maxaveragebitrate` caps it, `applying(peer:ptime:)`).
@@ -80,11 +87,12 @@ public struct MediaConfiguration: Sendable, Equatable {
         var settings = jitterBuffer
         settings.sampleRate = sampleRate
         settings.frameDurationMs = frameDurationMs
+        settings.codec = codec
         return settings
     }
 
-    /// RTP timestamp ticks per frame on Opus's 48 kHz RTP clock.
-    public var timestampTicksPerFrame: UInt32 { UInt32(48 * frameDurationMs) }
+    /// RTP timestamp ticks per frame on the codec's RTP clock (48 kHz for Opus, 8 kHz for G.711 and G.722).
+    public var timestampTicksPerFrame: UInt32 { UInt32(codec.rtpClockRate / 1_000 * frameDurationMs) }
 
     /// Refuses values no call could use, naming the field.
     public func validate() throws(MediaConfigurationError) {
@@ -94,8 +102,9 @@ public struct MediaConfiguration: Sendable, Equatable {
         guard OpusStreamFormat.isSupported(packetTimeMs: frameDurationMs) else {
             throw .invalid(field: "frameDurationMs", reason: "\(frameDurationMs) ms is not a packet time this pipeline sends (10, 20, 40, 60)")
         }
-        guard (96...127).contains(payloadType) else {
-            throw .invalid(field: "payloadType", reason: "\(payloadType) is not a dynamic payload type (96–127)")
+        guard (96...127).contains(payloadType) || payloadType == codec.staticPayloadType else {
+            throw .invalid(field: "payloadType", reason: "\(payloadType) is not a dynamic payload type (96–127)"
+                           + (codec.staticPayloadType.map { " nor \(codec)'s static \($0)" } ?? ""))
         }
         guard (6_000...510_000).contains(bitrate) else {
             throw .invalid(field: "bitrate", reason: "\(bitrate) b/s is outside Opus's 6–510 kb/s")
@@ -113,7 +122,7 @@ public struct MediaConfiguration: Sendable, Equatable {
         if let telephoneEventPayloadType {
             guard (96...127).contains(telephoneEventPayloadType), telephoneEventPayloadType != payloadType else {
                 throw .invalid(field: "telephoneEventPayloadType",
-                               reason: "\(telephoneEventPayloadType) is not a dynamic payload type other than Opus's \(payloadType)")
+                               reason: "\(telephoneEventPayloadType) is not a dynamic payload type other than \(codec)'s \(payloadType)")
             }
         }
         guard telephoneEventClockRate == 8_000 || telephoneEventClockRate == 48_000 else {

@@ -42,17 +42,21 @@ final class RTCPSession {
     /// stretches playout toward it — 15, the field's slowest, 600 ms at 20 ms frames.
     static let jitterBufferRate: UInt8 = 15
 
+    /// The media's RTP clock rate in Hz (report blocks' jitter is counted in its ticks).
+    let clockRate: Int
+
     /// UDP and IPv4 headers, counted in the average size as RFC 3550 §6.2 asks.
     static let lowerLayerBytes = 28.0
 
     /// A session for `ssrc` sending media at `configuration`'s bitrate and packet time.
     init(ssrc: UInt32, configuration: MediaConfiguration, seed: UInt64 = .random(in: .min ... .max)) {
         self.ssrc = ssrc
+        clockRate = configuration.codec.rtpClockRate
         random = SplitMix(state: seed)
         canonicalName = String((0..<16).map { _ in "abcdefghijklmnopqrstuvwxyz0123456789".randomElement()! })
         // Session bandwidth: the media bitrate plus RTP, SRTP, UDP and IP headers per packet.
         let packetsPerSecond = 1_000 / Double(configuration.frameDurationMs)
-        let sessionBitsPerSecond = Double(configuration.bitrate) + packetsPerSecond * (12 + 10 + Self.lowerLayerBytes) * 8
+        let sessionBitsPerSecond = Double(configuration.codec.fixedBitrate ?? configuration.bitrate) + packetsPerSecond * (12 + 10 + Self.lowerLayerBytes) * 8
         rtcpBytesPerSecond = 0.05 * sessionBitsPerSecond / 8
         minimumSeconds = configuration.rtcpReducedMinimum ? min(5, 360 / (sessionBitsPerSecond / 1_000)) : 5
         averagePacketBytes = 100 + Self.lowerLayerBytes
@@ -241,7 +245,7 @@ final class RTCPSession {
             remoteInbound.reportsReceived += 1
             remoteInbound.fractionLost = block.fractionLostRatio
             remoteInbound.packetsLost = Int(block.cumulativeLost)
-            remoteInbound.jitter = Double(block.jitter) / 48_000
+            remoteInbound.jitter = Double(block.jitter) / Double(clockRate)
             if let rtt = block.roundTripTime(arrivedAt: arrival) {
                 remoteInbound.roundTripTime = rtt
                 remoteInbound.totalRoundTripTime += rtt

@@ -112,7 +112,7 @@ struct ReceptionAccounting {
         }
         counters.headerBytesReceived += packet.bytes.count - packet.payload.count
         counters.lastPacketReceivedTimestampMs = arrivalTimeMs
-        let clockRate = isAudio ? 48_000 : configuration.telephoneEventClockRate
+        let clockRate = isAudio ? configuration.codec.rtpClockRate : configuration.telephoneEventClockRate
         switch receiver?.record(packet, arrivalTime: Self.rtpClockTime(ms: arrivalTimeMs, clockRate: clockRate)) {
         case .reordered:
             counters.packetsReordered += 1
@@ -169,7 +169,7 @@ struct ReceptionAccounting {
     var statistics: InboundRTPStatistics {
         var result = counters
         result.packetsLost = previousStreamsLost + Int(receiver?.cumulativeLost ?? 0)
-        result.jitter = Double(receiver?.jitter ?? 0) / 48_000
+        result.jitter = Double(receiver?.jitter ?? 0) / Double(configuration.codec.rtpClockRate)
         return result
     }
 

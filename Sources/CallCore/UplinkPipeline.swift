@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import AudioCodecs
 import Opus
 import RTP
 import SRTP
@@ -16,7 +17,9 @@ public final class UplinkPipeline {
     public private(set) var statistics = OutboundRTPStatistics()
 
     private let configuration: MediaConfiguration
-    private let encoder: OpusEncoder
+    private let encoder: any AudioEncoder
+    /// The Opus encoder inside `encoder`, for the settings only Opus has (nil for G.711/G.722).
+    private let opus: OpusEncoder?
     private var sequenceNumber: UInt16
     private var timestamp: UInt32
     private var markNextPacket = true
@@ -46,21 +49,28 @@ public final class UplinkPipeline {
         self.sequenceNumber = initialSequenceNumber
         self.timestamp = initialTimestamp
         do {
-            encoder = try OpusEncoder(sampleRate: configuration.sampleRate, channels: 1, application: .voip)
-            try encoder.setBitrate(.bitsPerSecond(configuration.bitrate))
-            try encoder.setComplexity(configuration.complexity)
-            // In-band FEC only while loss is planned for: at 0 % it would cost bits for nothing.
-            try encoder.setInbandFEC(configuration.inbandFEC && configuration.expectedPacketLossPercent > 0)
-            try encoder.setExpectedPacketLoss(percent: configuration.expectedPacketLossPercent)
-            try encoder.setDTX(configuration.discontinuousTransmission)
-            try encoder.setBitrateMode(configuration.bitrateMode)
-            try encoder.setMaxBandwidth(configuration.maximumBandwidth)
+            encoder = try configuration.codec.makeEncoder(sampleRate: configuration.sampleRate)
         } catch {
-            throw .codec(error)
+            throw .audioCodec(error)
+        }
+        opus = (encoder as? OpusAudioEncoder)?.opus
+        if let opus {
+            do {
+                try opus.setBitrate(.bitsPerSecond(configuration.bitrate))
+                try opus.setComplexity(configuration.complexity)
+                // In-band FEC only while loss is planned for: at 0 % it would cost bits for nothing.
+                try opus.setInbandFEC(configuration.inbandFEC && configuration.expectedPacketLossPercent > 0)
+                try opus.setExpectedPacketLoss(percent: configuration.expectedPacketLossPercent)
+                try opus.setDTX(configuration.discontinuousTransmission)
+                try opus.setBitrateMode(configuration.bitrateMode)
+                try opus.setMaxBandwidth(configuration.maximumBandwidth)
+            } catch {
+                throw .codec(error)
+            }
         }
         packet = .allocate(byteCount: Self.packetCapacity, alignment: 8)
         statistics.ssrc = ssrc
-        statistics.targetBitrate = configuration.bitrate
+        statistics.targetBitrate = configuration.codec.fixedBitrate ?? configuration.bitrate
     }
 
     deinit {
@@ -96,9 +106,9 @@ public final class UplinkPipeline {
             let payload = UnsafeMutableRawBufferPointer(rebasing: packet[headerLength..<(Self.packetCapacity - SRTPSession.maximumTrailerLength)])
             payloadLength = try encoder.encode(frame, into: payload)
         } catch {
-            throw .codec(error)
+            throw .audioCodec(error)
         }
-        let isDTX = configuration.discontinuousTransmission && OpusEncoder.isDTXPacket(byteCount: payloadLength)
+        let isDTX = configuration.discontinuousTransmission && encoder.isSilencePayload(byteCount: payloadLength)
         if isDTX && isInSilence {
             statistics.framesSuppressedByDTX += 1
             markNextPacket = true  // RFC 3551 §4.1: marker on the first packet after silence
@@ -163,10 +173,12 @@ public final class UplinkPipeline {
         statistics.framesReplacedByTelephoneEvents += 1
     }
 
-    /// Switches the encoder's in-band FEC (LBRR) on or off.
+    /// Switches the encoder's in-band FEC (LBRR) on or off; a codec without in-band FEC
+    /// (G.711, G.722) has nothing to switch and ignores it.
     public func setInbandFEC(_ enabled: Bool) throws(MediaPipelineError) {
+        guard let opus else { return }
         do {
-            try encoder.setInbandFEC(enabled)
+            try opus.setInbandFEC(enabled)
         } catch {
             throw .codec(error)
         }
@@ -174,23 +186,28 @@ public final class UplinkPipeline {
 
     /// Sets the encoder's target bitrate in bits per second (`OPUS_SET_BITRATE`), reported
     /// as `statistics.targetBitrate`. An Opus ctl: no allocation, no system call.
-    /// - Throws: `.configuration` outside Opus's 6–510 kb/s.
+    /// - Throws: `.configuration` outside Opus's 6–510 kb/s, or for a codec whose rate is fixed.
     public func setBitrate(_ bitsPerSecond: Int) throws(MediaPipelineError) {
+        guard let opus else {
+            throw .configuration(.invalid(field: "bitrate", reason: "\(configuration.codec) codes at a fixed \(configuration.codec.fixedBitrate ?? 0) b/s"))
+        }
         guard (6_000...510_000).contains(bitsPerSecond) else {
             throw .configuration(.invalid(field: "bitrate", reason: "\(bitsPerSecond) b/s is outside Opus's 6–510 kb/s"))
         }
         do {
-            try encoder.setBitrate(.bitsPerSecond(bitsPerSecond))
+            try opus.setBitrate(.bitsPerSecond(bitsPerSecond))
         } catch {
             throw .codec(error)
         }
         statistics.targetBitrate = bitsPerSecond
     }
 
-    /// Tells the encoder how much loss to plan in-band FEC for (from RTCP fraction lost).
+    /// Tells the encoder how much loss to plan in-band FEC for (from RTCP fraction lost); a
+    /// codec without in-band FEC ignores it.
     public func setExpectedPacketLoss(percent: Int) throws(MediaPipelineError) {
+        guard let opus else { return }
         do {
-            try encoder.setExpectedPacketLoss(percent: percent)
+            try opus.setExpectedPacketLoss(percent: percent)
         } catch {
             throw .codec(error)
         }

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
+import AudioCodecs
 import Opus
 import RTP
 
-/// Adaptive playout of one received Opus RTP stream (modelled on WebRTC NetEq).
+/// Adaptive playout of one received RTP voice stream — Opus, G.711 or G.722, whichever the
+/// configuration's codec names (modelled on WebRTC NetEq).
 ///
 /// Call `insert` for each packet as it arrives and `nextFrame` once per playout tick, both on
 /// the same (receiver's) clock. Arrivals go into a `PacketStore` and teach a
@@ -37,7 +39,9 @@ public final class AdaptiveJitterBuffer {
     /// a tone, one long sentence) is stretched anyway, once per this span.
     static let maximumStretchDeferralMs = 1_000
 
-    private let decoder: OpusDecoder
+    private let decoder: any AudioDecoder
+    /// The codec's RTP clock rate, in Hz: timestamps are converted to samples at `sampleRate`.
+    private let clockRate: Int64
     private let store: PacketStore
     /// A packet further ahead than the maximum delay, waiting for its successor.
     private let probation = JumpProbation()
@@ -65,7 +69,9 @@ public final class AdaptiveJitterBuffer {
     private var ssrc: UInt32 = 0
     private var payloadType: UInt8 = 0
     private var highestSequence: Int64 = 0
+    /// The highest packet's timestamp in samples at `sampleRate` (extended), and as sent.
     private var highestTimestamp: Int64 = 0
+    private var highestRTPTimestamp: UInt32 = 0
     /// A first packet of the current stream has arrived (extension references are set).
     private var isStarted = false
     /// Playout has begun (the first packet waited the target delay).
@@ -75,11 +81,14 @@ public final class AdaptiveJitterBuffer {
     /// How long stretches decided in a row have waited for a pause, in ms.
     private var stretchDeferredMs = 0
 
-    /// Creates a buffer and its Opus decoder (mono).
+    /// Creates a buffer and its decoder (mono) for the configuration's codec.
     /// - Throws: the `JitterBufferError` naming the first invalid configuration field.
     public init(configuration: JitterBufferConfiguration) throws(JitterBufferError) {
         let rate = configuration.sampleRate
-        guard OpusStreamFormat.isSupported(sampleRate: rate) else { throw .invalidSampleRate(rate) }
+        let codec = configuration.codec
+        guard codec == .opus ? OpusStreamFormat.isSupported(sampleRate: rate) : (8_000...48_000).contains(rate) && rate % 1_000 == 0 else {
+            throw .invalidSampleRate(rate)
+        }
         guard OpusStreamFormat.isSupported(packetTimeMs: configuration.frameDurationMs) else {
             throw .invalidFrameDuration(configuration.frameDurationMs)
         }
@@ -94,14 +103,15 @@ public final class AdaptiveJitterBuffer {
         }
         guard (2...65_536).contains(configuration.capacityPackets) else { throw .invalidCapacity(configuration.capacityPackets) }
         do {
-            decoder = try OpusDecoder(sampleRate: rate, channels: 1)
+            decoder = try codec.makeDecoder(sampleRate: rate)
         } catch {
             throw .decoderCreationFailed(error)
         }
         self.configuration = configuration
+        clockRate = Int64(codec.rtpClockRate)
         samplesPerFrame = rate * configuration.frameDurationMs / 1_000
         samplesPerMs = Double(rate) / 1_000
-        let maximumPacketSamples = rate * 120 / 1_000  // the longest Opus packet
+        let maximumPacketSamples = rate * 120 / 1_000  // the longest packet played (Opus's longest)
         store = PacketStore(capacity: configuration.capacityPackets)
         estimator = RelativeDelayEstimator(maximumDelayMs: configuration.maximumDelayMs,
                                            windowCapacity: max(64, 4_000 / configuration.frameDurationMs))
@@ -124,7 +134,7 @@ public final class AdaptiveJitterBuffer {
 
     // MARK: Arrivals
 
-    /// Stores an RTP packet carrying Opus (its payload is copied), or counts why not:
+    /// Stores an RTP packet of the codec (its payload is copied), or counts why not:
     /// duplicate, late (its playout time has passed), or unusable. A new SSRC or a jump in
     /// sequence number or timestamp restarts the stream; a new payload type resets the decoder;
     /// a packet beyond the store's capacity flushes it. An arrival time that is not finite, or
@@ -152,7 +162,7 @@ public final class AdaptiveJitterBuffer {
     private func accept(_ packet: RTPPacketView, arrivalTimeMs: Double) {
         let payload = packet.payload
         guard arrivalTimeMs.isFinite, abs(arrivalTimeMs) < 1e12, payload.count > 0, payload.count <= PacketStore.maximumPayloadBytes,
-              let info = try? OpusPacketInfo(packet: payload, sampleRate: configuration.sampleRate) else {
+              let info = try? decoder.packetInfo(UnsafeRawBufferPointer(payload)), info.sampleCount <= decoded.count else {
             statistics.packetsDiscarded += 1
             return
         }
@@ -160,25 +170,25 @@ public final class AdaptiveJitterBuffer {
             restart(ssrc: packet.ssrc, payloadType: packet.payloadType)
         } else if packet.payloadType != payloadType {
             payloadType = packet.payloadType
-            try? decoder.reset()
+            decoder.reset()
             state.followsConcealment = false
         }
 
         var sequence: Int64, timestamp: Int64
         if !isStarted {
             sequence = Int64(packet.sequenceNumber)
-            timestamp = Int64(packet.timestamp)
-            beginStream(sequence: sequence, timestamp: timestamp)
+            timestamp = samples(fromTicks: Int64(packet.timestamp))
+            beginStream(sequence: sequence, timestamp: timestamp, rtpTimestamp: packet.timestamp)
         } else {
             let sequenceDelta = SerialNumberArithmetic.distance(from: UInt16(truncatingIfNeeded: highestSequence), to: packet.sequenceNumber)
-            let timestampDelta = SerialNumberArithmetic.distance(from: UInt32(truncatingIfNeeded: highestTimestamp), to: packet.timestamp)
+            let timestampDelta = samples(fromTicks: SerialNumberArithmetic.distance(from: highestRTPTimestamp, to: packet.timestamp))
             let timestampSlip = timestampDelta - sequenceDelta * Int64(samplesPerFrame)
             let limit = Int64(Self.timestampJumpSeconds * configuration.sampleRate)
             if abs(sequenceDelta) > Self.sequenceJump || timestampSlip > limit || timestampSlip < -limit {
                 restart(ssrc: ssrc, payloadType: packet.payloadType)
                 sequence = Int64(packet.sequenceNumber)
-                timestamp = Int64(packet.timestamp)
-                beginStream(sequence: sequence, timestamp: timestamp)
+                timestamp = samples(fromTicks: Int64(packet.timestamp))
+                beginStream(sequence: sequence, timestamp: timestamp, rtpTimestamp: packet.timestamp)
             } else {
                 sequence = highestSequence + sequenceDelta
                 timestamp = highestTimestamp + timestampDelta
@@ -214,6 +224,7 @@ public final class AdaptiveJitterBuffer {
             if sequence > highestSequence {
                 highestSequence = sequence
                 highestTimestamp = timestamp
+                highestRTPTimestamp = packet.timestamp
             }
         case .duplicate:
             statistics.packetsDuplicated += 1
@@ -222,11 +233,19 @@ public final class AdaptiveJitterBuffer {
         }
     }
 
-    private func beginStream(sequence: Int64, timestamp: Int64) {
+    private func beginStream(sequence: Int64, timestamp: Int64, rtpTimestamp: UInt32) {
         isStarted = true
         highestSequence = sequence
         highestTimestamp = timestamp
+        highestRTPTimestamp = rtpTimestamp
         state.move(toSequence: sequence, timestamp: timestamp)
+    }
+
+    /// RTP clock ticks as samples at the output rate (G.722's 8 kHz clock against its 16 kHz
+    /// samples, Opus's 48 kHz clock decoded at 16 kHz).
+    @inline(__always)
+    private func samples(fromTicks ticks: Int64) -> Int64 {
+        clockRate == Int64(configuration.sampleRate) ? ticks : ticks * Int64(configuration.sampleRate) / clockRate
     }
 
     /// Forgets where playout stands: after the receiver stopped asking for frames for a while
@@ -249,7 +268,7 @@ public final class AdaptiveJitterBuffer {
         self.payloadType = payloadType
         store.removeAll()
         estimator.restartStream()
-        try? decoder.reset()
+        decoder.reset()
         isStarted = false
         isPlaying = false
         state.expandedSamples = 0
@@ -372,7 +391,7 @@ public final class AdaptiveJitterBuffer {
         }
         store.remove(sequence: packet.sequence)
         state.move(toSequence: packet.sequence + 1, timestamp: packet.timestamp + Int64(count))
-        state.isInDTX = OpusEncoder.isDTXPacket(byteCount: packet.byteCount)
+        state.isInDTX = decoder.isComfortNoisePayload(byteCount: packet.byteCount)
         let frame = UnsafeMutableBufferPointer(rebasing: decoded[0..<count])
         quietFrames.observe(UnsafeBufferPointer(frame))
         return frame

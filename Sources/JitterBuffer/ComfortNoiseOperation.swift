@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-import Opus
+import AudioCodecs
 
 /// Comfort noise: the sender's silence (Opus DTX). Its DTX packet decodes to the decoder's
 /// comfort noise; over the gap that follows (no packets, timestamps jump, sequence numbers go
@@ -7,14 +7,14 @@ import Opus
 /// background noise — Opus expects lost-frame decoding during DTX. Counted as silent
 /// concealment, not loss. No allocation after `init`.
 final class ComfortNoiseOperation {
-    private let decoder: OpusDecoder
+    private let decoder: any AudioDecoder
     private let queue: PlayoutQueue
     private let output: UnsafeMutableBufferPointer<Int16>
     /// The shortest Opus frame (2.5 ms) in samples: the decoder conceals whole multiples of it.
     private let stepSamples: Int
 
     /// A comfort-noise step decoding with `decoder` into `queue`, up to `samplesPerFrame` at a time.
-    init(decoder: OpusDecoder, queue: PlayoutQueue, sampleRate: Int, samplesPerFrame: Int) {
+    init(decoder: any AudioDecoder, queue: PlayoutQueue, sampleRate: Int, samplesPerFrame: Int) {
         self.decoder = decoder
         self.queue = queue
         stepSamples = sampleRate / 400

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-import Opus
+import AudioCodecs
 
 /// Expand: one frame of Opus packet-loss concealment, when the audio due is missing.
 ///
@@ -20,12 +20,12 @@ final class ExpandOperation {
 
     /// Samples per concealed frame.
     let samplesPerFrame: Int
-    private let decoder: OpusDecoder
+    private let decoder: any AudioDecoder
     private let queue: PlayoutQueue
     private let output: UnsafeMutableBufferPointer<Int16>
 
     /// An expand step concealing with `decoder` into `queue`.
-    init(decoder: OpusDecoder, queue: PlayoutQueue, sampleRate: Int, samplesPerFrame: Int) {
+    init(decoder: any AudioDecoder, queue: PlayoutQueue, sampleRate: Int, samplesPerFrame: Int) {
         self.decoder = decoder
         self.queue = queue
         self.samplesPerFrame = samplesPerFrame

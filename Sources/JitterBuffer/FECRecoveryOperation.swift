@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
-import Opus
+import AudioCodecs
 
 /// FEC recovery: a missing packet rebuilt from the in-band FEC (Opus LBRR) that the packet after
 /// it carries — the sender's own lower-rate coding of the frame, so nothing is concealed. No
 /// allocation after `init`.
 final class FECRecoveryOperation {
-    private let decoder: OpusDecoder
+    private let decoder: any AudioDecoder
     private let queue: PlayoutQueue
     private let output: UnsafeMutableBufferPointer<Int16>
 
     /// A recovery step decoding with `decoder` into `queue`, for spans up to `maximumPacketSamples`.
-    init(decoder: OpusDecoder, queue: PlayoutQueue, maximumPacketSamples: Int) {
+    init(decoder: any AudioDecoder, queue: PlayoutQueue, maximumPacketSamples: Int) {
         self.decoder = decoder
         self.queue = queue
         output = .allocate(capacity: maximumPacketSamples)

@@ -1,8 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
+import AudioCodecs
+
 /// Settings of an `AdaptiveJitterBuffer`. All delays are in milliseconds of playout time.
 public struct JitterBufferConfiguration: Sendable, Equatable {
-    /// Output sample rate in Hz (8, 12, 16, 24 or 48 kHz, as Opus decodes).
+    /// Output sample rate in Hz (Opus: 8, 12, 16, 24 or 48 kHz, as it decodes; G.711 and G.722
+    /// decode at their own rate and are resampled to any whole kHz from 8 to 48).
     public var sampleRate = 48_000
+    /// The codec of the stream played (its decoder, concealment and RTP clock rate).
+    public var codec = AudioCodec.opus
     /// Duration of one playout tick and of the sender's packets, in milliseconds (10, 20, 40 or 60).
     public var frameDurationMs = 20
     /// Lowest target delay the buffer may choose.

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-import Opus
+import AudioCodecs
 
 /// Why an `AdaptiveJitterBuffer` could not be created: one case per invalid configuration field.
 public enum JitterBufferError: Error, Equatable, Sendable {
-    /// `sampleRate` is not one Opus decodes to (8, 12, 16, 24 or 48 kHz).
+    /// `sampleRate` is not one the codec's decoder writes (Opus: 8, 12, 16, 24 or 48 kHz; the
+    /// others: 8–48 kHz in whole kHz, resampled).
     case invalidSampleRate(Int)
     /// `frameDurationMs` is not 10, 20, 40 or 60.
     case invalidFrameDuration(Int)
@@ -15,6 +16,6 @@ public enum JitterBufferError: Error, Equatable, Sendable {
     case invalidInitialDelay(Int)
     /// `capacityPackets` is below 2 or above 65 536.
     case invalidCapacity(Int)
-    /// The Opus decoder could not be created.
-    case decoderCreationFailed(OpusError)
+    /// The codec's decoder could not be created.
+    case decoderCreationFailed(AudioCodecError)
 }

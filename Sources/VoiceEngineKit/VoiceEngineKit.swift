@@ -3,8 +3,9 @@
 // the engine and the call core (MediaEngine, CallCore), devices (AudioDevices, with the clocks
 // of MediaBasics), the control layers (AudioSession, Calls, CallDirectory, CallHistory,
 // PushRegistry), signalling (SessionDescription, and CallNegotiation from it to the call's
-// media), transport and media (Transport, SRTP, RTP, Opus, JitterBuffer, AudioProcessing) and the typed errno (SystemErrors) — and nothing of the
+// media), transport and media (Transport, SRTP, RTP, Opus and the other codecs in AudioCodecs, JitterBuffer, AudioProcessing) and the typed errno (SystemErrors) — and nothing of the
 // testing targets. Named so that it does not collide with the `VoiceEngine` type.
+@_exported import AudioCodecs
 @_exported import AudioDevices
 @_exported import AudioProcessing
 @_exported import AudioSession

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import AudioCodecs
 import Opus
 import TestSupport
 @testable import JitterBuffer
@@ -13,8 +14,8 @@ enum OperationFixture {
     static func queue() -> PlayoutQueue { PlayoutQueue(sampleCapacity: 8 * 5_760, segmentCapacity: 32) }
 
     /// A 48 kHz decoder that has decoded the first `packets` packets of the fixture's voice.
-    static func primedDecoder(packets: Int = 10) throws -> OpusDecoder {
-        let decoder = try OpusDecoder(sampleRate: StreamFixture.sampleRate, channels: 1)
+    static func primedDecoder(packets: Int = 10) throws -> OpusAudioDecoder {
+        let decoder = try OpusAudioDecoder(sampleRate: StreamFixture.sampleRate)
         var pcm = [Int16](repeating: 0, count: 5_760)
         for payload in StreamFixture.payloads.prefix(packets) {
             _ = try payload.withUnsafeBytes { bytes in try pcm.withUnsafeMutableBufferPointer { try decoder.decode(bytes, into: $0) } }
