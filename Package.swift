@@ -176,7 +176,7 @@ let package = Package(
         .testTarget(name: "NetworkSimulationTests", dependencies: ["NetworkSimulation", "TestSupport"]),
         // The call core's own rules (its module boundary, read from the package).
         .testTarget(name: "CallCoreTests", dependencies: ["CallCore"]),
-        .testTarget(name: "MediaEngineTests", dependencies: ["CallCore", "MediaEngine", "Opus", "RTP", "SRTP", "AudioProcessing", "AudioDevices", "AudioDevicesTesting", "Transport", "NetworkSimulation", "MediaEngineTesting", "Locking", "TestSupport"]),
+        .testTarget(name: "MediaEngineTests", dependencies: ["CallCore", "AudioCodecs", "MediaEngine", "Opus", "RTP", "SRTP", "AudioProcessing", "AudioDevices", "AudioDevicesTesting", "Transport", "NetworkSimulation", "MediaEngineTesting", "Locking", "TestSupport"]),
         .testTarget(name: "AudioSessionTests", dependencies: ["AudioSession", "MediaEngine", "AudioProcessing", "AudioDevices", "AudioDevicesTesting", "AudioSessionTesting", "TestSupport"]),
         .testTarget(name: "CallsTests", dependencies: ["VoiceEngineKit", "Calls", "SessionDescription", "PushRegistry", "AudioProcessing", "AudioSession", "MediaEngine", "MediaEngineTesting", "AudioDevices", "AudioDevicesTesting", "AudioSessionTesting", "RTP", "SRTP", "Transport", "Locking", "TestSupport"]),
         // calls-crash-writer: the child the crash tests kill (a dependency so `swift test` builds it).

@@ -377,12 +377,16 @@ public final class CallMedia: @unchecked Sendable {
             let reportsBefore = rtcp.remoteInbound.reportsReceived
             let received = try rtcp.receive(compound, arrivalMs: arrivalTimeMs, reception: &reception)
             if received.bye { postNetworkEvent(.remoteBye) }
-            if configuration.adaptsToLoss, rtcp.remoteInbound.reportsReceived > reportsBefore,
+            // Loss and congestion are answered with Opus's FEC and bit rate: a fixed-rate codec
+            // (G.711, G.722) has neither to adapt.
+            if configuration.adaptsToLoss, configuration.codec.capabilities.contains(.inbandFEC),
+               rtcp.remoteInbound.reportsReceived > reportsBefore,
                lossAdaptation.report(fractionLost: rtcp.remoteInbound.fractionLost, jitterMs: rtcp.remoteInbound.jitter * 1_000,
                                      packetIntervalMs: Double(configuration.frameDurationMs)) {
                 plannedLoss.store(lossAdaptation.plannedLossPercent, ordering: .relaxed)
             }
-            if configuration.adaptsBitrate, rtcp.remoteInbound.reportsReceived > reportsBefore,
+            if configuration.adaptsBitrate, configuration.codec.capabilities.contains(.adjustableBitrate),
+               rtcp.remoteInbound.reportsReceived > reportsBefore,
                bitrateAdaptation.report(fractionLost: rtcp.remoteInbound.fractionLost, jitterMs: rtcp.remoteInbound.jitter * 1_000,
                                         roundTripTimeMs: rtcp.remoteInbound.roundTripTime.map { $0 * 1_000 }) {
                 targetBitrate.store(bitrateAdaptation.targetBitrate, ordering: .relaxed)
@@ -557,7 +561,8 @@ public final class CallMedia: @unchecked Sendable {
     }
 
     /// Tells the encoder how much loss to plan in-band FEC for, from the next frame on (with
-    /// `adaptsToLoss`, the far end's next reports move it again).
+    /// `adaptsToLoss`, the far end's next reports move it again). A codec without in-band FEC
+    /// (G.711, G.722) has nothing to plan and ignores it.
     /// - Throws: `MediaPipelineError.configuration` outside 0–100 %.
     public func setExpectedPacketLoss(percent: Int) throws(MediaPipelineError) {
         guard (0...100).contains(percent) else {
@@ -569,8 +574,12 @@ public final class CallMedia: @unchecked Sendable {
     /// Sets the encoder's target bitrate from the next frame on, in bits per second (with
     /// `adaptsBitrate`, the far end's next reports move it again, within
     /// `minimumBitrate`…`bitrate`).
-    /// - Throws: `MediaPipelineError.configuration` outside Opus's 6–510 kb/s.
+    /// - Throws: `MediaPipelineError.configuration` outside Opus's 6–510 kb/s, or on a codec
+    ///   whose bit rate is fixed (G.711, G.722).
     public func setBitrate(_ bitsPerSecond: Int) throws(MediaPipelineError) {
+        guard configuration.codec.capabilities.contains(.adjustableBitrate) else {
+            throw .configuration(.invalid(field: "bitrate", reason: "\(configuration.codec) codes at a fixed \(configuration.codec.fixedBitrate ?? 0) b/s"))
+        }
         guard (6_000...510_000).contains(bitsPerSecond) else {
             throw .configuration(.invalid(field: "bitrate", reason: "\(bitsPerSecond) b/s is outside Opus's 6–510 kb/s"))
         }

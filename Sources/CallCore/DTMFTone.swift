@@ -8,8 +8,19 @@ import RTP
 /// 941 Hz plus a column frequency of 1209, 1336, 1477 or 1633 Hz), played locally while a key
 /// press is sent so the user hears the key. Allocation-free.
 struct DTMFTone {
-    private static let rows: [Double] = [697, 770, 852, 941]
-    private static let columns: [Double] = [1_209, 1_336, 1_477, 1_633]
+    /// Q.23's frequencies, a tuple rather than an array: a static array is built (allocated)
+    /// on first use, which would be the first key press, on the audio thread.
+    private static let rows: (Double, Double, Double, Double) = (697, 770, 852, 941)
+    private static let columns: (Double, Double, Double, Double) = (1_209, 1_336, 1_477, 1_633)
+
+    private static func frequency(_ index: Int, of table: (Double, Double, Double, Double)) -> Double {
+        switch index {
+        case 0: table.0
+        case 1: table.1
+        case 2: table.2
+        default: table.3
+        }
+    }
     /// Peak amplitude of each of the two tones (about −20 dBFS).
     static let amplitude = 3_200.0
 
@@ -45,8 +56,8 @@ struct DTMFTone {
         case .pound: (row, column) = (3, 2)
         case .d: (row, column) = (3, 3)
         }
-        rowStep = 2 * Double.pi * Self.rows[row] / sampleRate
-        columnStep = 2 * Double.pi * Self.columns[column] / sampleRate
+        rowStep = 2 * Double.pi * Self.frequency(row, of: Self.rows) / sampleRate
+        columnStep = 2 * Double.pi * Self.frequency(column, of: Self.columns) / sampleRate
         rowPhase = 0
         columnPhase = 0
     }

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import AudioCodecs
 import AudioProcessing
 import MediaEngine
 import Testing
@@ -113,6 +114,58 @@ import TestSupport
             // filter delay: the last frame is still in it.
             #expect(abs(alice.statistics.outbound.packetsSent - end) <= 1)
             // Plain RTP in this test, so the wire's deliveries include RTCP reports too.
+        }
+    }
+
+    /// The same rule on the fixed-rate codecs: G.711 and G.722 resampled to and from the call's
+    /// 48 kHz, waveform concealment for every tenth packet lost, DTMF on the 8 kHz clock. (The
+    /// first key press of the process once allocated: the tone's frequency tables were static
+    /// arrays, built on first use on the audio thread.)
+    @Test(arguments: [AudioCodec.pcmu, .g722])
+    func fixedRateCodecCallsAllocateNothing(codec: AudioCodec) async throws {
+        try await offCooperativePool {
+            var configuration = MediaConfiguration()
+            configuration.codec = codec
+            configuration.payloadType = codec.staticPayloadType!
+            configuration.telephoneEventClockRate = 8_000
+            let speech = CallOverNetworkTests.alice
+            let alice = try CallMedia(configuration: configuration, sendingKey: nil, receivingKey: nil, ssrc: 0x0A11CE, rtcpSeed: 5)
+            let bob = try CallMedia(configuration: configuration, sendingKey: nil, receivingKey: nil, ssrc: 0x0B0B, rtcpSeed: 11)
+            let toBob = Wire(), toAlice = Wire()
+            let frame = UnsafeMutableBufferPointer<Int16>.allocate(capacity: 960)
+            defer { frame.deallocate() }
+            let input = UnsafeMutableBufferPointer<Int16>.allocate(capacity: speech.count)
+            defer { input.deallocate() }
+            _ = input.initialize(from: speech)
+            let inputFrames = speech.count / 960
+            func oneFrame(_ tick: Int) -> Int {
+                let now = Double(tick) * 20
+                toBob.deliver(to: bob, nowMs: now)
+                toAlice.deliver(to: alice, nowMs: now)
+                let spoken = UnsafeBufferPointer(rebasing: input[((tick % inputFrames) * 960)..<((tick % inputFrames + 1) * 960)])
+                let (_, audio) = AllocationCounter.measure {
+                    _ = alice.render(into: frame, nowMs: now)
+                    alice.send(microphone: spoken)
+                    _ = bob.render(into: frame, nowMs: now)
+                    bob.send(microphone: UnsafeBufferPointer(frame))
+                }
+                alice.sendDatagrams(nowMs: now) { toBob.send($0) }
+                bob.sendDatagrams(nowMs: now) { toAlice.send($0) }
+                return audio
+            }
+            var warmUp = 0
+            while warmUp < 200 || alice.statistics.transport.rtcpPacketsSent < 2 || bob.statistics.transport.rtcpPacketsSent < 2 {
+                _ = oneFrame(warmUp)
+                warmUp += 1
+            }
+            var allocations = 0
+            for tick in warmUp..<(warmUp + 3_000) {
+                if tick % 500 == 250 { try alice.sendDTMF(.digit3, durationMs: 100) }
+                allocations += oneFrame(tick)
+            }
+            #expect(allocations == 0)
+            #expect(bob.statistics.inbound.concealmentEvents > 100, "the lossy wire exercised concealment")
+            #expect(alice.statistics.outbound.telephoneEventsSent == 6)
         }
     }
 }
