@@ -64,7 +64,7 @@ let package = Package(
         .target(name: "Opus", dependencies: ["COpus", "COpusShims"]),
         // Every codec behind one encoder/decoder interface: Opus (libopus), G.711 (Swift),
         // G.722 (spandsp), resampled to the call's rate where the codec's differs.
-        .target(name: "AudioCodecs", dependencies: ["Opus", "AudioProcessing", "CSpanDSP"]),
+        .target(name: "AudioCodecs", dependencies: ["MediaBasics", "Opus", "AudioProcessing", "CSpanDSP"]),
         .target(name: "RTP"),  // pure Swift: links no C library
         // SRTP/SRTCP over libsrtp2 and SDES a=crypto. It reads SSRC and sequence number from
         // the header bytes itself and uses no RTP type, so it does not link RTP.

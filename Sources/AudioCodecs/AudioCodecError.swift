@@ -1,4 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
+// The codec table (AudioCodec, AudioCodecCapabilities) lives in MediaBasics, where signalling
+// reads it without linking a codec; re-exported so a coder's users name it from here.
+@_exported import MediaBasics
 import Opus
 
 /// Why a codec could not be created or could not code a frame.

@@ -4,24 +4,29 @@ import SessionDescription
 
 extension NegotiatedAudio {
     /// The call's media configuration as offer/answer settled it: `base` (our own choices:
-    /// bitrate, processing of the codec, jitter buffer) with the negotiated Opus and
-    /// telephone-event payload types, the SRTP suite, and what we send fitted to the peer's
-    /// `a=fmtp` and `a=ptime` (`MediaConfiguration.applying(peer:ptime:)`).
+    /// bitrate, processing of the codec, jitter buffer) with the negotiated codec (Opus, G.722,
+    /// PCMU or PCMA) and telephone-event payload types, the SRTP suite, and what we send
+    /// fitted to the peer's `a=fmtp` (Opus) and `a=ptime` (`MediaConfiguration.applying(peer:ptime:)`).
     ///
     /// - Throws: `.peerFormatParameters` for an Opus `a=fmtp` that does not parse,
     ///   `.configuration` when the result is not a valid configuration (a packet time or
     ///   `maxptime` we cannot meet, or an invalid `base`).
     public func mediaConfiguration(base: MediaConfiguration = MediaConfiguration()) throws(CallNegotiationError) -> MediaConfiguration {
         var configuration = base
-        configuration.payloadType = opusPayloadType
+        configuration.codec = codec
+        configuration.payloadType = payloadType
         configuration.srtpProfile = profile
         configuration.telephoneEventPayloadType = telephoneEvent?.payloadType
-        if let telephoneEvent { configuration.telephoneEventClockRate = telephoneEvent.clockRate }
-        let peer: OpusFormatParameters
-        do {
-            peer = try OpusFormatParameters(parsing: peerOpusFormatParameters)
-        } catch {
-            throw .peerFormatParameters(error)
+        configuration.telephoneEventClockRate = telephoneEvent?.clockRate ?? codec.rtpClockRate
+        // Opus's fmtp shapes what we send; the fixed-rate codecs take only the packet time
+        // (applying empty Opus parameters leaves FEC and DTX off, which they do not have).
+        var peer = OpusFormatParameters()
+        if codec == .opus {
+            do {
+                peer = try OpusFormatParameters(parsing: peerFormatParameters)
+            } catch {
+                throw .peerFormatParameters(error)
+            }
         }
         do {
             try configuration.validate()

@@ -56,6 +56,18 @@ public struct AudioDescription: Sendable, Equatable, CustomStringConvertible {
 
     /// The first Opus mapping in `payloadTypes` order.
     public var opus: RTPMap? { preferred { $0.isOpus } }
+    /// The codecs this section lists that we code, in its `m=` order (its preference), each as
+    /// the mapping it is sent with: an `a=rtpmap` line, or RFC 3551's static assignment for a
+    /// static payload type listed without one (`m=audio … 0 8`).
+    public var codecs: [(codec: AudioCodec, map: RTPMap)] {
+        payloadTypes.compactMap { payloadType in
+            if let map = rtpMaps.first(where: { $0.payloadType == payloadType }) {
+                return map.codec.map { ($0, map) }
+            }
+            guard let codec = AudioCodec(staticPayloadType: payloadType) else { return nil }
+            return (codec, RTPMap(payloadType: payloadType, encoding: codec.encodingName, clockRate: codec.rtpClockRate))
+        }
+    }
     /// The telephone-event mapping at `clockRate` if there is one, else the first.
     public func telephoneEvent(preferringClockRate clockRate: Int) -> RTPMap? {
         preferred { $0.isTelephoneEvent && $0.clockRate == clockRate } ?? preferred(\.isTelephoneEvent)

@@ -1,19 +1,28 @@
 // SPDX-License-Identifier: Apache-2.0
 import SRTP
 
-/// What this side offers or answers with: where it receives, its payload types and packet
-/// time, and the crypto suites it accepts, most preferred first.
+/// What this side offers or answers with: where it receives, its codecs and payload types and
+/// packet time, and the crypto suites it accepts, most preferred first.
 public struct LocalAudio: Sendable, Equatable {
     /// The address the peer sends to (numeric IPv4 or IPv6).
     public var address: String
     /// The RTP port (RTCP too: we always offer and accept rtcp-mux).
     public var port: UInt16
-    /// Opus's payload type when we offer (an answer takes the offer's).
+    /// The codecs we send and receive, most preferred first: an offer lists them in this
+    /// order; an answer takes the first of the offer's (the offerer's preference, RFC 3264
+    /// §6.1) that is here. Opus first; G.722 and G.711 for SIP trunks and gateways.
+    public var codecs: [AudioCodec] = [.opus, .g722, .pcmu, .pcma]
+    /// Opus's payload type when we offer (an answer takes the offer's). The other codecs use
+    /// their static payload types (0, 8, 9).
     public var opusPayloadType: UInt8 = 111
-    /// telephone-event's payload type when we offer, or nil to leave DTMF out.
+    /// telephone-event's payload type on Opus's clock when we offer, or nil to leave DTMF out.
     public var telephoneEventPayloadType: UInt8? = 101
-    /// telephone-event's clock rate when we offer (RFC 7874: the audio codec's, 48 kHz).
+    /// telephone-event's clock rate for `telephoneEventPayloadType` (RFC 7874: the audio
+    /// codec's, 48 kHz for Opus).
     public var telephoneEventClockRate = 48_000
+    /// telephone-event's payload type on the 8 kHz clock of G.711 and G.722 when we offer one
+    /// of them (RFC 4733 events share the voice's RTP clock), or nil to leave it out.
+    public var narrowbandTelephoneEventPayloadType: UInt8? = 100
     /// Our Opus `a=fmtp` parameters (what we want to receive).
     public var opusFormatParameters = "useinbandfec=1"
     /// Our packet time in milliseconds.
@@ -55,10 +64,13 @@ public struct NegotiatedAudio: Sendable, Equatable, CustomStringConvertible {
     public var remoteAddress: String
     /// The peer's RTP port (its `m=audio`).
     public var remotePort: UInt16
-    /// The Opus payload type both sides use.
-    public var opusPayloadType: UInt8
-    /// The peer's Opus `a=fmtp` parameters (what it wants to receive), as written.
-    public var peerOpusFormatParameters: String
+    /// The codec both sides use.
+    public var codec: AudioCodec
+    /// Its payload type (dynamic for Opus, the static one or as mapped for the others).
+    public var payloadType: UInt8
+    /// The peer's `a=fmtp` parameters for that payload type (what it wants to receive), as
+    /// written; empty when it gave none.
+    public var peerFormatParameters: String
     /// telephone-event's payload type and clock rate both sides use, or nil without DTMF.
     public var telephoneEvent: RTPMap?
     /// The peer's `a=ptime`, if it gave one.
@@ -78,7 +90,7 @@ public struct NegotiatedAudio: Sendable, Equatable, CustomStringConvertible {
     /// Where to send, the payload types and suite; no keys.
     public var description: String {
         let address = remoteAddress.contains(":") ? "[\(remoteAddress)]" : remoteAddress
-        return "send to \(address):\(remotePort), opus pt \(opusPayloadType)"
+        return "send to \(address):\(remotePort), \(codec) pt \(payloadType)"
             + (telephoneEvent.map { ", telephone-event pt \($0.payloadType)/\($0.clockRate)" } ?? "")
             + ", \(profile.sdesName)" + (rtcpMux ? ", rtcp-mux" : "") + (direction == .sendReceive ? "" : ", \(direction)")
     }

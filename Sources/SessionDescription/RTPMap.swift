@@ -20,6 +20,8 @@ public struct RTPMap: Sendable, Equatable {
 
     /// Whether this is Opus as RFC 7587 registers it (`opus/48000/2`).
     public var isOpus: Bool { encoding.lowercased() == "opus" && clockRate == 48_000 }
+    /// The codec this maps to, when it is one we code (by name and clock rate).
+    public var codec: AudioCodec? { AudioCodec(encodingName: encoding, clockRate: clockRate) }
     /// Whether this is RFC 4733 telephone events (DTMF), at any clock rate.
     public var isTelephoneEvent: Bool { encoding.lowercased() == "telephone-event" }
 

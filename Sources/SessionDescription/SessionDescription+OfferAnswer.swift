@@ -17,14 +17,15 @@ extension SessionDescription {
         for (index, key) in keys.enumerated() {
             crypto.append(try SDESCryptoAttribute(tag: index + 1, keyingMaterial: key))
         }
-        var maps = [RTPMap(payloadType: local.opusPayloadType, encoding: "opus", clockRate: 48_000, channels: 2)]
-        var payloadTypes = [local.opusPayloadType]
-        if let telephoneEvent = local.telephoneEventPayloadType {
+        var maps = local.offeredCodecMaps
+        if let telephoneEvent = local.telephoneEventPayloadType, local.codecs.contains(.opus) {
             maps.append(RTPMap(payloadType: telephoneEvent, encoding: "telephone-event", clockRate: local.telephoneEventClockRate))
-            payloadTypes.append(telephoneEvent)
         }
-        let audio = AudioDescription(port: local.port, payloadTypes: payloadTypes, rtpMaps: maps,
-                                     formatParameters: [local.opusPayloadType: local.opusFormatParameters],
+        if let telephoneEvent = local.narrowbandTelephoneEventPayloadType, local.codecs.contains(where: { $0.rtpClockRate == 8_000 }) {
+            maps.append(RTPMap(payloadType: telephoneEvent, encoding: "telephone-event", clockRate: 8_000))
+        }
+        let audio = AudioDescription(port: local.port, payloadTypes: maps.map(\.payloadType), rtpMaps: maps,
+                                     formatParameters: local.codecs.contains(.opus) ? [local.opusPayloadType: local.opusFormatParameters] : [:],
                                      crypto: crypto, ptime: local.ptime, rtcpMux: true, direction: local.direction)
         return SessionDescription(origin: local.origin, connection: ConnectionAddress(address: local.address), audio: audio)
     }
@@ -44,7 +45,11 @@ extension SessionDescription {
     public func answer(from local: LocalAudio, key: (SRTPProfile) -> SRTPKeyingMaterial) throws(SessionDescriptionError)
         -> (answer: SessionDescription, negotiated: NegotiatedAudio)
     {
-        let (offered, connection, opus) = try mediaEssentials()
+        let (offered, connection) = try mediaEssentials()
+        // The offerer's preference decides (RFC 3264 §6.1): the first of its codecs we have.
+        guard let (codec, chosen) = offered.codecs.first(where: { local.codecs.contains($0.codec) }) else {
+            throw .noCommonCodec(offered: offered.offeredNames, accepted: local.codecs.map(\.encodingName))
+        }
         guard let theirs = offered.crypto.first(where: { local.suites.contains($0.profile) && $0.unprotectingParameter == nil }) else {
             throw .noCommonSuite(offered: offered.crypto.map(\.profile.sdesName) + offered.unsupportedSuites,
                                  accepted: local.suites.map(\.sdesName))
@@ -56,21 +61,21 @@ extension SessionDescription {
             // The tag came from a parsed line, so it is valid.
             throw .noCommonSuite(offered: [theirs.profile.sdesName], accepted: local.suites.map(\.sdesName))
         }
-        let telephoneEvent = offered.telephoneEvent(preferringClockRate: 48_000)
-        var maps = [opus]
-        var payloadTypes = [opus.payloadType]
-        if let telephoneEvent {
-            maps.append(telephoneEvent)
-            payloadTypes.append(telephoneEvent.payloadType)
+        // Events share the voice's RTP clock (RFC 4733 §2.1): one at another rate is not taken.
+        let telephoneEvent = offered.telephoneEvent(preferringClockRate: codec.rtpClockRate).flatMap {
+            $0.clockRate == codec.rtpClockRate ? $0 : nil
         }
+        var maps = [chosen]
+        if let telephoneEvent { maps.append(telephoneEvent) }
+        let payloadTypes = maps.map(\.payloadType)
         let direction = local.direction.intersection(audioDirection.reversed)
         let audio = AudioDescription(port: local.port, payloadTypes: payloadTypes, rtpMaps: maps,
-                                     formatParameters: [opus.payloadType: local.opusFormatParameters],
+                                     formatParameters: codec == .opus ? [chosen.payloadType: local.opusFormatParameters] : [:],
                                      crypto: [ours], ptime: local.ptime, rtcpMux: offered.rtcpMux, direction: direction)
         let answer = SessionDescription(origin: local.origin, connection: ConnectionAddress(address: local.address), audio: audio)
         let negotiated = NegotiatedAudio(
-            remoteAddress: connection.address, remotePort: offered.port, opusPayloadType: opus.payloadType,
-            peerOpusFormatParameters: offered.formatParameters[opus.payloadType] ?? "", telephoneEvent: telephoneEvent,
+            remoteAddress: connection.address, remotePort: offered.port, codec: codec, payloadType: chosen.payloadType,
+            peerFormatParameters: offered.formatParameters[chosen.payloadType] ?? "", telephoneEvent: telephoneEvent,
             peerPtime: offered.ptime, rtcpMux: offered.rtcpMux,
             sendingKey: ours.keyingMaterial, receivingKey: theirs.keyingMaterial, direction: direction)
         return (answer, negotiated)
@@ -82,7 +87,14 @@ extension SessionDescription {
     /// - Throws: `.noCommonSuite` when the answer's `a=crypto` tag is not one we offered with
     ///   the same suite, or what `answer(from:key:)` throws for a missing part.
     public func negotiated(offer: SessionDescription) throws(SessionDescriptionError) -> NegotiatedAudio {
-        let (answered, connection, opus) = try mediaEssentials()
+        let (answered, connection) = try mediaEssentials()
+        // The answer's first codec that we offered under the same payload type.
+        let offeredCodecs = offer.audio?.codecs ?? []
+        guard let (codec, chosen) = answered.codecs.first(where: { answeredCodec in
+            offeredCodecs.contains { $0.codec == answeredCodec.codec && $0.map.payloadType == answeredCodec.map.payloadType }
+        }) else {
+            throw .noCommonCodec(offered: answered.offeredNames, accepted: offeredCodecs.map(\.codec.encodingName))
+        }
         guard let theirs = answered.crypto.first,
               let ours = offer.audio?.crypto.first(where: { $0.tag == theirs.tag && $0.profile == theirs.profile })
         else {
@@ -92,11 +104,12 @@ extension SessionDescription {
         // The answer's telephone-event counts only as one of those offered (number and rate).
         let offeredEvents = offer.audio?.rtpMaps.filter(\.isTelephoneEvent) ?? []
         let telephoneEvent = answered.rtpMaps.first { map in
-            map.isTelephoneEvent && offeredEvents.contains { $0.payloadType == map.payloadType && $0.clockRate == map.clockRate }
+            map.isTelephoneEvent && map.clockRate == codec.rtpClockRate
+                && offeredEvents.contains { $0.payloadType == map.payloadType && $0.clockRate == map.clockRate }
         }
         return NegotiatedAudio(
-            remoteAddress: connection.address, remotePort: answered.port, opusPayloadType: opus.payloadType,
-            peerOpusFormatParameters: answered.formatParameters[opus.payloadType] ?? "", telephoneEvent: telephoneEvent,
+            remoteAddress: connection.address, remotePort: answered.port, codec: codec, payloadType: chosen.payloadType,
+            peerFormatParameters: answered.formatParameters[chosen.payloadType] ?? "", telephoneEvent: telephoneEvent,
             peerPtime: answered.ptime, rtcpMux: answered.rtcpMux && offer.audio?.rtcpMux == true,
             sendingKey: ours.keyingMaterial, receivingKey: theirs.keyingMaterial,
             // What we offered, within what the answer allows (an answer may only narrow it).
@@ -104,14 +117,33 @@ extension SessionDescription {
     }
 
     /// The audio section, its connection and its Opus mapping, or the error naming what is missing.
-    private func mediaEssentials() throws(SessionDescriptionError) -> (AudioDescription, ConnectionAddress, RTPMap) {
+    private func mediaEssentials() throws(SessionDescriptionError) -> (AudioDescription, ConnectionAddress) {
         guard let audio else { throw .noAudio }
         // Port 0 is a rejected or disabled stream (RFC 3264): nothing to send to. The parser
         // refuses it with its line; this covers descriptions built in code.
         guard audio.port != 0 else { throw .audioRejected(line: nil) }
         guard audio.isSecure else { throw .notSecure(profile: audio.profile) }
         guard let connection = audioConnection else { throw .noConnection }
-        guard let opus = audio.opus else { throw .noOpus }
-        return (audio, connection, opus)
+        return (audio, connection)
+    }
+}
+
+extension LocalAudio {
+    /// The `a=rtpmap` of each of our codecs, in our order of preference.
+    var offeredCodecMaps: [RTPMap] {
+        codecs.map { codec in
+            RTPMap(payloadType: codec.staticPayloadType ?? opusPayloadType, encoding: codec.encodingName, clockRate: codec.rtpClockRate,
+                   channels: codec.rtpChannels)
+        }
+    }
+}
+
+extension AudioDescription {
+    /// What the section lists, for an error: each payload type's encoding where known.
+    var offeredNames: [String] {
+        payloadTypes.map { payloadType in
+            rtpMaps.first { $0.payloadType == payloadType }.map { "\($0.encoding)/\($0.clockRate)" }
+                ?? AudioCodec(staticPayloadType: payloadType)?.encodingName ?? "\(payloadType)"
+        }
     }
 }

@@ -15,8 +15,9 @@ public enum SessionDescriptionError: Error, Equatable, Sendable, CustomStringCon
     case noAudio
     /// Neither the session nor the audio section has a `c=` line.
     case noConnection
-    /// The audio section does not offer Opus (`a=rtpmap:<pt> opus/48000/2`).
-    case noOpus
+    /// The audio section lists no codec we have in common (by `a=rtpmap` or static payload
+    /// type): what it offered, and what we accept.
+    case noCommonCodec(offered: [String], accepted: [String])
     /// The audio section is not `RTP/SAVP` (or `RTP/SAVPF`): this tool sends only SRTP.
     case notSecure(profile: String)
     /// No `a=crypto` line names a suite we accept: the suites that were offered (or answered),
@@ -37,7 +38,8 @@ public enum SessionDescriptionError: Error, Equatable, Sendable, CustomStringCon
         case let .crypto(line, error): return "SDP line \(line) (a=crypto): \(error)"
         case .noAudio: return "SDP has no m=audio section"
         case .noConnection: return "SDP has no c= line (neither session nor audio level)"
-        case .noOpus: return "SDP audio section offers no opus/48000/2 payload type"
+        case let .noCommonCodec(offered, accepted):
+            return "SDP audio section offers no codec in common: offered [\(offered.joined(separator: ", "))], accepted [\(accepted.joined(separator: ", "))]"
         case let .notSecure(profile): return "SDP audio section uses \(profile), not RTP/SAVP (SRTP with SDES keys)"
         case let .noCommonSuite(offered, accepted):
             let list = offered.isEmpty ? "none" : offered.joined(separator: ", ")

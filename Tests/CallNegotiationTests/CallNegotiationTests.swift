@@ -70,6 +70,34 @@ import TestSupport
         #expect(loop.bob.call.statistics.inbound.packetsLost == 0)
     }
 
+    /// A SIP trunk's answerer: it takes only G.711 A-law, so Alice's Opus-first offer settles
+    /// on PCMA (static 8) with DTMF on the 8 kHz clock, and the two calls talk on it; then a
+    /// G.722 pair. A key press crosses on the narrowband event.
+    @Test(arguments: [AudioCodec.pcma, .g722])
+    func aFixedRateCodecChosenByTheAnswerer(codec: AudioCodec) throws {
+        let aliceAudio = LocalAudio(address: "192.0.2.1", port: 40_000)
+        var bobAudio = LocalAudio(address: "192.0.2.2", port: 50_000)
+        bobAudio.codecs = [codec]
+        let (aliceSide, bobSide) = try Self.negotiate(alice: aliceAudio, bob: bobAudio)
+        #expect(aliceSide.codec == codec && bobSide.codec == codec && aliceSide.payloadType == codec.staticPayloadType)
+        #expect(aliceSide.telephoneEvent?.clockRate == 8_000 && aliceSide.telephoneEvent?.payloadType == 100)
+        let configuration = try aliceSide.mediaConfiguration()
+        #expect(configuration.codec == codec && configuration.payloadType == codec.staticPayloadType)
+        #expect(configuration.telephoneEventClockRate == 8_000 && configuration.timestampTicksPerFrame == 160)
+        let loop = try CallLoop(alice: aliceSide.makeCallMedia(ssrc: 0xA11C_E000), bob: bobSide.makeCallMedia(ssrc: 0xB0B0))
+        try loop.alice.call.sendDTMF(.digit9)
+        loop.run(frames: 300, aliceMicrophone: Self.speaking, bobMicrophone: Self.speaking)
+        #expect(SignalComparison.rmsDecibels(Self.played(loop.bob, frames: 50..<300)) > -40, "Bob hears Alice")
+        #expect(SignalComparison.rmsDecibels(Self.played(loop.alice, frames: 50..<300)) > -40, "Alice hears Bob")
+        #expect(loop.bob.call.statistics.inbound.packetsLost == 0)
+        // 160 bytes a voice packet, 4 an event packet (the key press's 5 updates and 2 repeated ends).
+        let outbound = loop.alice.call.statistics.outbound
+        #expect(160 * outbound.packetsSent - outbound.bytesSent == 156 * 7)
+        var events: [CallMediaEvent] = []
+        loop.bob.call.drainEvents { events.append($0) }
+        #expect(events.contains(.dtmfReceived(.digit9, durationMs: 100)))
+    }
+
     /// RFC 3264 § 6.1, every offered direction against every wish of the answerer: the answer
     /// is the wish within the offer reversed, and both sides settle on mirror images.
     @Test(arguments: MediaDirection.allCases, MediaDirection.allCases)
@@ -149,7 +177,7 @@ import TestSupport
         let (aliceSide, _) = try Self.negotiate(alice: LocalAudio(address: "192.0.2.1", port: 40_000),
                                                 bob: LocalAudio(address: "192.0.2.2", port: 50_000))
         var garbled = aliceSide
-        garbled.peerOpusFormatParameters = "maxaveragebitrate=lots"
+        garbled.peerFormatParameters = "maxaveragebitrate=lots"
         #expect {
             _ = try garbled.makeCallMedia()
         } throws: { error in
@@ -157,7 +185,7 @@ import TestSupport
             return true
         }
         var impossible = aliceSide
-        impossible.peerOpusFormatParameters = "maxptime=5"
+        impossible.peerFormatParameters = "maxptime=5"
         #expect {
             _ = try impossible.mediaConfiguration()
         } throws: { error in

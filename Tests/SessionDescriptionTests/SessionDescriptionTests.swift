@@ -84,10 +84,10 @@ import Testing
         #expect(negotiated.receivingKey == offer.audio?.crypto.first?.keyingMaterial)
         #expect(negotiated.remoteAddress == "192.0.2.10")
         #expect(negotiated.remotePort == 40000)
-        #expect(negotiated.opusPayloadType == 111)
+        #expect(negotiated.codec == .opus && negotiated.payloadType == 111)
         #expect(negotiated.telephoneEvent?.payloadType == 102)
         #expect(negotiated.telephoneEvent?.clockRate == 48_000)
-        #expect(negotiated.peerOpusFormatParameters == "useinbandfec=1;maxaveragebitrate=32000")
+        #expect(negotiated.peerFormatParameters == "useinbandfec=1;maxaveragebitrate=32000")
         #expect(negotiated.peerPtime == 20)
         #expect(negotiated.rtcpMux)
         // The answer lists only what was accepted, with the offer's payload type numbers.
@@ -102,7 +102,7 @@ import Testing
         #expect(offerer.receivingKey == negotiated.sendingKey)
         #expect(offerer.remoteAddress == "203.0.113.5")
         #expect(offerer.remotePort == 50_000)
-        #expect(offerer.opusPayloadType == 111)
+        #expect(offerer.codec == .opus && offerer.payloadType == 111)
         #expect(offerer.telephoneEvent?.payloadType == 102)
     }
 
@@ -113,9 +113,11 @@ import Testing
         let offer = try SessionDescription.offer(from: alice, keys: keys)
         let text = offer.formatted
         #expect(text.hasPrefix("v=0\r\n"))
-        #expect(text.contains("m=audio 4000 RTP/SAVP 111 101\r\n"))
+        #expect(text.contains("m=audio 4000 RTP/SAVP 111 9 0 8 101 100\r\n"))
         #expect(text.contains("a=rtpmap:111 opus/48000/2\r\n"))
+        #expect(text.contains("a=rtpmap:9 G722/8000\r\n") && text.contains("a=rtpmap:0 PCMU/8000\r\n") && text.contains("a=rtpmap:8 PCMA/8000\r\n"))
         #expect(text.contains("a=rtpmap:101 telephone-event/48000\r\n"))
+        #expect(text.contains("a=rtpmap:100 telephone-event/8000\r\n"))
         #expect(text.contains("a=rtcp-mux\r\n"))
         var bob = LocalAudio(address: "::1", port: 4002)
         bob.suites = [.aeadAES128GCM]
@@ -185,7 +187,9 @@ import Testing
             } catch { return error }
         }
         #expect(answering(Self.offer.replacingOccurrences(of: "RTP/SAVP 111 0", with: "RTP/AVP 111 0")) == .notSecure(profile: "RTP/AVP"))
-        #expect(answering(Self.offer.replacingOccurrences(of: "opus/48000/2", with: "speex/16000")) == .noOpus)
+        #expect(answering(Self.offer.replacingOccurrences(of: "opus/48000/2", with: "speex/16000")
+            .replacingOccurrences(of: "RTP/SAVP 111 0", with: "RTP/SAVP 111")) == .noCommonCodec(
+                offered: ["speex/16000", "telephone-event/8000", "telephone-event/48000"], accepted: ["opus", "G722", "PCMU", "PCMA"]))
         #expect(answering(Self.offer.replacingOccurrences(of: "m=audio", with: "m=text")) == .noAudio)
         #expect(answering(Self.offer.replacingOccurrences(of: "c=IN IP4 192.0.2.10\r\nt=", with: "t=")) == .noConnection)
         var onlyGCM = local
@@ -207,5 +211,42 @@ import Testing
             #expect(!text.contains(Self.key80.prefix(8)) && !text.contains(Self.key32.prefix(8)) && !text.contains(ourKey), "\(text)")
         }
         #expect(answer.formatted.contains(String(ourKey)))
+    }
+
+    /// The offerer's order decides: a trunk offering G.711 first gets G.711, with the
+    /// telephone-event on its 8 kHz clock; a static payload type counts without an rtpmap.
+    @Test func theOfferersPreferredCodecWins() throws {
+        let trunk = Self.offer.replacingOccurrences(of: "RTP/SAVP 111 0 101 102", with: "RTP/SAVP 0 111 101 102")
+        let (answer, negotiated) = try SessionDescription(parsing: trunk).answer(from: LocalAudio(address: "127.0.0.1", port: 1)) {
+            SRTPKeyingMaterial.random(profile: $0)
+        }
+        #expect(negotiated.codec == .pcmu && negotiated.payloadType == 0)
+        #expect(negotiated.telephoneEvent == RTPMap(payloadType: 101, encoding: "telephone-event", clockRate: 8_000))
+        #expect(answer.audio?.payloadTypes == [0, 101])
+        #expect(!answer.formatted.contains("a=fmtp"), "no Opus parameters in a G.711 answer")
+        let offerer = try SessionDescription(parsing: answer.formatted).negotiated(offer: SessionDescription(parsing: trunk))
+        #expect(offerer.codec == .pcmu && offerer.telephoneEvent?.clockRate == 8_000)
+
+        // `m=audio … 8` with no rtpmap at all (RFC 3551's static assignment), and no event at
+        // the voice's clock: PCMA, without DTMF (a 48 kHz event cannot share an 8 kHz timeline).
+        let bare = "v=0\r\no=- 1 1 IN IP4 192.0.2.1\r\ns=-\r\nc=IN IP4 192.0.2.1\r\nt=0 0\r\nm=audio 4000 RTP/SAVP 8 102\r\n"
+            + "a=rtpmap:102 telephone-event/48000\r\na=crypto:1 AES_CM_128_HMAC_SHA1_80 inline:\(Self.key80)\r\n"
+        let gateway = try SessionDescription(parsing: bare).answer(from: LocalAudio(address: "127.0.0.1", port: 1)) {
+            SRTPKeyingMaterial.random(profile: $0)
+        }.negotiated
+        #expect(gateway.codec == .pcma && gateway.payloadType == 8 && gateway.telephoneEvent == nil)
+
+        // G.722 keeps RFC 3551's 8 kHz clock in SDP though it samples at 16 kHz.
+        var wideband = LocalAudio(address: "127.0.0.1", port: 1)
+        wideband.codecs = [.g722]
+        let offer = try SessionDescription.offer(from: wideband, keys: [SRTPKeyingMaterial.random(profile: .aesCM128HmacSha1_80)])
+        #expect(offer.formatted.contains("m=audio 1 RTP/SAVP 9 100\r\n") && offer.formatted.contains("a=rtpmap:9 G722/8000\r\n"))
+        #expect(!offer.formatted.contains("opus") && !offer.formatted.contains("a=fmtp"))
+        // Offered to a side that takes only Opus: nothing in common, said with both lists.
+        var opusOnly = LocalAudio(address: "127.0.0.1", port: 2)
+        opusOnly.codecs = [.opus]
+        #expect(throws: SessionDescriptionError.noCommonCodec(offered: ["G722/8000", "telephone-event/8000"], accepted: ["opus"])) {
+            try SessionDescription(parsing: offer.formatted).answer(from: opusOnly) { SRTPKeyingMaterial.random(profile: $0) }
+        }
     }
 }

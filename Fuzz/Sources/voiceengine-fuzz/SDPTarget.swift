@@ -70,7 +70,7 @@ enum SDPTarget {
             let offerer = try reread.negotiated(offer: sdp)
             check(offerer.sendingKey == answered.negotiated.receivingKey && offerer.receivingKey == ourKey, "keys not crossed")
             check(offerer.remoteAddress == local.address && offerer.remotePort == local.port, "offerer sends elsewhere")
-            check(offerer.opusPayloadType == answered.negotiated.opusPayloadType, "opus payload types differ")
+            check(offerer.codec == answered.negotiated.codec && offerer.payloadType == answered.negotiated.payloadType, "codecs differ")
             check(offerer.telephoneEvent == answered.negotiated.telephoneEvent, "telephone-events differ")
             check(offerer.direction == answered.negotiated.direction.reversed, "directions are not mirror images")
             check(offerer.direction.intersection(sdp.audioDirection) == offerer.direction, "the answer widened the offer's direction")
