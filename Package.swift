@@ -128,7 +128,7 @@ let package = Package(
             name: "benchmarks",
             dependencies: [
                 "Opus", "RTP", "SRTP", "AudioDevices", "AudioProcessing", "JitterBuffer", "NetworkSimulation", "MediaEngine",
-                "COpus", "CSpeexDSP", "COpusShims", "CBaseline", "TestSupport", "JitterBufferEvaluation", "EchoEvaluation",
+                "COpus", "CSpeexDSP", "CSpanDSP", "AudioCodecs", "COpusShims", "CBaseline", "TestSupport", "JitterBufferEvaluation", "EchoEvaluation",
                 "MediaEngineTesting", "LatencyEvaluation", "AudioDevicesTesting", "Transport", "Locking", "CallDirectory", "CallHistory", "Calls",
             ],
             path: "Benchmarks"

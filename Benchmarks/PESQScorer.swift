@@ -34,7 +34,7 @@ final class PESQScorer {
     let python: String
     /// Where the WAV files and the pair list are written.
     let directory: URL
-    private var pairs: [(reference: URL, degraded: URL)] = []
+    private var pairs: [(reference: URL, degraded: URL, narrowband: Bool)] = []
     /// The scoring process and the ends of its pipes, from the first pair on.
     private var process: (process: Process, input: FileHandle, output: FileHandle)?
     private var references: [String: (url: URL, samples: [Int16])] = [:]
@@ -63,10 +63,11 @@ final class PESQScorer {
     }
 
     /// Queues `degraded` (48 kHz) against the reference `referenceName` (48 kHz; written once
-    /// per name, so a fixture scored many times is converted once). `name` names the file.
+    /// per name, so a fixture scored many times is converted once). `name` names the file;
+    /// `narrowband` scores with P.862's narrow-band mode (G.711) instead of P.862.2.
     /// Returns the pair's index in the batch.
     @discardableResult
-    func add(referenceName: String, reference: [Int16], degraded: [Int16], name: String) throws -> Int {
+    func add(referenceName: String, reference: [Int16], degraded: [Int16], name: String, narrowband: Bool = false) throws -> Int {
         let wideReference: (url: URL, samples: [Int16])
         if let written = references[referenceName] {
             wideReference = written
@@ -78,8 +79,9 @@ final class PESQScorer {
         let degradedURL = directory.appendingPathComponent(Self.fileName(name) + ".wav")
         let cut = ScoringWindow.cut(try Self.wideBand(degraded), reference: wideReference.samples)
         try WAVAudio(sampleRate: 16_000, channelCount: 1, samples: cut).write(to: degradedURL)
-        pairs.append((wideReference.url, degradedURL))
-        try scoringProcess().input.write(contentsOf: Data("\(wideReference.url.path)\t\(degradedURL.path)\n".utf8))
+        pairs.append((wideReference.url, degradedURL, narrowband))
+        let mode = narrowband ? "\tnb" : ""
+        try scoringProcess().input.write(contentsOf: Data("\(wideReference.url.path)\t\(degradedURL.path)\(mode)\n".utf8))
         return pairs.count - 1
     }
 
@@ -88,7 +90,7 @@ final class PESQScorer {
     /// listed in `pairs.tsv` beside the files, to score again by hand.
     func score() throws -> [Double?] {
         let list = directory.appendingPathComponent("pairs.tsv")
-        try pairs.map { "\($0.reference.path)\t\($0.degraded.path)\n" }.joined().write(to: list, atomically: true, encoding: .utf8)
+        try pairs.map { "\($0.reference.path)\t\($0.degraded.path)\($0.narrowband ? "\tnb" : "")\n" }.joined().write(to: list, atomically: true, encoding: .utf8)
         let scoring = try scoringProcess()
         try scoring.input.close()
         let data = scoring.output.readDataToEndOfFile()

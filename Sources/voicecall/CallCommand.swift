@@ -11,7 +11,7 @@ enum CallCommand {
     static let usage = """
         usage: voicecall call --listen HOST:PORT (--device NAME | --input IN.wav --output OUT.wav)
                               [--sdp FILE|- [--answer-out FILE|-] | --offer-out FILE|- --answer-in FILE|-]
-                              [--seconds N] [--bitrate BPS] [--ptime MS] [--ssrc N] [--give-up S]
+                              [--codec NAME] [--seconds N] [--bitrate BPS] [--ptime MS] [--ssrc N] [--give-up S]
           Without --sdp we offer: the offer goes to --offer-out (default standard output) and the
           answer is read from --answer-in (default standard input: paste it, then an empty line;
           a file is waited for up to 10 minutes). With --sdp we answer that offer: the answer goes
@@ -22,6 +22,8 @@ enum CallCommand {
           --input/--output  send IN.wav, record OUT.wav (48 kHz mono) instead of a sound card;
                          the call ends when IN.wav is sent and the peer has stopped for 2 s
           --listen       where we receive; the address goes into our SDP (0.0.0.0 → 127.0.0.1)
+          --codec        offer or accept only this codec: opus, pcmu, pcma or g722 (default: all
+                         four, Opus first; answering, the offer's order decides)
           --seconds      the longest the call lasts, up to 36000
           --bitrate      Opus bitrate, 6000…510000 (default 24000, capped by the peer's maxaveragebitrate)
           --ptime        our packet time, 10, 20, 40 or 60 ms (default 20; the peer's a=ptime wins)
@@ -54,7 +56,7 @@ enum CallCommand {
         let engine = try options.device.map { name throws(RealCallFailure) in try startEngine(name) }
         defer { engine?.shutdown() }
 
-        let local = LocalAudio(address: RealCallSetup.advertisedAddress(socket.localEndpoint), port: socket.localEndpoint.port)
+        let local = RealCallSetup.localAudio(options, socket: socket.localEndpoint)
         let negotiated: NegotiatedAudio
         do {
             if let offerPath = options.sdp {

@@ -17,7 +17,11 @@ struct RealCallOptions: Equatable {
     var to: UDPEndpoint?
     /// `--crypto 'SUITE inline:KEY'`: the peer's key for receive, ours for send.
     var crypto: SDESCryptoAttribute?
-    /// `--payload-type N` for Opus (96…127; SDP sets it otherwise).
+    /// `--codec NAME`: the only codec to send and accept (without SDP: Opus unless named;
+    /// with SDP: every codec we have unless named).
+    var codec: AudioCodec?
+    /// `--payload-type N` for Opus (96…127; SDP sets it otherwise; G.711 and G.722 use their
+    /// static payload types).
     var payloadType: UInt8 = 111
     /// `--bitrate BPS` for what we send.
     var bitrate = 24_000
@@ -60,7 +64,18 @@ struct RealCallOptions: Equatable {
                 options.to = try arguments.value("--to").map { text throws(RealCallFailure) in try endpoint(text, option: "--to") }
             }
             if role != .call, let text = try arguments.value("--crypto") { options.crypto = try cryptoAttribute(text) }
-            if let number = try arguments.integer("--payload-type", in: 96...127) { options.payloadType = UInt8(number) }
+            if let name = try arguments.value("--codec") {
+                guard let codec = AudioCodec.allCases.first(where: { $0.rawValue == name.lowercased() }) else {
+                    throw RealCallFailure.usage("--codec \(name) is not one of \(AudioCodec.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                options.codec = codec
+            }
+            if let number = try arguments.integer("--payload-type", in: 96...127) {
+                guard (options.codec ?? .opus) == .opus else {
+                    throw RealCallFailure.usage("--payload-type is Opus's: \(options.codec!) uses its static payload type")
+                }
+                options.payloadType = UInt8(number)
+            }
             if role != .receive {
                 options.bitrate = try arguments.integer("--bitrate", in: 6_000...510_000) ?? options.bitrate
                 options.ptime = try arguments.integer("--ptime", oneOf: [10, 20, 40, 60]) ?? options.ptime

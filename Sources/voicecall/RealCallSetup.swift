@@ -51,6 +51,14 @@ enum RealCallSetup {
         UDPEndpoint(host: endpoint.host.contains(":") ? "::" : "0.0.0.0", port: 0)
     }
 
+    /// Our side of an offer/answer: receiving at the socket's endpoint, with the codec
+    /// `--codec` names alone, or every codec we have.
+    static func localAudio(_ options: RealCallOptions, socket endpoint: UDPEndpoint) -> LocalAudio {
+        var local = LocalAudio(address: advertisedAddress(endpoint), port: endpoint.port)
+        if let codec = options.codec { local.codecs = [codec] }
+        return local
+    }
+
     /// The address to write into our SDP for a socket bound to `endpoint`: a wildcard is not
     /// an address a peer can send to, so loopback stands in (say `--listen` with the real one).
     static func advertisedAddress(_ endpoint: UDPEndpoint) -> String {
@@ -64,7 +72,10 @@ enum RealCallSetup {
     /// The configuration for the options alone (no SDP).
     static func configuration(_ options: RealCallOptions, profile: SRTPProfile) throws(RealCallFailure) -> MediaConfiguration {
         var configuration = MediaConfiguration()
-        configuration.payloadType = options.payloadType
+        let codec = options.codec ?? .opus
+        configuration.codec = codec
+        configuration.payloadType = codec.staticPayloadType ?? options.payloadType
+        configuration.telephoneEventClockRate = codec.rtpClockRate
         configuration.bitrate = options.bitrate
         configuration.minimumBitrate = min(configuration.minimumBitrate, options.bitrate)
         configuration.frameDurationMs = options.ptime

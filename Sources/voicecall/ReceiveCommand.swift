@@ -10,8 +10,8 @@ import Transport
 enum ReceiveCommand {
     static let usage = """
         usage: voicecall receive --listen HOST:PORT (--crypto 'SUITE inline:KEY' | --sdp FILE|-)
-                                 --output OUT.wav [--payload-type N] [--seconds N] [--give-up S]
-          Receives SRTP/Opus on HOST:PORT and writes the audio to OUT.wav (48 kHz mono) from the
+                                 --output OUT.wav [--codec NAME] [--payload-type N] [--seconds N] [--give-up S]
+          Receives SRTP (Opus, or the codec --codec or the SDP names) on HOST:PORT and writes the audio to OUT.wav (48 kHz mono) from the
           first packet that authenticates until the sender stops for 2 s, --seconds pass, or Ctrl-C.
           RTCP receiver reports (loss, jitter, SRTCP) go back to where the sender's packets come from.
           --crypto       the sender's key (our RTCP reports use it too): an SDP a=crypto
@@ -20,7 +20,9 @@ enum ReceiveCommand {
                          \(SRTPProfile.allCases.map(\.sdesName).joined(separator: ", ")))
           --sdp FILE|-   the sender's SDP offer instead (file or standard input); our answer
                          (with our key, for the sender) goes to standard output or --answer-out
-          --payload-type Opus's RTP payload type, 96…127 (default 111)
+          --codec        opus, pcmu, pcma or g722 (default opus; with --sdp, any of them, the
+                         offer's order deciding)
+          --payload-type Opus's RTP payload type, 96…127 (default 111; the others' are static)
           --seconds      record at most this long, up to 36000 (default: until the sender stops)
           --give-up      fail (exit 6) when nothing authenticates within this many seconds (default 10)
           Keys are never printed, except in the SDP answer meant for the peer.
@@ -48,7 +50,7 @@ enum ReceiveCommand {
             media = try RealCallSetup.media(configuration, sending: crypto.keyingMaterial, receiving: crypto.keyingMaterial)
         } else {
             let offer = try SDPExchange.read(options.sdp ?? "-")
-            let local = LocalAudio(address: RealCallSetup.advertisedAddress(socket.localEndpoint), port: socket.localEndpoint.port)
+            let local = RealCallSetup.localAudio(options, socket: socket.localEndpoint)
             let (answer, negotiated): (SessionDescription, NegotiatedAudio)
             do {
                 (answer, negotiated) = try offer.answer(from: local) { SRTPKeyingMaterial.random(profile: $0) }
@@ -59,7 +61,7 @@ enum ReceiveCommand {
             RealCallSetup.say("receive", "answered: \(negotiated)")
             media = try RealCallSetup.media(options, negotiated: negotiated)
         }
-        RealCallSetup.say("receive", "listening on \(socket.localEndpoint), \(media.configuration.srtpProfile.sdesName), opus pt \(media.configuration.payloadType)")
+        RealCallSetup.say("receive", "listening on \(socket.localEndpoint), \(media.configuration.srtpProfile.sdesName), \(media.configuration.codec) pt \(media.configuration.payloadType)")
         RealCallSetup.handleInterrupts()
         var plan = RealTimeMediaLoop.Plan()
         plan.records = true

@@ -9,8 +9,9 @@ import Transport
 enum SendCommand {
     static let usage = """
         usage: voicecall send --input IN.wav (--to HOST:PORT --crypto 'SUITE inline:KEY' | --sdp FILE|-)
-                              [--listen HOST:PORT] [--payload-type N] [--bitrate BPS] [--ptime MS] [--ssrc N] [--give-up S]
-          Sends IN.wav (any rate; mixed to mono, resampled to 48 kHz) as SRTP/Opus in real time,
+                              [--listen HOST:PORT] [--codec NAME] [--payload-type N] [--bitrate BPS] [--ptime MS] [--ssrc N]
+                              [--give-up S]
+          Sends IN.wav (any rate; mixed to mono, resampled to 48 kHz) as SRTP (Opus by default) in real time,
           with RTCP on the same port (rtcp-mux).
           --to           where the receiver listens
           --crypto       our key: an SDP a=crypto value without its tag, e.g.
@@ -19,7 +20,9 @@ enum SendCommand {
           --sdp FILE|-   the receiver's SDP offer instead (file or standard input): where to send
                          and its suite; our answer (with our key) goes to standard output or --answer-out
           --listen       the local address to send from (default: any, a free port)
-          --payload-type Opus's RTP payload type, 96…127 (default 111)
+          --codec        opus, pcmu, pcma or g722 (default opus; with --sdp, any of them, the
+                         offer's order deciding)
+          --payload-type Opus's RTP payload type, 96…127 (default 111; the others' are static)
           --bitrate      Opus bitrate, 6000…510000 (default 24000)
           --ptime        packet time, 10, 20, 40 or 60 ms (default 20)
           --ssrc         the RTP source to send as, 0…4294967295 (default random; GStreamer's
@@ -56,7 +59,7 @@ enum SendCommand {
             guard let connection = offer.audioConnection else { throw .badDescription("the offer has no c= line") }
             let host = connection.address
             socket = try RealCallSetup.openSocket(options.listen ?? RealCallSetup.anyLocal(like: UDPEndpoint(host: host, port: 0)))
-            let local = LocalAudio(address: RealCallSetup.advertisedAddress(socket.localEndpoint), port: socket.localEndpoint.port)
+            let local = RealCallSetup.localAudio(options, socket: socket.localEndpoint)
             let (answer, negotiated): (SessionDescription, NegotiatedAudio)
             do {
                 (answer, negotiated) = try offer.answer(from: local) { SRTPKeyingMaterial.random(profile: $0) }
@@ -69,9 +72,10 @@ enum SendCommand {
             media = try RealCallSetup.media(options, negotiated: negotiated, ssrc: options.ssrc)
         }
         let remote = try RealCallSetup.peer(destination)
-        RealCallSetup.say("send", String(format: "sending %.1f s of %@ to %@ from %@, %@, opus pt %d",
+        RealCallSetup.say("send", String(format: "sending %.1f s of %@ to %@ from %@, %@, %@ pt %d",
                                          source.durationSeconds, input, "\(destination)", "\(socket.localEndpoint)",
-                                         media.configuration.srtpProfile.sdesName, Int(media.configuration.payloadType)))
+                                         media.configuration.srtpProfile.sdesName, media.configuration.codec.encodingName,
+                                         Int(media.configuration.payloadType)))
         RealCallSetup.handleInterrupts()
         var plan = RealTimeMediaLoop.Plan()
         plan.input = source

@@ -86,5 +86,79 @@ struct GStreamerInteropTests {
         #expect(correlation > RealCallSupport.sameSpeech)
         #expect(abs(seconds - 3) < 0.5)
     }
+
+    /// GStreamer's elements for each fixed-rate codec: encoder, payloader, depayloader, decoder.
+    static func elements(_ codec: String) -> (rate: Int, encoder: String, payloader: String, depayloader: String, decoder: String,
+                                               name: String, payloadType: Int) {
+        switch codec {
+        case "pcmu": (8_000, "mulawenc", "rtppcmupay", "rtppcmudepay", "mulawdec", "PCMU", 0)
+        case "pcma": (8_000, "alawenc", "rtppcmapay", "rtppcmadepay", "alawdec", "PCMA", 8)
+        default: (16_000, "avenc_g722", "rtpg722pay", "rtpg722depay", "avdec_g722", "G722", 9)
+        }
+    }
+
+    /// G.711 and G.722 from GStreamer's own encoders and payloaders (G.722 on RFC 3551's 8 kHz
+    /// RTP clock) to `voicecall receive --codec`.
+    @Test(.enabled(if: RealCallSupport.hasGStreamerElement("avenc_g722"), "avenc_g722 not found: install gstreamer1.0-libav"),
+          arguments: ["pcmu", "pcma", "g722"])
+    func gstreamerSendsAFixedRateCodec(codec: String) throws {
+        let gst = try #require(RealCallSupport.gstLaunch)
+        let directory = try RealCallSupport.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (input, reference) = try RealCallSupport.speech(seconds: 3, from: 1, in: directory)
+        let output = directory.appendingPathComponent("out.wav")
+        let key = RealCallSupport.keyAndSalt(seed: 1_600)
+        let receiver = try BackgroundProcess(voicecall, ["receive", "--listen", "127.0.0.1:0", "--codec", codec, "--crypto",
+                                                         "AES_CM_128_HMAC_SHA1_80 inline:\(RealCallSupport.base64(key))",
+                                                         "--output", output.path, "--give-up", "60"])
+        let port = try RealCallSupport.listeningPort(of: receiver)
+        let gstreamer = Self.elements(codec)
+        let pipeline = "filesrc location=\(input.path) ! wavparse ! audioconvert ! audioresample ! audio/x-raw,rate=\(gstreamer.rate),channels=1"
+            + " ! \(gstreamer.encoder) ! \(gstreamer.payloader) ! srtpenc key=\(RealCallSupport.hex(key)) rtp-cipher=\(Self.cipher)"
+            + " rtp-auth=\(Self.auth) rtcp-cipher=\(Self.cipher) rtcp-auth=\(Self.auth) ! udpsink host=127.0.0.1 port=\(port) sync=true"
+        let sender = try BackgroundProcess(URL(fileURLWithPath: gst), ["-q"] + pipeline.split(separator: " ").map(String.init))
+        let sent = sender.wait(timeoutSeconds: 15)
+        let received = receiver.wait(timeoutSeconds: 15)
+        #expect(sent.status == 0, "gst-launch-1.0: \(sent.standardError)")
+        #expect(received.status == 0, "\(received.standardError)")
+        let (correlation, seconds) = try RealCallSupport.similarity(of: output, to: reference)
+        print("GStreamer \(codec) → voicecall receive: correlation \(correlation), \(seconds) s")
+        #expect(correlation > RealCallSupport.sameSpeech, "\(codec): \(correlation)")
+        #expect(abs(seconds - 3) < 0.5)
+    }
+
+    /// `voicecall send --codec` to GStreamer's depayloaders and decoders.
+    @Test(.enabled(if: RealCallSupport.hasGStreamerElement("avdec_g722"), "avdec_g722 not found: install gstreamer1.0-libav"),
+          arguments: ["pcmu", "pcma", "g722"])
+    func voicecallSendsAFixedRateCodecToGStreamer(codec: String) throws {
+        let gst = try #require(RealCallSupport.gstLaunch)
+        let directory = try RealCallSupport.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (input, reference) = try RealCallSupport.speech(seconds: 3, from: 1, in: directory)
+        let output = directory.appendingPathComponent("gst-out.wav")
+        let port = RealCallSupport.freePort()
+        let key = RealCallSupport.keyAndSalt(seed: 1_601)
+        let ssrc: UInt32 = 0x0711_0722
+        let gstreamer = Self.elements(codec)
+        let caps = "application/x-srtp,media=audio,clock-rate=8000,encoding-name=\(gstreamer.name),payload=\(gstreamer.payloadType)"
+            + ",ssrc=(uint)\(ssrc),srtp-key=(buffer)\(RealCallSupport.hex(key)),srtp-cipher=\(Self.cipher),srtp-auth=\(Self.auth)"
+            + ",srtcp-cipher=\(Self.cipher),srtcp-auth=\(Self.auth)"
+        let pipeline = ["-q", "udpsrc", "address=127.0.0.1", "port=\(port)", "num-buffers=148", "caps=\(caps)", "!", "srtpdec", "name=d",
+                        "d.rtp_src", "!", gstreamer.depayloader, "!", gstreamer.decoder, "!", "audioconvert", "!", "audioresample", "!",
+                        "audio/x-raw,format=S16LE,channels=1,rate=48000", "!", "wavenc", "!", "filesink", "location=\(output.path)",
+                        "d.rtcp_src", "!", "fakesink", "async=false"]
+        let receiver = try BackgroundProcess(URL(fileURLWithPath: gst), pipeline)
+        #expect(RealCallSupport.waitUntilBound(port: port), "udpsrc never bound 127.0.0.1:\(port): \(receiver.standardErrorSoFar)")
+        let sender = try BackgroundProcess(voicecall, ["send", "--to", "127.0.0.1:\(port)", "--codec", codec, "--crypto",
+                                                       "AES_CM_128_HMAC_SHA1_80 inline:\(RealCallSupport.base64(key))",
+                                                       "--input", input.path, "--ssrc", "\(ssrc)"])
+        let sent = sender.wait(timeoutSeconds: 15)
+        _ = receiver.wait(timeoutSeconds: 1.5)
+        #expect(sent.status == 0, "\(sent.standardError)")
+        let (correlation, seconds) = try RealCallSupport.similarity(of: output, to: reference)
+        print("voicecall send \(codec) → GStreamer: correlation \(correlation), \(seconds) s")
+        #expect(correlation > RealCallSupport.sameSpeech, "\(codec): \(correlation)")
+        #expect(abs(seconds - 3) < 0.5)
+    }
 }
 }

@@ -144,4 +144,15 @@ enum RealCallSupport {
     /// gst-launch-1.0's path, or nil when GStreamer's tools are not installed.
     static let gstLaunch: String? = ["/usr/bin/gst-launch-1.0", "/usr/local/bin/gst-launch-1.0"]
         .first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    /// Whether GStreamer has the element `name` (`gst-inspect-1.0 --exists`).
+    static func hasGStreamerElement(_ name: String) -> Bool {
+        guard let launch = gstLaunch else { return false }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: launch).deletingLastPathComponent().appendingPathComponent("gst-inspect-1.0")
+        process.arguments = ["--exists", name]
+        guard (try? process.run()) != nil else { return false }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }
 }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import SessionDescription
 import Testing
+import Transport
 @testable import voicecall
 
 /// Issue 15, "Real calls": `voicecall receive`, `send` and `call` run as processes over UDP
@@ -166,6 +168,18 @@ import Testing
         // receive takes no --bitrate: an unknown flag there.
         #expect(parse(.receive, ["--listen", "127.0.0.1:1", "--crypto", Self.key, "--output", "o", "--bitrate", "9000"])
             == .failure(.usage("unknown option --bitrate, 1 unexpected value (not shown)")))
+    }
+
+    @Test func codecByNameAndOpusOnlyPayloadType() throws {
+        let options = try parse(.send, ["--to", "127.0.0.1:1", "--crypto", Self.key, "--input", "i", "--codec", "G722"]).get()
+        #expect(options.codec == .g722)
+        let configuration = try RealCallSetup.configuration(options, profile: .aesCM128HmacSha1_80)
+        #expect(configuration.codec == .g722 && configuration.payloadType == 9 && configuration.telephoneEventClockRate == 8_000)
+        #expect(parse(.receive, ["--listen", "127.0.0.1:1", "--crypto", Self.key, "--output", "o", "--codec", "speex"])
+            == .failure(.usage("--codec speex is not one of opus, pcmu, pcma, g722")))
+        #expect(parse(.receive, ["--listen", "127.0.0.1:1", "--crypto", Self.key, "--output", "o", "--codec", "pcmu", "--payload-type", "96"])
+            == .failure(.usage("--payload-type is Opus's: PCMU uses its static payload type")))
+        #expect(RealCallSetup.localAudio(options, socket: UDPEndpoint(host: "0.0.0.0", port: 9)).codecs == [.g722])
     }
 
     @Test func callNeedsADeviceOrBothFiles() {
