@@ -26,8 +26,9 @@ struct CodecBenchmarks {
 
         for law in [G711Law.muLaw, .aLaw] where comparison.includes(Self.g711Row(law)) {
             let encoder = G711Encoder(law: law), decoder = G711Decoder(law: law)
-            guard let state = g711_init(nil, law == .muLaw ? Int32(G711_ULAW) : Int32(G711_ALAW)) else { throw BenchmarkError.setup("g711_init") }
-            defer { g711_free(state) }
+            guard let state = g711_init(nil, law == .muLaw ? Int32(G711_ULAW) : Int32(G711_ALAW)),
+                  let plc = plc_init(nil) else { throw BenchmarkError.setup("g711_init") }
+            defer { g711_free(state); plc_free(plc) }
             let result = narrow.withUnsafeBufferPointer { pcm in
                 comparison.run(operations: Self.frames, ours: {
                     for index in 0..<Self.frames {
@@ -42,10 +43,11 @@ struct CodecBenchmarks {
                     for index in 0..<Self.frames {
                         _ = g711_encode(state, bytes, pcm.baseAddress! + index * 160, 160)
                         _ = g711_decode(state, output.baseAddress, bytes, 160)
+                        _ = plc_rx(plc, output.baseAddress, 160)  // the history its PLC keeps, as our decoder does
                     }
                 })
             }
-            report.add(group: Self.group, name: Self.g711Row(law), unit: "us/frame", baseline: "spandsp g711_encode/decode", result: result)
+            report.add(group: Self.group, name: Self.g711Row(law), unit: "us/frame", baseline: "spandsp g711_encode/decode + plc_rx", result: result)
         }
 
         if comparison.includes(Self.g722Row) {

@@ -26,7 +26,7 @@ public final class G711Decoder: AudioDecoder {
     public func decode(_ payload: UnsafeRawBufferPointer, into pcm: UnsafeMutableBufferPointer<Int16>) throws(AudioCodecError) -> Int {
         let count = try packetInfo(payload).sampleCount
         guard pcm.count >= count else { throw .bufferTooSmall(codec, needed: count, available: pcm.count) }
-        for index in 0..<count { pcm[index] = law.decode(payload[index]) }
+        G711Tables.decode(payload, law: law, into: pcm.baseAddress!)
         concealment.received(UnsafeMutableBufferPointer(rebasing: pcm[0..<count]))
         return count
     }

@@ -17,7 +17,11 @@ public final class G711Encoder: AudioEncoder {
     public func encode(_ pcm: UnsafeBufferPointer<Int16>, into payload: UnsafeMutableRawBufferPointer) throws(AudioCodecError) -> Int {
         guard !pcm.isEmpty else { throw .invalidFrame(codec, sampleCount: 0) }
         guard payload.count >= pcm.count else { throw .bufferTooSmall(codec, needed: pcm.count, available: payload.count) }
-        for index in 0..<pcm.count { payload[index] = law.encode(pcm[index]) }
+        // One loop per law: the law is not decided again for every sample.
+        switch law {
+        case .muLaw: for index in 0..<pcm.count { payload[index] = G711Law.muLawCode(Int(pcm[index])) }
+        case .aLaw: for index in 0..<pcm.count { payload[index] = G711Law.aLawCode(Int(pcm[index])) }
+        }
         return pcm.count
     }
 

@@ -63,6 +63,14 @@ public enum G711Law: Sendable, Hashable {
 
 /// The decoding tables behind `G711Law`, computed from G.711's segment rules.
 enum G711Tables {
+    /// Decodes every byte of `payload` into `output` through the law's table.
+    static func decode(_ payload: UnsafeRawBufferPointer, law: G711Law, into output: UnsafeMutablePointer<Int16>) {
+        let table = law == .muLaw ? muLawDecode : aLawDecode
+        table.withUnsafeBufferPointer { table in
+            for index in 0..<payload.count { output[index] = table[Int(payload[index])] }
+        }
+    }
+
     static let muLawDecode: [Int16] = (0...255).map { muLawLinear(UInt8($0)) }
     static let aLawDecode: [Int16] = (0...255).map { aLawLinear(UInt8($0)) }
 
