@@ -51,6 +51,7 @@ struct CodecQualityBenchmarks {
             ($0.0, try WAVAudio(contentsOf: VectorFiles.url($0.1)).samples)
         }
         var pairs: [String: [Int]] = [:]
+        var impairmentPairs: [String: [Int]] = [:]
         for codec in [AudioCodec.pcmu, .pcma, .g722] {
             let narrowband = codec != .g722
             for (talker, speech) in talkers {
@@ -64,6 +65,12 @@ struct CodecQualityBenchmarks {
                         let lost = Self.lossMask(count: payloads.count, network: network, seed: UInt64(seed + 1))
                         for receiver in Receiver.allCases where receiver != .spandsp || narrowband {
                             let played = try Self.play(payloads, lost: lost, codec: codec, receiver: receiver)
+                            // Wide-band scores of ours on clean and random loss: the E-model's factors.
+                            if receiver == .ours, network.meanBurst == 1 {
+                                impairmentPairs["\(codec) \(network.lossRate)", default: []].append(narrowband ? try scorer.add(
+                                    referenceName: talker, reference: reference, degraded: played,
+                                    name: "\(codec)-\(talker)-\(network.name)-wideband-\(seed)") : -1)
+                            }
                             pairs["\(codec) \(network.name) \(receiver.rawValue)", default: []].append(try scorer.add(
                                 referenceName: talker, reference: reference, degraded: played,
                                 name: "\(codec)-\(talker)-\(network.name)-\(receiver)-\(seed)", narrowband: narrowband))
@@ -102,7 +109,50 @@ struct CodecQualityBenchmarks {
                 print(line)
             }
         }
+        // The E-model's factors for these codecs as played here, derived as CodecImpairment's
+        // Opus factors are (ITU-T P.834.1 from PESQ-WB; Bpl,WB fitted to G.107.1 over random loss).
+        print("\nE-model factors from PESQ-WB (P.834.1: MOS-LQO → R by G.107 Annex B, Ie,WB = 129 − 1.29 R; Bpl,WB fitted over random loss)")
+        for codec in [AudioCodec.pcmu, .pcma, .g722] {
+            func wideband(_ lossRate: Double) -> Double {
+                if codec == .g722 {
+                    let network = Self.networks.first { $0.lossRate == lossRate && $0.meanBurst == 1 }!
+                    return mean(lossRate == 0 ? "\(codec) clean \(Receiver.ours.rawValue)" : "\(codec) \(network.name) \(Receiver.ours.rawValue)")
+                }
+                return QualityBenchmarks.mean((impairmentPairs["\(codec) \(lossRate)"] ?? []).compactMap { scores[$0] })
+            }
+            let impairment = 129 - 1.29 * Self.rating(mos: wideband(0))
+            let points = Self.networks.filter { $0.lossRate > 0 && $0.meanBurst == 1 }.map {
+                ($0.lossRate * 100, 129 - 1.29 * Self.rating(mos: wideband($0.lossRate)))
+            }
+            let (robustness, rms) = Self.fitRobustness(impairment: impairment, points: points)
+            print(String(format: "%@: PESQ-WB clean %.2f, Ie,WB %.1f, Bpl,WB %.1f (rms %.1f over %@)", codec.encodingName, wideband(0),
+                         impairment, robustness, rms, points.map { String(format: "%.0f %%: %.1f", $0.0, $0.1) }.joined(separator: ", ")))
+        }
         print("WAVs and pairs.tsv in \(directory.path)")
+    }
+
+    /// R for a MOS on G.107 Annex B's curve (MOS = 1 + 0.035 R + R (R − 60)(100 − R) 7·10⁻⁶), by bisection.
+    static func rating(mos: Double) -> Double {
+        var low = 0.0, high = 100.0
+        for _ in 0..<60 {
+            let middle = (low + high) / 2
+            let value = 1 + 0.035 * middle + middle * (middle - 60) * (100 - middle) * 7e-6
+            if value < mos { low = middle } else { high = middle }
+        }
+        return (low + high) / 2
+    }
+
+    /// Bpl,WB minimizing the squared error of G.107.1's Ie,eff = Ie + (129 − Ie) Ppl / (Ppl + Bpl)
+    /// (random loss, BurstR 1) over `points` (loss %, measured Ie,eff), and the rms error.
+    static func fitRobustness(impairment: Double, points: [(Double, Double)]) -> (Double, Double) {
+        func error(_ robustness: Double) -> Double {
+            points.map { loss, effective in
+                let predicted = impairment + (129 - impairment) * loss / (loss + robustness)
+                return (effective - predicted) * (effective - predicted)
+            }.reduce(0, +)
+        }
+        let best = stride(from: 1.0, through: 99.9, by: 0.1).min { error($0) < error($1) } ?? 1
+        return (best, (error(best) / Double(max(points.count, 1))).squareRoot())
     }
 
     private func pad(_ text: String, _ width: Int) -> String { text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count) }

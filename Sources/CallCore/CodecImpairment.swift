@@ -46,6 +46,20 @@ public struct CodecImpairment: Sendable, Equatable {
                                packetLossRobustness: interpolate(opusRobustness, at: fec))
     }
 
+    /// G.711 (PCMU or PCMA) as a call plays it (decoded at 8 kHz, concealed by
+    /// `WaveformConcealment`, resampled to the call's rate), measured as the Opus factors are:
+    /// `benchmarks codec-quality` scores the same two fixtures with PESQ-WB (MOS-LQO 2.98 PCMU,
+    /// 3.02 PCMA; a narrow-band codec scored on the wide-band scale) → Ie,WB 54.6 and 53.6, their
+    /// mean here; Bpl,WB fitted over 3, 5 and 10 % random loss, 3 seeds each: 22.5 and 22.0
+    /// (rms 1.2–1.3). G.113's subjective planning values put G.711 and G.722 higher on the
+    /// wide-band scale than PESQ-WB does on synthetic speech; like the Opus factors, these make
+    /// the E-model agree with PESQ-WB, which is what they are for.
+    public static let g711 = CodecImpairment(equipmentImpairment: 54.1, packetLossRobustness: 22.3)
+
+    /// G.722 at 64 kb/s as a call plays it (spandsp, `WaveformConcealment`, resampled), measured
+    /// as `g711`: PESQ-WB 3.12 → Ie,WB 51.0; Bpl,WB 13.4 (rms 1.3).
+    public static let g722 = CodecImpairment(equipmentImpairment: 51.0, packetLossRobustness: 13.4)
+
     /// Ie,WB of Opus by bitrate (b/s), no FEC, no loss, from PESQ-WB MOS-LQO 2.976, 3.257,
     /// 3.628, 3.801, 4.061, 4.226 and 4.316 (`scripts/opus-impairment-factors`).
     static let opusImpairments: [(Double, Double)] = [

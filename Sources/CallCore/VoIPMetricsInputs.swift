@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import MediaBasics
 import RTP
 
 /// What an RTCP XR VoIP Metrics block (RFC 3611 §4.7) and the call's quality estimate are
@@ -34,6 +35,8 @@ struct VoIPMetricsInputs: Sendable, Equatable {
     var burstGap: BurstGapStatistics
     /// Packet (frame) duration, ms.
     var frameDurationMs: Double
+    /// The codec received.
+    var codec: AudioCodec
     /// The jitter buffer's mean delay from arrival to playout so far, and its current target, ms.
     var jitterBufferMeanDelayMs: Double
     var jitterBufferTargetDelayMs: Double
@@ -64,6 +67,7 @@ struct VoIPMetricsInputs: Sendable, Equatable {
         jitterMs = inbound.jitter * 1_000
         self.burstGap = burstGap
         frameDurationMs = Double(configuration.frameDurationMs)
+        codec = configuration.codec
         jitterBufferTargetDelayMs = inbound.jitterBufferTargetDelayMs
         jitterBufferMeanDelayMs = inbound.jitterBufferEmittedCount > 0
             ? inbound.jitterBufferDelay / Double(inbound.jitterBufferEmittedCount) * 1_000 : inbound.jitterBufferTargetDelayMs
@@ -95,7 +99,9 @@ struct VoIPMetricsInputs: Sendable, Equatable {
     /// The internal round trip of this end (RFC 3611's end system delay): framing and encoder
     /// lookahead on the way out, jitter buffer on the way in, and the device both ways, ms.
     var endSystemDelayMs: Double {
-        let delay = frameDurationMs + Self.opusLookaheadMs + jitterBufferMeanDelayMs + deviceDelayMs
+        // G.711 codes sample by sample (no look-ahead); G.722's filter bank's few ms are not counted.
+        let lookahead = codec == .opus ? Self.opusLookaheadMs : 0
+        let delay = frameDurationMs + lookahead + jitterBufferMeanDelayMs + deviceDelayMs
         return delay.isFinite ? max(delay, 0) : 0
     }
 
@@ -132,6 +138,11 @@ struct VoIPMetricsInputs: Sendable, Equatable {
     /// The codec's impairment for the stream received: Opus at the bitrate received, its FEC
     /// plan's cost and robustness weighted by the share of packets carrying FEC.
     var codecImpairment: CodecImpairment {
+        switch codec {
+        case .pcmu, .pcma: return .g711
+        case .g722: return .g722
+        case .opus: break
+        }
         let bitrate = receivedBitsPerSecond ?? 24_000
         let plain = CodecImpairment.opus(bitsPerSecond: bitrate)
         guard packetsReceived > 0, fecPacketsReceived > 0 else { return plain }

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import AudioCodecs
 import Foundation
 @testable import CallCore
 @testable import MediaEngine
@@ -202,5 +203,22 @@ import Testing
         #expect(estimate(Self.inbound(lost: 300), burstGap: bursty).meanOpinionScore < estimate(Self.inbound(lost: 300)).meanOpinionScore)
         // Without a round trip measured the network counts as no delay.
         #expect(estimate(Self.inbound(lost: 0), rtt: nil).mouthToEarDelayMs == 96.5)
+    }
+
+    /// A G.711 or G.722 call is rated with its own factors (measured as Opus's are: the E-model
+    /// agrees with PESQ-WB), not Opus's at the bitrate received, and without Opus's look-ahead.
+    @Test(arguments: [(AudioCodec.pcmu, 2.98, 22.3), (.pcma, 3.02, 22.3), (.g722, 3.12, 13.4)])
+    func fixedRateCodecsHaveTheirOwnFactors(codec: AudioCodec, pesq: Double, robustness: Double) {
+        var configuration = MediaConfiguration()
+        configuration.codec = codec
+        configuration.payloadType = codec.staticPayloadType!
+        var inbound = Self.inbound(lost: 0)
+        inbound.bytesReceived = 3_000 * 160
+        inbound.speechBytesReceived = 3_000 * 160
+        let inputs = VoIPMetricsInputs(inbound: inbound, burstGap: BurstGapStatistics(), configuration: configuration, deviceDelayMs: 30)
+        let estimate = CallQualityEstimate(inputs: inputs, roundTripTimeSeconds: 0.06)
+        #expect(estimate.codecImpairment.packetLossRobustness == robustness)
+        #expect(abs(estimate.mouthToEarDelayMs - 120) < 1e-9, "no Opus look-ahead: \(estimate.mouthToEarDelayMs)")
+        #expect(abs(estimate.listeningMeanOpinionScore - pesq) < 0.05, "\(codec): \(estimate.listeningMeanOpinionScore) against PESQ-WB \(pesq)")
     }
 }
