@@ -4,8 +4,10 @@ import SRTP
 // Offer/answer (RFC 3264) for one SRTP audio stream with SDES keys (RFC 4568).
 
 extension SessionDescription {
-    /// Our offer: Opus and telephone-event, an `a=crypto` line per suite in `local.suites`
-    /// order (tags 1, 2, …), rtcp-mux.
+    /// Our offer: `local.codecs` in their order (Opus on `local.opusPayloadType`, the others on
+    /// their static payload types), telephone-event on each clock they use (48 kHz for Opus,
+    /// 8 kHz for G.711 and G.722), an `a=crypto` line per suite in `local.suites` order (tags
+    /// 1, 2, …), rtcp-mux.
     ///
     /// - Parameters:
     ///   - local: where we receive, our payload types, packet time, suites and direction.
@@ -32,16 +34,17 @@ extension SessionDescription {
 
     /// Our answer to this offer, and what it settles.
     ///
-    /// Picks the offer's first Opus payload type, its telephone-event (at 48 kHz if offered,
-    /// else at whatever rate it is), the offer's first `a=crypto` line whose suite we accept
+    /// Picks the offer's first codec that `local.codecs` has (the offerer's preference, RFC 3264
+    /// §6.1; a static payload type counts without an `a=rtpmap`), its telephone-event at that
+    /// codec's clock (none when the offer has none there), the offer's first `a=crypto` line whose suite we accept
     /// (answered with the same tag and our own key of that suite), rtcp-mux when offered, and
     /// `local.direction` within what the offer allows (its direction reversed).
     ///
     /// - Parameters:
     ///   - local: where we receive, our payload types, packet time, suites and wished direction.
     ///   - key: makes our key for the chosen suite (e.g. `SRTPKeyingMaterial.random`).
-    /// - Throws: `.noAudio`, `.audioRejected`, `.notSecure`, `.noConnection`, `.noOpus` or
-    ///   `.noCommonSuite`.
+    /// - Throws: `.noAudio`, `.audioRejected`, `.notSecure`, `.noConnection`, `.noCommonCodec`
+    ///   or `.noCommonSuite`.
     public func answer(from local: LocalAudio, key: (SRTPProfile) -> SRTPKeyingMaterial) throws(SessionDescriptionError)
         -> (answer: SessionDescription, negotiated: NegotiatedAudio)
     {
