@@ -122,6 +122,9 @@ let package = Package(
                 "EchoEvaluation", "AudioSession", "Calls", "PushRegistry", "SessionDescription", "CallNegotiation", "Transport", "Opus", "Locking",
             ]
         ),
+        // The example softphone (Examples/, a package of its own depending on VoiceEngineKit as an
+        // adopter does), built here from the same sources so that the tests run it.
+        .executableTarget(name: "MinimalSoftphone", dependencies: ["VoiceEngineKit"], path: "Examples/Sources/MinimalSoftphone"),
         // The child the crash tests kill with SIGKILL mid-write (history and directory writers).
         .executableTarget(name: "calls-crash-writer", dependencies: ["CallHistory", "CallDirectory", "Calls"]),
         .executableTarget(
@@ -184,7 +187,7 @@ let package = Package(
         .testTarget(name: "CallHistoryTests", dependencies: ["CallHistory", "Calls", "AudioSession", "MediaEngine", "CSQLite", "Locking", "TestSupport", "calls-crash-writer"]),
         .testTarget(name: "PushRegistryTests", dependencies: ["PushRegistry", "Calls", "AudioSession", "Locking", "TestSupport"]),
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport", "MediaBasics"]),
-        .testTarget(name: "VoiceCallTests", dependencies: ["voicecall", "AudioDevices", "EchoEvaluation", "LatencyEvaluation", "NetworkSimulation", "PushRegistry", "Transport", "TestSupport", "Locking"]),
+        .testTarget(name: "VoiceCallTests", dependencies: ["voicecall", "MinimalSoftphone", "AudioDevices", "EchoEvaluation", "LatencyEvaluation", "NetworkSimulation", "PushRegistry", "Transport", "TestSupport", "Locking"]),
         .testTarget(name: "SessionDescriptionTests", dependencies: ["SessionDescription", "SRTP", "MediaBasics"]),
         .testTarget(name: "CallNegotiationTests", dependencies: ["CallNegotiation", "SessionDescription", "CallCore", "SRTP", "MediaEngineTesting", "TestSupport"]),
     ]

@@ -19,7 +19,7 @@ import TestSupport
     /// first three lines (after a shebang or the tools-version line).
     @Test func everySourceFileNamesItsLicense() throws {
         var missing: [String] = [], checked = 0
-        for folder in ["Sources", "Tests", "Benchmarks", "Fuzz", "scripts", ".ci"] {
+        for folder in ["Sources", "Tests", "Benchmarks", "Fuzz", "Examples", "scripts", ".ci"] {
             let base = Self.root.appendingPathComponent(folder)
             guard let walker = FileManager.default.enumerator(at: base, includingPropertiesForKeys: [.isRegularFileKey]) else { continue }
             for case let url as URL in walker {
