@@ -189,6 +189,6 @@ let package = Package(
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport", "MediaBasics"]),
         .testTarget(name: "VoiceCallTests", dependencies: ["voicecall", "MinimalSoftphone", "AudioDevices", "EchoEvaluation", "LatencyEvaluation", "NetworkSimulation", "PushRegistry", "Transport", "TestSupport", "Locking"]),
         .testTarget(name: "SessionDescriptionTests", dependencies: ["SessionDescription", "SRTP", "MediaBasics"]),
-        .testTarget(name: "CallNegotiationTests", dependencies: ["CallNegotiation", "SessionDescription", "CallCore", "SRTP", "MediaEngineTesting", "TestSupport"]),
+        .testTarget(name: "CallNegotiationTests", dependencies: ["CallNegotiation", "SessionDescription", "CallCore", "SRTP", "Transport", "MediaEngineTesting", "TestSupport"]),
     ]
 )

@@ -42,6 +42,11 @@ public final class CallMedia: @unchecked Sendable {
     private let translators = TranslatorSlots()
 
     private let srtp: SRTPTransportStage?
+    /// The keys in use as the control side knows them (what a rekey is compared with), and a
+    /// rekey made there for the network side to take before its next datagram.
+    private let keys: Locked<(sending: SRTPKeyingMaterial, receiving: SRTPKeyingMaterial)?>
+    private let pendingRekey = Locked<SRTPTransportStage.Rekey?>(nil)
+    private let hasPendingRekey = Atomic<Bool>(false)
     private let uplink: UplinkPipeline
     private let inbound: InboundStream
     /// Received RTP, network side → audio side: each slot's tag is the packet's layout.
@@ -116,12 +121,15 @@ public final class CallMedia: @unchecked Sendable {
         switch (sendingKey, receivingKey) {
         case let (sending?, receiving?):
             do {
-                srtp = try SRTPTransportStage(sendingKey: sending, receivingKey: receiving)
+                srtp = try SRTPTransportStage(sendingKey: sending, receivingKey: receiving,
+                                              maximumDatagramBytes: configuration.maximumDatagramBytes)
             } catch {
                 throw .srtp(error)
             }
+            keys = Locked((sending, receiving))
         case (nil, nil):
             srtp = nil
+            keys = Locked(nil)
         default:
             throw .configuration(.invalid(field: "keys", reason: "SRTP needs both a sending and a receiving key (or neither for plain RTP)"))
         }
@@ -205,6 +213,47 @@ public final class CallMedia: @unchecked Sendable {
         set { deviceDelay.store(min(max(newValue, 0), 2_000), ordering: .relaxed) }
     }
 
+    /// New SRTP keys from a re-offer (RFC 4568: SDES keys change by offer/answer), on a running
+    /// call: what is sent from the network side's next datagram on is protected with `sending`;
+    /// what arrives is unprotected with `receiving`, or with the key it replaced while the peer's
+    /// packets sent before it switched are in flight. A key that did not change keeps its
+    /// session — its rollover counter and replay window go on. Call from the control side: the
+    /// sessions are made here (libsrtp allocates), the network side only swaps them in.
+    /// - Throws: `CallMediaError.configuration` on a plain-RTP call or keys of another suite
+    ///   than the call's; `.srtp` when libsrtp refuses a key.
+    public func updateKeys(sending: SRTPKeyingMaterial, receiving: SRTPKeyingMaterial) throws(CallMediaError) {
+        guard sending.profile == configuration.srtpProfile, receiving.profile == configuration.srtpProfile else {
+            throw .configuration(.invalid(field: "keys", reason: "a re-offer's keys must keep the call's suite \(configuration.srtpProfile.sdesName)"))
+        }
+        try keys.withLock { (current) throws(CallMediaError) in
+            guard let now = current else {
+                throw .configuration(.invalid(field: "keys", reason: "a plain RTP call has no keys to change"))
+            }
+            let rekey: SRTPTransportStage.Rekey
+            do throws(SRTPError) {
+                rekey = try SRTPTransportStage.Rekey(from: now, to: sending, receiving)
+            } catch {
+                throw .srtp(error)
+            }
+            guard !rekey.isEmpty else { return }
+            pendingRekey.withLock { $0 = rekey }
+            hasPendingRekey.store(true, ordering: .releasing)
+            current = (sending, receiving)
+        }
+    }
+
+    /// Swaps in a rekey the control side made, before the network side's next datagram.
+    private func applyPendingRekey() {
+        guard hasPendingRekey.load(ordering: .acquiring), let srtp else { return }
+        hasPendingRekey.store(false, ordering: .relaxed)
+        if let rekey = pendingRekey.withLock({ (pending) -> SRTPTransportStage.Rekey? in
+            defer { pending = nil }
+            return pending
+        }) {
+            srtp.apply(rekey)
+        }
+    }
+
     // MARK: Network side
 
     /// Takes one datagram received from the peer at `arrivalTimeMs` (the playout clock):
@@ -244,6 +293,7 @@ public final class CallMedia: @unchecked Sendable {
     /// `wireLength` is greater); `inQueueSlot` when it lies in the receive queue's next slot.
     private func receive(_ datagram: UnsafeMutableRawBufferPointer, wireLength: Int, arrivalTimeMs: Double, inQueueSlot: Bool) -> ReceivedDatagramDisposition {
         defer { publishNetworkCounters() }
+        applyPendingRekey()
         transport.datagramsReceived += 1
         transport.bytesReceived += wireLength
         guard wireLength <= configuration.maximumDatagramBytes else {
@@ -302,6 +352,7 @@ public final class CallMedia: @unchecked Sendable {
     /// RTCP port tells the two apart by `isRTCP(_:)`.
     public func sendDatagrams(nowMs: Double, _ send: (UnsafeRawBufferPointer) -> Void) {
         defer { publishNetworkCounters() }
+        applyPendingRekey()
         sendMediaDatagrams(send)
         let uplinkNow = uplinkCounters.read()
         let sender = uplinkNow.packetsSent > 0

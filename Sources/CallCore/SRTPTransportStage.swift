@@ -51,13 +51,59 @@ public final class SRTPTransportStage {
     /// What has been protected and unprotected so far.
     public private(set) var statistics = SRTPTransportStatistics()
 
-    private let outbound: SRTPSession
-    private let inbound: SRTPSession
+    private var outbound: SRTPSession
+    private var inbound: SRTPSession
+    /// The receiving session a new key replaced, still tried for what the peer sent before it
+    /// switched (packets in flight) until `previousKeyRetirement` packets authenticated under
+    /// the new one.
+    private var previousInbound: SRTPSession?
+    private var packetsUnderNewKey = 0
+    /// A copy of a datagram while two keys are tried: a failed AEAD unprotect may have
+    /// decrypted in place.
+    private let scratch: UnsafeMutableRawBufferPointer
 
-    /// A stage sending with `sendingKey` and receiving with the peer's `receivingKey`.
-    public init(sendingKey: SRTPKeyingMaterial, receivingKey: SRTPKeyingMaterial) throws(SRTPError) {
+    /// Packets under a new receiving key after which the previous key is no longer tried:
+    /// about 5 s at 20 ms, far longer than any packet stays in flight.
+    public static let previousKeyRetirement = 250
+
+    /// A stage sending with `sendingKey` and receiving with the peer's `receivingKey`, for
+    /// datagrams of up to `maximumDatagramBytes`.
+    public init(sendingKey: SRTPKeyingMaterial, receivingKey: SRTPKeyingMaterial, maximumDatagramBytes: Int = 1_500) throws(SRTPError) {
         outbound = try SRTPSession(direction: .outbound, keyingMaterial: sendingKey)
         inbound = try SRTPSession(direction: .inbound, keyingMaterial: receivingKey)
+        scratch = .allocate(byteCount: max(maximumDatagramBytes, 1), alignment: 16)
+    }
+
+    deinit { scratch.deallocate() }
+
+    /// The sessions a re-offer's new keys need, made where allocating is allowed (creating a
+    /// libsrtp session allocates): only for a key that changed, so a direction whose key stays
+    /// keeps its session, its rollover counter and its replay window.
+    public struct Rekey: @unchecked Sendable {
+        let outbound: SRTPSession?
+        let inbound: SRTPSession?
+
+        /// Sessions for `sending` and `receiving` where they differ from `current`.
+        public init(from current: (sending: SRTPKeyingMaterial, receiving: SRTPKeyingMaterial),
+                    to sending: SRTPKeyingMaterial, _ receiving: SRTPKeyingMaterial) throws(SRTPError) {
+            outbound = sending == current.sending ? nil : try SRTPSession(direction: .outbound, keyingMaterial: sending)
+            inbound = receiving == current.receiving ? nil : try SRTPSession(direction: .inbound, keyingMaterial: receiving)
+        }
+
+        /// Whether nothing changes.
+        public var isEmpty: Bool { outbound == nil && inbound == nil }
+    }
+
+    /// Switches to a rekey's sessions (on the thread that protects and unprotects): what is
+    /// sent from now on is under the new sending key; what arrives is tried under the new
+    /// receiving key, then the one it replaced.
+    public func apply(_ rekey: Rekey) {
+        if let outbound = rekey.outbound { self.outbound = outbound }
+        if let inbound = rekey.inbound {
+            previousInbound = self.inbound
+            self.inbound = inbound
+            packetsUnderNewKey = 0
+        }
     }
 
     /// Protects the RTP packet in `buffer[0..<length]` in place; `buffer` must have
@@ -90,20 +136,35 @@ public final class SRTPTransportStage {
     /// Unprotects a received SRTCP datagram in place. Returns the RTCP compound packet, or nil
     /// when it failed (counted by reason with the SRTP failures, and dropped).
     public func unprotectRTCP(_ datagram: UnsafeMutableRawBufferPointer) -> UnsafeRawBufferPointer? {
-        unprotect(datagram) { (bytes) throws(SRTPError) in try inbound.unprotectRTCP(bytes, length: bytes.count) }
+        unprotect(datagram) { (session, bytes) throws(SRTPError) in try session.unprotectRTCP(bytes, length: bytes.count) }
     }
 
     /// Unprotects a received datagram in place. Returns the RTP packet, or nil when the
     /// datagram failed (counted by reason, and dropped).
     public func unprotect(_ datagram: UnsafeMutableRawBufferPointer) -> UnsafeRawBufferPointer? {
-        unprotect(datagram) { (bytes) throws(SRTPError) in try inbound.unprotect(bytes, length: bytes.count) }
+        unprotect(datagram) { (session, bytes) throws(SRTPError) in try session.unprotect(bytes, length: bytes.count) }
     }
 
     private func unprotect(_ datagram: UnsafeMutableRawBufferPointer,
-                           using body: (UnsafeMutableRawBufferPointer) throws(SRTPError) -> Int) -> UnsafeRawBufferPointer? {
+                           using body: (SRTPSession, UnsafeMutableRawBufferPointer) throws(SRTPError) -> Int) -> UnsafeRawBufferPointer? {
         statistics.datagramsReceived += 1
-        do {
-            let length = try body(datagram)
+        let fallback = previousInbound.flatMap { datagram.count <= scratch.count ? $0 : nil }
+        if fallback != nil { UnsafeMutableRawBufferPointer(rebasing: scratch[0..<datagram.count]).copyMemory(from: UnsafeRawBufferPointer(datagram)) }
+        do throws(SRTPError) {
+            let length: Int
+            do throws(SRTPError) {
+                length = try body(inbound, datagram)
+                if previousInbound != nil {
+                    packetsUnderNewKey += 1
+                    if packetsUnderNewKey >= Self.previousKeyRetirement { previousInbound = nil }
+                }
+            } catch {
+                // Sent under the key a re-offer replaced, in flight as the peer switched?
+                guard let fallback else { throw error }
+                datagram.copyMemory(from: UnsafeRawBufferPointer(rebasing: scratch[0..<datagram.count]))
+                guard let recovered = try? body(fallback, datagram) else { throw error }
+                length = recovered
+            }
             statistics.packetsUnprotected += 1
             return UnsafeRawBufferPointer(rebasing: datagram[0..<length])
         } catch .authenticationFailed {

@@ -13,6 +13,10 @@ public enum CallNegotiationError: Error, Equatable, Sendable, CustomStringConver
     case configuration(MediaConfigurationError)
     /// The call's media could not be made from it (SRTP refused the keys, the codec failed).
     case media(CallMediaError)
+    /// A re-negotiation changed what a running call cannot take in place (`what`: the codec or
+    /// its payload type, the packet time, the peer's fmtp, telephone-event, rtcp-mux or the
+    /// suite): make new media for it.
+    case needsNewMedia(String)
 
     public var description: String {
         switch self {
@@ -20,6 +24,7 @@ public enum CallNegotiationError: Error, Equatable, Sendable, CustomStringConver
         case let .peerFormatParameters(error): return "the peer's opus a=fmtp: \(error)"
         case let .configuration(error): return "the negotiated configuration: \(error)"
         case let .media(error): return "the call's media: \(error)"
+        case let .needsNewMedia(what): return "the running call cannot take a new \(what) in place: it needs new media"
         }
     }
 }

@@ -64,6 +64,34 @@ extension NegotiatedAudio {
         media.direction = direction
     }
 
+    /// Applies this re-negotiation of a running call (a re-offer, or the answer to ours) in
+    /// place, from `previous` (what the call runs on): new SRTP keys (`CallMedia.updateKeys`:
+    /// a key that stayed keeps its rollover counter; the replaced receiving key still opens
+    /// packets in flight) and the direction (SIP hold and resume). Returns whether the peer's
+    /// address changed: then send to `remoteAddress`:`remotePort` from now on (the transport's
+    /// `setRemote`).
+    /// - Throws: `.needsNewMedia` naming what else changed (codec, payload types, packet time,
+    ///   the peer's fmtp, telephone-event, rtcp-mux, suite); `.media` when SRTP refuses a key.
+    @discardableResult
+    public func apply(to media: CallMedia, replacing previous: NegotiatedAudio) throws(CallNegotiationError) -> Bool {
+        let changed: String? = codec != previous.codec || payloadType != previous.payloadType ? "codec or payload type"
+            : peerPtime != previous.peerPtime ? "packet time"
+            : peerFormatParameters != previous.peerFormatParameters ? "peer a=fmtp"
+            : telephoneEvent != previous.telephoneEvent ? "telephone-event"
+            : rtcpMux != previous.rtcpMux ? "rtcp-mux"
+            : profile != previous.profile ? "SRTP suite" : nil
+        if let changed { throw .needsNewMedia(changed) }
+        if sendingKey != previous.sendingKey || receivingKey != previous.receivingKey {
+            do {
+                try media.updateKeys(sending: sendingKey, receiving: receivingKey)
+            } catch {
+                throw .media(error)
+            }
+        }
+        media.direction = direction
+        return remoteAddress != previous.remoteAddress || remotePort != previous.remotePort
+    }
+
     /// Whether `updated` (a re-negotiation of this call) differs from this one only in its
     /// direction and the peer's address: then `applyDirection(to:)` and sending to the new
     /// address carry the running call on. Otherwise (new keys, suite, payload types, packet
