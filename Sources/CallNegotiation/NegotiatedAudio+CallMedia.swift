@@ -94,8 +94,9 @@ extension NegotiatedAudio {
 
     /// Whether `updated` (a re-negotiation of this call) differs from this one only in its
     /// direction and the peer's address: then `applyDirection(to:)` and sending to the new
-    /// address carry the running call on. Otherwise (new keys, suite, payload types, packet
-    /// time or Opus parameters) the call needs new media.
+    /// address carry the running call on. New keys too are taken in place by
+    /// `apply(to:replacing:)`; a new suite, payload types, packet time or Opus parameters need
+    /// new media.
     public func differsOnlyInDirectionOrAddress(from updated: NegotiatedAudio) -> Bool {
         var comparable = updated
         comparable.direction = direction
