@@ -40,14 +40,25 @@ import Transport
             media.sendDatagrams(nowMs: nowMs) { _ = try? sending.send($0) }
         }
 
-        /// Everything waiting on its sockets, into the call (loopback delivers at once).
-        func listen(nowMs: Double) {
-            for socket in receiving {
-                while let received = try? buffer.withUnsafeMutableBytes({ try socket.receive(into: $0) }) {
-                    _ = buffer.withUnsafeMutableBytes {
-                        media.receiveDatagram(UnsafeMutableRawBufferPointer(rebasing: $0[0..<min(received.length, $0.count)]), arrivalTimeMs: nowMs)
+        /// Everything waiting on its sockets, into the call. `expecting` when the peer sent a
+        /// packet this tick: loopback usually delivers before `send` returns, but a loaded
+        /// machine may defer it, so wait for it (up to 2 s) rather than take it a tick late —
+        /// the virtual clock must see the same arrivals on every run.
+        func listen(nowMs: Double, expecting: Bool) {
+            var read = 0
+            var waitedMs = 0
+            while true {
+                for socket in receiving {
+                    while let received = try? buffer.withUnsafeMutableBytes({ try socket.receive(into: $0) }) {
+                        read += 1
+                        _ = buffer.withUnsafeMutableBytes {
+                            media.receiveDatagram(UnsafeMutableRawBufferPointer(rebasing: $0[0..<min(received.length, $0.count)]), arrivalTimeMs: nowMs)
+                        }
                     }
                 }
+                guard expecting, read == 0, waitedMs < 2_000 else { return }
+                for socket in receiving { _ = try? socket.waitForData(timeoutMs: 5) }
+                waitedMs += 5 * receiving.count
             }
         }
 
@@ -87,8 +98,8 @@ import Transport
                 let now = Double(tick) * 20
                 alice.speak(tick, nowMs: now)
                 bob.speak(tick, nowMs: now)
-                alice.listen(nowMs: now)
-                bob.listen(nowMs: now)
+                alice.listen(nowMs: now, expecting: bob.media.direction.sends)
+                bob.listen(nowMs: now, expecting: alice.media.direction.sends)
                 tick += 1
             }
         }
