@@ -44,8 +44,7 @@ public final class CallMedia: @unchecked Sendable {
     private let srtp: SRTPTransportStage?
     /// The keys in use as the control side knows them (what a rekey is compared with), and a
     /// rekey made there for the network side to take before its next datagram.
-    private let keys: Locked<(sending: SRTPKeyingMaterial, receiving: SRTPKeyingMaterial)?>
-    private let pendingRekey = Locked<SRTPTransportStage.Rekey?>(nil)
+    private let rekeying: Locked<RekeyState>
     private let hasPendingRekey = Atomic<Bool>(false)
     private let uplink: UplinkPipeline
     private let inbound: InboundStream
@@ -126,13 +125,12 @@ public final class CallMedia: @unchecked Sendable {
             } catch {
                 throw .srtp(error)
             }
-            keys = Locked((sending, receiving))
         case (nil, nil):
             srtp = nil
-            keys = Locked(nil)
         default:
             throw .configuration(.invalid(field: "keys", reason: "SRTP needs both a sending and a receiving key (or neither for plain RTP)"))
         }
+        rekeying = Locked(RekeyState(sending: sendingKey, receiving: receivingKey))
         plannedLoss = Atomic(configuration.expectedPacketLossPercent)
         appliedLoss = configuration.expectedPacketLossPercent
         lossAdaptation = LossAdaptation(initialPercent: configuration.expectedPacketLossPercent)
@@ -225,20 +223,21 @@ public final class CallMedia: @unchecked Sendable {
         guard sending.profile == configuration.srtpProfile, receiving.profile == configuration.srtpProfile else {
             throw .configuration(.invalid(field: "keys", reason: "a re-offer's keys must keep the call's suite \(configuration.srtpProfile.sdesName)"))
         }
-        try keys.withLock { (current) throws(CallMediaError) in
-            guard let now = current else {
+        try rekeying.withLock { (state) throws(CallMediaError) in
+            guard let currentSending = state.sending, let currentReceiving = state.receiving else {
                 throw .configuration(.invalid(field: "keys", reason: "a plain RTP call has no keys to change"))
             }
             let rekey: SRTPTransportStage.Rekey
             do throws(SRTPError) {
-                rekey = try SRTPTransportStage.Rekey(from: now, to: sending, receiving)
+                rekey = try SRTPTransportStage.Rekey(from: (currentSending, currentReceiving), to: sending, receiving)
             } catch {
                 throw .srtp(error)
             }
             guard !rekey.isEmpty else { return }
-            pendingRekey.withLock { $0 = rekey }
+            state.pending = rekey
+            state.sending = sending
+            state.receiving = receiving
             hasPendingRekey.store(true, ordering: .releasing)
-            current = (sending, receiving)
         }
     }
 
@@ -246,9 +245,9 @@ public final class CallMedia: @unchecked Sendable {
     private func applyPendingRekey() {
         guard hasPendingRekey.load(ordering: .acquiring), let srtp else { return }
         hasPendingRekey.store(false, ordering: .relaxed)
-        if let rekey = pendingRekey.withLock({ (pending) -> SRTPTransportStage.Rekey? in
-            defer { pending = nil }
-            return pending
+        if let rekey = rekeying.withLock({ (state) -> SRTPTransportStage.Rekey? in
+            defer { state.pending = nil }
+            return state.pending
         }) {
             srtp.apply(rekey)
         }
@@ -714,6 +713,14 @@ public final class CallMedia: @unchecked Sendable {
         guard consecutiveAuthenticationFailures == configuration.srtpFailureEventThreshold else { return }
         postNetworkEvent(.srtpAuthenticationFailing(consecutiveFailures: consecutiveAuthenticationFailures))
     }
+}
+
+/// The keys in use as the control side knows them (what a new pair is compared with), and a
+/// rekey made for the network side to take.
+private struct RekeyState {
+    var sending: SRTPKeyingMaterial?
+    var receiving: SRTPKeyingMaterial?
+    var pending: SRTPTransportStage.Rekey?
 }
 
 /// The two event consumers, drained together.
