@@ -73,4 +73,25 @@ import TestSupport
         #expect(buffer.statistics.concealmentEvents >= 2, "packet 30 lost, 40 and 41 unusable")
         #expect(buffer.statistics.concealedSamples >= 3 * 960)
     }
+
+    /// Opus decoded at 16 kHz: its RTP clock stays 48 kHz (RFC 7587), 960 ticks a packet for
+    /// 320 samples. Before timestamps were converted, they were taken as samples and every
+    /// packet seemed to start 640 samples after the last one ended.
+    @Test func opusDecodedBelowItsClockRatePlaysEveryPacket() throws {
+        var configuration = JitterBufferConfiguration()
+        configuration.sampleRate = 16_000
+        configuration.initialDelayMs = 40
+        let buffer = try AdaptiveJitterBuffer(configuration: configuration)
+        var pcm = [Int16](repeating: 0, count: 320)
+        var sequences: [UInt16] = []
+        for (index, delivery) in F.stream(count: 100).enumerated() {
+            delivery.bytes.withUnsafeBytes { raw in
+                if let view = try? RTPPacketView(raw) { buffer.insert(view, arrivalTimeMs: delivery.arrivalMs) }
+            }
+            let event = pcm.withUnsafeMutableBufferPointer { buffer.nextFrame(into: $0, nowMs: Double(index) * 20 + 10) }
+            if let sequence = event.sequenceNumber { sequences.append(sequence) }
+        }
+        #expect(buffer.statistics.concealedSamples == 0, "concealed \(buffer.statistics.concealedSamples)")
+        #expect(sequences.count > 90 && zip(sequences, sequences.dropFirst()).allSatisfy { $1 == $0 &+ 1 })
+    }
 }
