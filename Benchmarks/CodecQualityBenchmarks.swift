@@ -3,14 +3,18 @@ import AudioCodecs
 import AudioDevices
 import CSpanDSP
 import Foundation
+import JitterBufferEvaluation
+import NetworkSimulation
 import TestSupport
 
 /// `benchmarks codec-quality`: what the listener hears from G.711 and G.722 as a 48 kHz call
 /// plays them (decoded, concealed and resampled by `AudioCodec.makeDecoder`), scored with
 /// PESQ — narrow-band P.862 for G.711, wide-band P.862.2 for G.722 — against the same audio
 /// coded by GStreamer's own elements (`mulawenc`/`alawenc`/`avenc_g722` and their decoders,
-/// the interop anchor) on a clean network, and under loss against spandsp's G.711 PLC (an
-/// Appendix I descendant) and against silence in the gaps, on the same lost packets.
+/// the interop anchor) on a clean network, and under loss against GStreamer's receiver
+/// (`rtpjitterbuffer` and the stock depayloader and decoder, fed the same packets over UDP in
+/// real time), spandsp's G.711 PLC (an Appendix I descendant) and silence in the gaps, on the
+/// same lost packets.
 struct CodecQualityBenchmarks {
     static let group = "codec-quality"
     static let callRate = 48_000
@@ -39,9 +43,15 @@ struct CodecQualityBenchmarks {
     /// How a receiver fills a lost packet's span.
     enum Receiver: String, CaseIterable {
         case ours = "ours (waveform concealment)"
+        case gstreamer = "GStreamer's receiver"
         case spandsp = "spandsp PLC"
         case silence = "silence"
     }
+
+    /// rtpjitterbuffer's latency for the loss-only networks (every packet arrives 5 ms after it
+    /// was sent): room for a replay on a loaded machine to send late without a packet being
+    /// taken for lost; the delay itself is not scored here.
+    static let gstreamerLatencyMs = 100
 
     func run() throws {
         let python = try self.python ?? PESQScorer.preparedPython()
@@ -52,6 +62,7 @@ struct CodecQualityBenchmarks {
         }
         var pairs: [String: [Int]] = [:]
         var impairmentPairs: [String: [Int]] = [:]
+        var replays: [(key: String, talker: String, reference: [Int16], lost: [Bool], replay: GStreamerReplay)] = []
         for codec in [AudioCodec.pcmu, .pcma, .g722] {
             let narrowband = codec != .g722
             for (talker, speech) in talkers {
@@ -63,7 +74,13 @@ struct CodecQualityBenchmarks {
                 for network in Self.networks {
                     for seed in 0..<(network.lossRate == 0 ? 1 : seeds) {
                         let lost = Self.lossMask(count: payloads.count, network: network, seed: UInt64(seed + 1))
-                        for receiver in Receiver.allCases where receiver != .spandsp || narrowband {
+                        let name = "\(codec)-\(talker)-\(network.name)-\(seed)".replacingOccurrences(of: " ", with: "_")
+                        if GStreamerReplay.gstLaunch != nil {
+                            replays.append(("\(codec) \(network.name) \(Receiver.gstreamer.rawValue)", talker, reference, lost,
+                                            Self.gstreamerReplay(payloads, lost: lost, codec: codec,
+                                                                 output: directory.appendingPathComponent("gst-rx-\(name).wav"))))
+                        }
+                        for receiver in Receiver.allCases where receiver != .gstreamer && (receiver != .spandsp || narrowband) {
                             let played = try Self.play(payloads, lost: lost, codec: codec, receiver: receiver)
                             // Wide-band scores of ours on clean and random loss: the E-model's factors.
                             if receiver == .ours, network.meanBurst == 1 {
@@ -80,6 +97,16 @@ struct CodecQualityBenchmarks {
                 }
             }
         }
+        let replayStart = Date()
+        for (job, result) in zip(replays, try GStreamerReplay.runAll(replays.map(\.replay), width: ListeningBenchmarks.gstreamerReplaysAtOnce)) {
+            let played = Self.placedOnTimeline(result.pcm, lost: job.lost)
+            pairs[job.key, default: []].append(try scorer.add(referenceName: job.talker, reference: job.reference, degraded: played,
+                                                              name: job.replay.output.deletingPathExtension().lastPathComponent,
+                                                              narrowband: !job.key.hasPrefix("\(AudioCodec.g722)")))
+        }
+        if !replays.isEmpty {
+            print(String(format: "%d GStreamer receiver replays in %.0f s (real time)", replays.count, Date().timeIntervalSince(replayStart)))
+        }
         let scores = try scorer.score()
         func mean(_ key: String) -> Double { QualityBenchmarks.mean((pairs[key] ?? []).compactMap { scores[$0] }) }
         print("\n== \(Self.group) (PESQ MOS-LQO: narrow-band P.862 for G.711, wide-band P.862.2 for G.722; Alice and Bob, "
@@ -89,7 +116,8 @@ struct CodecQualityBenchmarks {
             for network in Self.networks {
                 var line = pad("\(codec)", 6) + pad(network.name, 22)
                 for receiver in Receiver.allCases {
-                    let key = network.lossRate == 0 ? "\(codec) clean \(Receiver.ours.rawValue)" : "\(codec) \(network.name) \(receiver.rawValue)"
+                    let key = network.lossRate == 0 && receiver != .gstreamer ? "\(codec) clean \(Receiver.ours.rawValue)"
+                        : "\(codec) \(network.name) \(receiver.rawValue)"
                     let value = receiver == .spandsp && codec == .g722 ? Double.nan : mean(key)
                     line += pad(value.isNaN ? "–" : String(format: "%.2f", value), 30)
                 }
@@ -105,6 +133,12 @@ struct CodecQualityBenchmarks {
                     report.add(BenchmarkFigure(group: Self.group, name: "\(codec) \(network.name): PESQ", value: ours, unit: "MOS-LQO",
                                                baseline: codec == .g722 ? "silence in the gaps" : "spandsp PLC",
                                                baselineValue: baseline, ratio: ours / baseline), quiet: true)
+                    let gstreamer = mean("\(codec) \(network.name) \(Receiver.gstreamer.rawValue)")
+                    if !gstreamer.isNaN {
+                        report.add(BenchmarkFigure(group: Self.group, name: "\(codec) \(network.name): PESQ against GStreamer's receiver",
+                                                   value: ours, unit: "MOS-LQO", baseline: "GStreamer's receiver, same packets",
+                                                   baselineValue: gstreamer, ratio: ours / gstreamer), quiet: true)
+                    }
                 }
                 print(line)
             }
@@ -177,6 +211,7 @@ struct CodecQualityBenchmarks {
         case .spandsp: decoder = try ResamplingDecoder(SpanDSPConcealingG711Decoder(law: codec == .pcmu ? .muLaw : .aLaw), sampleRate: callRate)
         case .silence: decoder = try ResamplingDecoder(SilenceConcealingDecoder(try codec.makeDecoder(sampleRate: codec.nativeSampleRate)),
                                                        sampleRate: callRate)
+        case .gstreamer: throw BenchmarkError.setup("GStreamer's receiver is replayed over UDP (gstreamerReplay), not played here")
         }
         var played: [Int16] = []
         var pcm = [Int16](repeating: 0, count: frame)
@@ -187,6 +222,34 @@ struct CodecQualityBenchmarks {
             played += pcm
         }
         return played
+    }
+
+    /// GStreamer's receiver fed `payloads` over UDP on the codec's static payload type, one every
+    /// 20 ms arriving 5 ms after it was sent, those at `lost` never sent.
+    static func gstreamerReplay(_ payloads: [[UInt8]], lost: [Bool], codec: AudioCodec, output: URL) -> GStreamerReplay {
+        let trace = NetworkTrace(packets: lost.enumerated().map { index, isLost in
+            TracePacket(sequence: index, sendMs: Double(index) * 20, arrivalMs: isLost ? nil : Double(index) * 20 + 5)
+        })
+        let ticksPerFrame = codec.rtpClockRate / 50, payloadType = codec.staticPayloadType ?? 0
+        return GStreamerReplay(trace: trace, packet: { sequence in
+            OpusPacketStream.rtpPacket(sequenceNumber: UInt16(truncatingIfNeeded: sequence + 1_000),
+                                       timestamp: UInt32(truncatingIfNeeded: sequence * ticksPerFrame + 4_321),
+                                       payloadType: payloadType, payload: payloads[sequence])
+        }, decoding: .fixedRate(codec), latencyMs: gstreamerLatencyMs, output: output)
+    }
+
+    /// GStreamer's output on the talk's timeline: its decoders put nothing in a lost packet's
+    /// place, so the frames received follow one another in the file; each goes back to its
+    /// packet's slot with silence in the holes, as a live sink plays them.
+    static func placedOnTimeline(_ pcm: [Int16], lost: [Bool]) -> [Int16] {
+        var timeline: [Int16] = [], next = 0
+        timeline.reserveCapacity(lost.count * frame)
+        for isLost in lost {
+            let end = isLost ? next : min(next + frame, pcm.count)
+            timeline += pcm[next..<end] + [Int16](repeating: 0, count: frame - (end - next))
+            next = end
+        }
+        return timeline
     }
 
     /// A seeded Gilbert loss pattern (independent losses when the mean burst is 1).

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import AudioCodecs
 import AudioDevices
 import Foundation
 import JitterBufferEvaluation
@@ -8,11 +9,40 @@ import TestSupport
 import Transport
 
 /// GStreamer's receiver (`rtpjitterbuffer ! rtpopusdepay ! opusdec plc=true
-/// use-inband-fec=true`, the anchor a softphone team compares with) fed a trace's packets over
-/// real UDP at the trace's arrival times, from t = 0 on the monotonic clock: the same packets
-/// at the same times our receiver gets on the virtual clock. The replay runs in real time, so a
-/// row takes the talk's length; several run at once.
+/// use-inband-fec=true` for Opus, the anchor a softphone team compares with; the stock
+/// depayloader and decoder for G.711/G.722) fed a trace's packets over real UDP at the trace's
+/// arrival times, from t = 0 on the monotonic clock: the same packets at the same times our
+/// receiver gets on the virtual clock. The replay runs in real time, so a row takes the talk's
+/// length; several run at once.
 struct GStreamerReplay {
+    /// What the receiver is told the packets are, and the elements that depayload and decode them.
+    struct Decoding: Sendable {
+        /// The RTP caps on `udpsrc`.
+        var caps: String
+        /// From the depayloader to the decoder's output, as gst-launch arguments.
+        var elements: [String]
+
+        /// Opus with libopus's concealment and in-band FEC.
+        static let opus = Decoding(
+            caps: "application/x-rtp,media=audio,clock-rate=48000,encoding-name=OPUS,payload=\(OpusPacketStream.payloadType)",
+            elements: ["rtpopusdepay", "!", "opusdec", "plc=true", "use-inband-fec=true"])
+
+        /// GStreamer's stock receiver of a fixed-rate codec on its static payload type
+        /// (`mulawdec`, `alawdec`, `avdec_g722`: none conceals a loss, and the file holds the
+        /// frames of the packets received, one after another — a live sink would play silence
+        /// in each hole).
+        static func fixedRate(_ codec: AudioCodec) -> Decoding {
+            let (depayloader, decoder) = switch codec {
+            case .pcmu: ("rtppcmudepay", "mulawdec")
+            case .pcma: ("rtppcmadepay", "alawdec")
+            default: ("rtpg722depay", "avdec_g722")
+            }
+            return Decoding(caps: "application/x-rtp,media=audio,clock-rate=\(codec.rtpClockRate),encoding-name=\(codec.encodingName),"
+                                + "payload=\(codec.staticPayloadType ?? 0)",
+                            elements: [depayloader, "!", decoder])
+        }
+    }
+
     /// gst-launch-1.0's path, nil when GStreamer's tools are not installed.
     static let gstLaunch: String? = ["/usr/bin/gst-launch-1.0", "/usr/local/bin/gst-launch-1.0"]
         .first { FileManager.default.isExecutableFile(atPath: $0) }
@@ -29,7 +59,9 @@ struct GStreamerReplay {
     }
 
     let trace: NetworkTrace
-    let stream: OpusPacketStream
+    /// The whole RTP packet of a trace sequence number.
+    let packet: @Sendable (Int) -> [UInt8]
+    let decoding: Decoding
     /// rtpjitterbuffer's `latency` property, in ms.
     let latencyMs: Int
     /// The WAV GStreamer writes.
@@ -41,11 +73,10 @@ struct GStreamerReplay {
         guard let gst = Self.gstLaunch else { throw ReplayError.noGStreamer }
         let port = LoopbackUDPPort.free()
         let arriving = trace.packets.filter { $0.arrivalMs != nil }.sorted { $0.arrivalMs! < $1.arrivalMs! }
-        let caps = "application/x-rtp,media=audio,clock-rate=48000,encoding-name=OPUS,payload=\(OpusPacketStream.payloadType)"
-        let pipeline = ["-q", "udpsrc", "address=127.0.0.1", "port=\(port)", "num-buffers=\(arriving.count)", "caps=\(caps)", "!",
-                        "rtpjitterbuffer", "latency=\(latencyMs)", "do-lost=true", "!", "rtpopusdepay", "!",
-                        "opusdec", "plc=true", "use-inband-fec=true", "!", "audioconvert", "!",
-                        "audio/x-raw,format=S16LE,channels=1,rate=48000", "!", "wavenc", "!", "filesink", "location=\(output.path)"]
+        let pipeline = ["-q", "udpsrc", "address=127.0.0.1", "port=\(port)", "num-buffers=\(arriving.count)", "caps=\(decoding.caps)", "!",
+                        "rtpjitterbuffer", "latency=\(latencyMs)", "do-lost=true", "!"] + decoding.elements
+            + ["!", "audioconvert", "!", "audioresample", "!", "audio/x-raw,format=S16LE,channels=1,rate=48000", "!", "wavenc", "!",
+               "filesink", "location=\(output.path)"]
         let process = Process()
         process.executableURL = URL(fileURLWithPath: gst)
         process.arguments = pipeline
@@ -65,7 +96,7 @@ struct GStreamerReplay {
             let due = start + Int64(packet.arrivalMs! * 1_000_000)
             MonotonicClock.sleep(untilNanoseconds: due)
             late.append(Double(MonotonicClock.nanoseconds - due) / 1e6)
-            let bytes = stream.rtpPacket(packet.sequence)
+            let bytes = self.packet(packet.sequence)
             _ = try bytes.withUnsafeBytes { buffer throws(SocketError) in try socket.send(buffer) }
         }
         // End of stream comes with the last packet; the jitter buffer then drains.

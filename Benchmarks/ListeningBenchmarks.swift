@@ -167,7 +167,7 @@ struct ListeningBenchmarks {
                         }
                         let name = "\(network.name)-\(receiver)-seed\(drawn)".replacingOccurrences(of: " ", with: "_")
                         replays.append((networkIndex, Receiver.allCases.firstIndex(of: receiver)!, drawn, firstDelay,
-                                        GStreamerReplay(trace: trace, stream: stream, latencyMs: latency,
+                                        GStreamerReplay(trace: trace, packet: stream.rtpPacket, decoding: .opus, latencyMs: latency,
                                                         output: directory.appendingPathComponent("gst-\(name).wav"))))
                     }
                 }
