@@ -19,6 +19,11 @@ public struct MediaConfiguration: Sendable, Equatable {
     /// The RTP payload type of `codec`: a dynamic one (96–127) for Opus, the static one
     /// (0, 8, 9) or a dynamic one for the others.
     public var payloadType: UInt8 = 111
+    /// Payload types besides `payloadType` the peer may send, with their codecs: an answer that
+    /// lists several formats lets its sender switch among them without a new offer (RFC 3264
+    /// §5.1). The call sends `codec` only; it plays each of these with a decoder of its own
+    /// (`JitterBufferConfiguration.payloadTypes`). Empty by default.
+    public var alternativeReceiveCodecs: [UInt8: AudioCodec] = [:]
     /// Target Opus bitrate in bits per second: where a call starts and, with `adaptsBitrate`,
     /// the most it returns to (a peer's `maxaveragebitrate` caps it, `applying(peer:ptime:)`).
     public var bitrate: Int = 24_000
@@ -88,6 +93,7 @@ public struct MediaConfiguration: Sendable, Equatable {
         settings.sampleRate = sampleRate
         settings.frameDurationMs = frameDurationMs
         settings.codec = codec
+        settings.payloadTypes = alternativeReceiveCodecs.isEmpty ? [:] : alternativeReceiveCodecs.merging([payloadType: codec]) { $1 }
         return settings
     }
 
@@ -105,6 +111,13 @@ public struct MediaConfiguration: Sendable, Equatable {
         guard (96...127).contains(payloadType) || payloadType == codec.staticPayloadType else {
             throw .invalid(field: "payloadType", reason: "\(payloadType) is not a dynamic payload type (96–127)"
                            + (codec.staticPayloadType.map { " nor \(codec)'s static \($0)" } ?? ""))
+        }
+        for (alternative, alternativeCodec) in alternativeReceiveCodecs.sorted(by: { $0.key < $1.key }) {
+            guard (96...127).contains(alternative) || alternative == alternativeCodec.staticPayloadType,
+                  alternative != payloadType, alternative != telephoneEventPayloadType else {
+                throw .invalid(field: "alternativeReceiveCodecs",
+                               reason: "\(alternative) for \(alternativeCodec) is neither a free dynamic payload type (96–127) nor its static one")
+            }
         }
         guard (6_000...510_000).contains(bitrate) else {
             throw .invalid(field: "bitrate", reason: "\(bitrate) b/s is outside Opus's 6–510 kb/s")

@@ -69,7 +69,7 @@ struct ReceptionAccounting {
 
     /// Accounts for one parsed RTP packet that arrived at `arrivalTimeMs`.
     mutating func account(_ packet: RTPPacketView, arrivalTimeMs: Double) -> Verdict {
-        let isAudio = packet.payloadType == configuration.payloadType
+        let isAudio = packet.payloadType == configuration.payloadType || configuration.alternativeReceiveCodecs[packet.payloadType] != nil
         guard isAudio || configuration.telephoneEventPayloadType == packet.payloadType else {
             counters.unknownPayloadTypePackets += 1
             return .dropped
@@ -112,7 +112,8 @@ struct ReceptionAccounting {
         }
         counters.headerBytesReceived += packet.bytes.count - packet.payload.count
         counters.lastPacketReceivedTimestampMs = arrivalTimeMs
-        let clockRate = isAudio ? configuration.codec.rtpClockRate : configuration.telephoneEventClockRate
+        let clockRate = isAudio ? (configuration.alternativeReceiveCodecs[packet.payloadType] ?? configuration.codec).rtpClockRate
+            : configuration.telephoneEventClockRate
         switch receiver?.record(packet, arrivalTime: Self.rtpClockTime(ms: arrivalTimeMs, clockRate: clockRate)) {
         case .reordered:
             counters.packetsReordered += 1

@@ -15,6 +15,7 @@ extension NegotiatedAudio {
         var configuration = base
         configuration.codec = codec
         configuration.payloadType = payloadType
+        configuration.alternativeReceiveCodecs = alternativeReceiveCodecs
         configuration.srtpProfile = profile
         configuration.telephoneEventPayloadType = telephoneEvent?.payloadType
         configuration.telephoneEventClockRate = telephoneEvent?.clockRate ?? codec.rtpClockRate
@@ -74,7 +75,8 @@ extension NegotiatedAudio {
     ///   the peer's fmtp, telephone-event, rtcp-mux, suite); `.media` when SRTP refuses a key.
     @discardableResult
     public func apply(to media: CallMedia, replacing previous: NegotiatedAudio) throws(CallNegotiationError) -> Bool {
-        let changed: String? = codec != previous.codec || payloadType != previous.payloadType ? "codec or payload type"
+        let changed: String? = codec != previous.codec || payloadType != previous.payloadType
+            || alternativeReceiveCodecs != previous.alternativeReceiveCodecs ? "codec or payload type"
             : peerPtime != previous.peerPtime ? "packet time"
             : peerFormatParameters != previous.peerFormatParameters ? "peer a=fmtp"
             : telephoneEvent != previous.telephoneEvent ? "telephone-event"

@@ -39,9 +39,11 @@ public final class AdaptiveJitterBuffer {
     /// a tone, one long sentence) is stretched anyway, once per this span.
     static let maximumStretchDeferralMs = 1_000
 
-    private let decoder: any AudioDecoder
-    /// The codec's RTP clock rate, in Hz: timestamps are converted to samples at `sampleRate`.
-    private let clockRate: Int64
+    /// A decoder per payload type the sender may use.
+    private let decoders: PayloadDecoders
+    /// The stream's RTP clock rate, in Hz: timestamps are converted to samples at `sampleRate`.
+    /// A packet of a codec on another clock restarts the stream.
+    private var clockRate: Int64
     private let store: PacketStore
     /// A packet further ahead than the maximum delay, waiting for its successor.
     private let probation = JumpProbation()
@@ -81,13 +83,22 @@ public final class AdaptiveJitterBuffer {
     /// How long stretches decided in a row have waited for a pause, in ms.
     private var stretchDeferredMs = 0
 
-    /// Creates a buffer and its decoder (mono) for the configuration's codec.
+    /// Creates a buffer and its decoders (mono): the configuration's codec, or one per payload
+    /// type of `payloadTypes`.
     /// - Throws: the `JitterBufferError` naming the first invalid configuration field.
     public init(configuration: JitterBufferConfiguration) throws(JitterBufferError) {
         let rate = configuration.sampleRate
         let codec = configuration.codec
-        guard codec == .opus ? OpusStreamFormat.isSupported(sampleRate: rate) : (8_000...48_000).contains(rate) && rate % 1_000 == 0 else {
-            throw .invalidSampleRate(rate)
+        for codec in [codec] + configuration.payloadTypes.values {
+            guard codec == .opus ? OpusStreamFormat.isSupported(sampleRate: rate) : (8_000...48_000).contains(rate) && rate % 1_000 == 0 else {
+                throw .invalidSampleRate(rate)
+            }
+        }
+        guard configuration.payloadTypes.isEmpty || configuration.payloadTypes.values.contains(codec) else {
+            throw .codecWithoutPayloadType(codec)
+        }
+        guard configuration.payloadTypes.keys.allSatisfy({ $0 < 128 }) else {
+            throw .invalidPayloadType(configuration.payloadTypes.keys.first { $0 >= 128 }!)
         }
         guard OpusStreamFormat.isSupported(packetTimeMs: configuration.frameDurationMs) else {
             throw .invalidFrameDuration(configuration.frameDurationMs)
@@ -103,7 +114,7 @@ public final class AdaptiveJitterBuffer {
         }
         guard (2...65_536).contains(configuration.capacityPackets) else { throw .invalidCapacity(configuration.capacityPackets) }
         do {
-            decoder = try codec.makeDecoder(sampleRate: rate)
+            decoders = try PayloadDecoders(codec: codec, payloadTypes: configuration.payloadTypes, sampleRate: rate)
         } catch {
             throw .decoderCreationFailed(error)
         }
@@ -117,11 +128,11 @@ public final class AdaptiveJitterBuffer {
                                            windowCapacity: max(64, 4_000 / configuration.frameDurationMs))
         queue = PlayoutQueue(sampleCapacity: 4 * maximumPacketSamples + 4 * samplesPerFrame, segmentCapacity: 32)
         normal = NormalOperation(queue: queue)
-        expand = ExpandOperation(decoder: decoder, queue: queue, sampleRate: rate, samplesPerFrame: samplesPerFrame)
-        fecRecovery = FECRecoveryOperation(decoder: decoder, queue: queue, maximumPacketSamples: maximumPacketSamples)
+        expand = ExpandOperation(decoders: decoders, queue: queue, sampleRate: rate, samplesPerFrame: samplesPerFrame)
+        fecRecovery = FECRecoveryOperation(decoders: decoders, queue: queue, maximumPacketSamples: maximumPacketSamples)
         accelerate = AccelerateOperation(sampleRate: rate, maximumFrameCount: maximumPacketSamples, queue: queue)
         preemptiveExpand = PreemptiveExpandOperation(sampleRate: rate, maximumFrameCount: maximumPacketSamples, queue: queue)
-        comfortNoise = ComfortNoiseOperation(decoder: decoder, queue: queue, sampleRate: rate, samplesPerFrame: samplesPerFrame)
+        comfortNoise = ComfortNoiseOperation(decoders: decoders, queue: queue, sampleRate: rate, samplesPerFrame: samplesPerFrame)
         decisionLogic = DecisionLogic(configuration: configuration, maximumPitchPeriod: preemptiveExpand.maximumPeriod)
         quietFrames = QuietFrameDetector(frameDurationMs: configuration.frameDurationMs)
         decoded = .allocate(capacity: maximumPacketSamples)
@@ -136,8 +147,9 @@ public final class AdaptiveJitterBuffer {
 
     /// Stores an RTP packet of the codec (its payload is copied), or counts why not:
     /// duplicate, late (its playout time has passed), or unusable. A new SSRC or a jump in
-    /// sequence number or timestamp restarts the stream; a new payload type resets the decoder;
-    /// a packet beyond the store's capacity flushes it. An arrival time that is not finite, or
+    /// sequence number or timestamp restarts the stream, and so does a payload type whose codec
+    /// runs on another RTP clock; a payload type of the same clock switches decoders when its
+    /// first packet plays; a payload type the configuration does not list is unusable; a packet beyond the store's capacity flushes it. An arrival time that is not finite, or
     /// beyond ±10^12 ms (a broken clock), is unusable too: it would poison every delay figure.
     /// A packet of the current stream further ahead than the maximum delay waits for its
     /// successor (`JumpProbation`): confirmed, both are stored; otherwise it is discarded.
@@ -162,16 +174,16 @@ public final class AdaptiveJitterBuffer {
     private func accept(_ packet: RTPPacketView, arrivalTimeMs: Double) {
         let payload = packet.payload
         guard arrivalTimeMs.isFinite, abs(arrivalTimeMs) < 1e12, payload.count > 0, payload.count <= PacketStore.maximumPayloadBytes,
-              let info = try? decoder.packetInfo(UnsafeRawBufferPointer(payload)), info.sampleCount <= decoded.count else {
+              let decoderIndex = decoders.index(of: packet.payloadType),
+              let info = try? decoders.decoder(at: decoderIndex).packetInfo(UnsafeRawBufferPointer(payload)),
+              info.sampleCount <= decoded.count else {
             statistics.packetsDiscarded += 1
             return
         }
-        if !hasStream || packet.ssrc != ssrc {
+        if !hasStream || packet.ssrc != ssrc || Int64(decoders.codec(at: decoderIndex).rtpClockRate) != clockRate {
             restart(ssrc: packet.ssrc, payloadType: packet.payloadType)
-        } else if packet.payloadType != payloadType {
+        } else {
             payloadType = packet.payloadType
-            decoder.reset()
-            state.followsConcealment = false
         }
 
         var sequence: Int64, timestamp: Int64
@@ -219,7 +231,9 @@ public final class AdaptiveJitterBuffer {
             state.move(toSequence: sequence, timestamp: timestamp)
             state.waitedSamples = 0
         }
-        switch store.insert(sequence: sequence, timestamp: timestamp, arrivalMs: arrivalTimeMs, hasFEC: info.hasFEC, payload: payload) {
+        let isComfortNoise = decoders.decoder(at: decoderIndex).isComfortNoisePayload(byteCount: payload.count)
+        switch store.insert(sequence: sequence, timestamp: timestamp, arrivalMs: arrivalTimeMs, hasFEC: info.hasFEC,
+                            isComfortNoise: isComfortNoise, decoderIndex: decoderIndex, payload: payload) {
         case .stored:
             if sequence > highestSequence {
                 highestSequence = sequence
@@ -268,7 +282,12 @@ public final class AdaptiveJitterBuffer {
         self.payloadType = payloadType
         store.removeAll()
         estimator.restartStream()
-        decoder.reset()
+        if let index = decoders.index(of: payloadType), decoders.activate(index) {
+            // Activated, so reset: the stream plays on this codec's clock from here.
+        } else {
+            decoders.resetActive()
+        }
+        clockRate = Int64(decoders.activeCodec.rtpClockRate)
         isStarted = false
         isPlaying = false
         state.expandedSamples = 0
@@ -349,6 +368,8 @@ public final class AdaptiveJitterBuffer {
         case .comfortNoise(let sampleCount, let advancing):
             comfortNoise.run(sampleCount: sampleCount, advancing: advancing, state: &state, statistics: &statistics)
         case .fecRecovery(let carrier, let sampleCount):
+            // The carrier's decoder rebuilds its predecessor (a switch of codec at a loss).
+            if decoders.activate(carrier.decoderIndex) { state.followsConcealment = false }
             if !fecRecovery.run(carrier: carrier, payload: store.payload(of: carrier), sampleCount: sampleCount,
                                 state: &state, statistics: &statistics) {
                 expand.run(.advancing(toward: carrier), state: &state, statistics: &statistics)
@@ -379,9 +400,10 @@ public final class AdaptiveJitterBuffer {
     /// that does not decode is dropped (counted as discarded) and its span concealed instead:
     /// then `nil`.
     private func decode(_ packet: PacketStore.Slot) -> UnsafeMutableBufferPointer<Int16>? {
+        if decoders.activate(packet.decoderIndex) { state.followsConcealment = false }  // the sender switched codecs
         let count: Int
         do {
-            count = try decoder.decode(store.payload(of: packet), into: decoded)
+            count = try decoders.active.decode(store.payload(of: packet), into: decoded)
         } catch {
             store.remove(sequence: packet.sequence)
             statistics.packetsDiscarded += 1
@@ -391,7 +413,7 @@ public final class AdaptiveJitterBuffer {
         }
         store.remove(sequence: packet.sequence)
         state.move(toSequence: packet.sequence + 1, timestamp: packet.timestamp + Int64(count))
-        state.isInDTX = decoder.isComfortNoisePayload(byteCount: packet.byteCount)
+        state.isInDTX = packet.isComfortNoise
         let frame = UnsafeMutableBufferPointer(rebasing: decoded[0..<count])
         quietFrames.observe(UnsafeBufferPointer(frame))
         return frame

@@ -7,15 +7,16 @@ import AudioCodecs
 /// background noise — Opus expects lost-frame decoding during DTX. Counted as silent
 /// concealment, not loss. No allocation after `init`.
 final class ComfortNoiseOperation {
-    private let decoder: any AudioDecoder
+    /// The active decoder conceals or decodes (the one that played last).
+    private let decoders: PayloadDecoders
     private let queue: PlayoutQueue
     private let output: UnsafeMutableBufferPointer<Int16>
     /// The shortest Opus frame (2.5 ms) in samples: the decoder conceals whole multiples of it.
     private let stepSamples: Int
 
-    /// A comfort-noise step decoding with `decoder` into `queue`, up to `samplesPerFrame` at a time.
-    init(decoder: any AudioDecoder, queue: PlayoutQueue, sampleRate: Int, samplesPerFrame: Int) {
-        self.decoder = decoder
+    /// A comfort-noise step decoding with the active decoder of `decoders` into `queue`, up to `samplesPerFrame` at a time.
+    init(decoders: PayloadDecoders, queue: PlayoutQueue, sampleRate: Int, samplesPerFrame: Int) {
+        self.decoders = decoders
         self.queue = queue
         stepSamples = sampleRate / 400
         output = .allocate(capacity: samplesPerFrame)
@@ -40,7 +41,7 @@ final class ComfortNoiseOperation {
     /// sender's next packet.
     func run(sampleCount: Int, advancing: Bool, state: inout PlayoutState, statistics: inout JitterBufferStatistics) {
         let frame = UnsafeMutableBufferPointer(rebasing: output[0..<sampleCount])
-        if sampleCount % stepSamples != 0 || (try? decoder.conceal(into: frame)) != sampleCount {
+        if sampleCount % stepSamples != 0 || (try? decoders.active.conceal(into: frame)) != sampleCount {
             frame.update(repeating: 0)
         }
         statistics.concealedSamples += sampleCount

@@ -72,8 +72,6 @@ struct DecisionLogic {
     let latePacketPolicy: LatePacketPolicy
     /// Whether accelerate and preemptive expand may be chosen.
     let allowsTimeStretching: Bool
-    /// The largest payload that is a DTX frame (Opus's 2 bytes; 0 for a codec without DTX).
-    let dtxMaximumByteCount: Int
 
     /// A decision logic for `configuration`; `maximumPitchPeriod` is the time-stretcher's.
     init(configuration: JitterBufferConfiguration, maximumPitchPeriod: Int) {
@@ -86,7 +84,6 @@ struct DecisionLogic {
         self.maximumPitchPeriod = maximumPitchPeriod
         latePacketPolicy = configuration.latePacketPolicy
         allowsTimeStretching = configuration.allowsTimeStretching
-        dtxMaximumByteCount = configuration.codec.capabilities.contains(.discontinuousTransmission) ? OpusEncoder.dtxMaximumByteCount : 0
     }
 
     /// What a decision looks at.
@@ -179,7 +176,7 @@ struct DecisionLogic {
 
     /// How the packet due (`packet`, at `state`'s position) is played once decoded.
     private func decodeOperation(_ packet: PacketStore.Slot, state: PlayoutState, input: Input) -> PlayoutOperation {
-        if packet.byteCount <= dtxMaximumByteCount { return .dtxComfortNoise(packet) }
+        if packet.isComfortNoise { return .dtxComfortNoise(packet) }
         if state.expandedSamples > 0 && state.followsConcealment { return .merge(packet) }
         guard allowsTimeStretching else { return .normal(packet) }
         let margin = marginMs(timestamp: state.nextTimestamp, nowMs: input.nowMs, fastestOffsetMs: input.fastestOffsetMs)

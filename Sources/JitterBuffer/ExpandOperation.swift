@@ -20,13 +20,14 @@ final class ExpandOperation {
 
     /// Samples per concealed frame.
     let samplesPerFrame: Int
-    private let decoder: any AudioDecoder
+    /// The active decoder conceals or decodes (the one that played last).
+    private let decoders: PayloadDecoders
     private let queue: PlayoutQueue
     private let output: UnsafeMutableBufferPointer<Int16>
 
-    /// An expand step concealing with `decoder` into `queue`.
-    init(decoder: any AudioDecoder, queue: PlayoutQueue, sampleRate: Int, samplesPerFrame: Int) {
-        self.decoder = decoder
+    /// An expand step concealing with the active decoder of `decoders` into `queue`.
+    init(decoders: PayloadDecoders, queue: PlayoutQueue, sampleRate: Int, samplesPerFrame: Int) {
+        self.decoders = decoders
         self.queue = queue
         self.samplesPerFrame = samplesPerFrame
         output = .allocate(capacity: samplesPerFrame)
@@ -37,7 +38,7 @@ final class ExpandOperation {
 
     /// Conceals one frame into the queue (silence if the decoder cannot conceal) and books it.
     func run(_ progress: Progress, state: inout PlayoutState, statistics: inout JitterBufferStatistics) {
-        let produced = (try? decoder.conceal(into: output)) ?? 0
+        let produced = (try? decoders.active.conceal(into: output)) ?? 0
         if produced < samplesPerFrame { output.update(repeating: 0) }
         if state.expandedSamples == 0 && state.lastKind != .expand { statistics.concealmentEvents += 1 }
         statistics.concealedSamples += samplesPerFrame

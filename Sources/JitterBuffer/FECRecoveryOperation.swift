@@ -5,13 +5,14 @@ import AudioCodecs
 /// it carries — the sender's own lower-rate coding of the frame, so nothing is concealed. No
 /// allocation after `init`.
 final class FECRecoveryOperation {
-    private let decoder: any AudioDecoder
+    /// The active decoder conceals or decodes (the one that played last).
+    private let decoders: PayloadDecoders
     private let queue: PlayoutQueue
     private let output: UnsafeMutableBufferPointer<Int16>
 
-    /// A recovery step decoding with `decoder` into `queue`, for spans up to `maximumPacketSamples`.
-    init(decoder: any AudioDecoder, queue: PlayoutQueue, maximumPacketSamples: Int) {
-        self.decoder = decoder
+    /// A recovery step decoding with the active decoder of `decoders` into `queue`, for spans up to `maximumPacketSamples`.
+    init(decoders: PayloadDecoders, queue: PlayoutQueue, maximumPacketSamples: Int) {
+        self.decoders = decoders
         self.queue = queue
         output = .allocate(capacity: maximumPacketSamples)
         output.initialize(repeating: 0)
@@ -26,7 +27,7 @@ final class FECRecoveryOperation {
     func run(carrier: PacketStore.Slot, payload: UnsafeRawBufferPointer, sampleCount: Int,
              state: inout PlayoutState, statistics: inout JitterBufferStatistics) -> Bool {
         let frame = UnsafeMutableBufferPointer(rebasing: output[0..<sampleCount])
-        guard let count = try? decoder.decodeFEC(from: payload, into: frame) else { return false }
+        guard let count = try? decoders.active.decodeFEC(from: payload, into: frame) else { return false }
         statistics.fecPacketsRecovered += 1
         let sequenceNumber = UInt16(truncatingIfNeeded: carrier.sequence - 1)
         state.move(toSequence: carrier.sequence, timestamp: state.nextTimestamp + Int64(count))

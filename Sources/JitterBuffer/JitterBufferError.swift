@@ -16,6 +16,10 @@ public enum JitterBufferError: Error, Equatable, Sendable {
     case invalidInitialDelay(Int)
     /// `capacityPackets` is below 2 or above 65 536.
     case invalidCapacity(Int)
+    /// `payloadTypes` holds a number above 127 (RTP's payload type has 7 bits).
+    case invalidPayloadType(UInt8)
+    /// `payloadTypes` is not empty but gives no payload type to `codec`, which plays first.
+    case codecWithoutPayloadType(AudioCodec)
     /// The codec's decoder could not be created.
     case decoderCreationFailed(AudioCodecError)
 }

@@ -68,6 +68,10 @@ public struct NegotiatedAudio: Sendable, Equatable, CustomStringConvertible {
     public var codec: AudioCodec
     /// Its payload type (dynamic for Opus, the static one or as mapped for the others).
     public var payloadType: UInt8
+    /// The answer's other codecs that we offered too, by payload type: the answerer may
+    /// switch to any of them without a new offer (RFC 3264 §5.1), so the call plays them too.
+    /// Empty when we answered (our answer lists one codec) or the answer listed one.
+    public var alternativeReceiveCodecs: [UInt8: AudioCodec] = [:]
     /// The peer's `a=fmtp` parameters for that payload type (what it wants to receive), as
     /// written; empty when it gave none.
     public var peerFormatParameters: String
@@ -91,6 +95,7 @@ public struct NegotiatedAudio: Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         let address = remoteAddress.contains(":") ? "[\(remoteAddress)]" : remoteAddress
         return "send to \(address):\(remotePort), \(codec) pt \(payloadType)"
+            + alternativeReceiveCodecs.sorted { $0.key < $1.key }.map { ", may receive \($0.value) pt \($0.key)" }.joined()
             + (telephoneEvent.map { ", telephone-event pt \($0.payloadType)/\($0.clockRate)" } ?? "")
             + ", \(profile.sdesName)" + (rtcpMux ? ", rtcp-mux" : "") + (direction == .sendReceive ? "" : ", \(direction)")
     }

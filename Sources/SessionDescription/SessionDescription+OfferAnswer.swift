@@ -91,12 +91,18 @@ extension SessionDescription {
     ///   the same suite, or what `answer(from:key:)` throws for a missing part.
     public func negotiated(offer: SessionDescription) throws(SessionDescriptionError) -> NegotiatedAudio {
         let (answered, connection) = try mediaEssentials()
-        // The answer's first codec that we offered under the same payload type.
+        // The answer's codecs that we offered under the same payload type: the first is the
+        // one both send; the peer may switch to the others (RFC 3264 §5.1).
         let offeredCodecs = offer.audio?.codecs ?? []
-        guard let (codec, chosen) = answered.codecs.first(where: { answeredCodec in
+        let common = answered.codecs.filter { answeredCodec in
             offeredCodecs.contains { $0.codec == answeredCodec.codec && $0.map.payloadType == answeredCodec.map.payloadType }
-        }) else {
+        }
+        guard let (codec, chosen) = common.first else {
             throw .noCommonCodec(offered: answered.offeredNames, accepted: offeredCodecs.map(\.codec.encodingName))
+        }
+        var alternatives: [UInt8: AudioCodec] = [:]
+        for (alternative, map) in common.dropFirst() where map.payloadType != chosen.payloadType {
+            alternatives[map.payloadType] = alternative
         }
         guard let theirs = answered.crypto.first,
               let ours = offer.audio?.crypto.first(where: { $0.tag == theirs.tag && $0.profile == theirs.profile })
@@ -112,6 +118,7 @@ extension SessionDescription {
         }
         return NegotiatedAudio(
             remoteAddress: connection.address, remotePort: answered.port, codec: codec, payloadType: chosen.payloadType,
+            alternativeReceiveCodecs: alternatives,
             peerFormatParameters: answered.formatParameters[chosen.payloadType] ?? "", telephoneEvent: telephoneEvent,
             peerPtime: answered.ptime, rtcpMux: answered.rtcpMux && offer.audio?.rtcpMux == true,
             sendingKey: ours.keyingMaterial, receivingKey: theirs.keyingMaterial,

@@ -214,4 +214,20 @@ import TestSupport
                                                  keys: LocalAudio.supportedSuites.map { SRTPKeyingMaterial.random(profile: $0) })
         #expect(offer.formatted.contains("a=sendrecv\r\n"), "our offers say it")
     }
+
+    /// The answer's other codecs reach the call's configuration: its jitter buffer plays them
+    /// too (`PeerCodecSwitchTests` plays a switch), and a re-offer that changes them needs new media.
+    @Test func theAnswersOtherCodecsReachTheCall() throws {
+        let offer = try SessionDescription.offer(from: LocalAudio(address: "192.0.2.1", port: 4_000),
+                                                 keys: [SRTPKeyingMaterial.random(profile: .aesCM128HmacSha1_80)])
+        let answer = "v=0\r\no=- 1 1 IN IP4 192.0.2.2\r\ns=-\r\nc=IN IP4 192.0.2.2\r\nt=0 0\r\nm=audio 5000 RTP/SAVP 8 0 100\r\n"
+            + "a=rtpmap:100 telephone-event/8000\r\na=crypto:1 AES_CM_128_HMAC_SHA1_80 inline:WVNfX19zZW1jdGwgKCkgewkyMjA7fQp9CnVubGVz\r\n"
+        let negotiated = try SessionDescription(parsing: answer).negotiated(offer: offer)
+        let configuration = try negotiated.mediaConfiguration()
+        #expect(configuration.codec == .pcma && configuration.payloadType == 8 && configuration.alternativeReceiveCodecs == [0: .pcmu])
+        let media = try negotiated.makeCallMedia()
+        var narrowed = negotiated
+        narrowed.alternativeReceiveCodecs = [:]
+        #expect(throws: CallNegotiationError.needsNewMedia("codec or payload type")) { try narrowed.apply(to: media, replacing: negotiated) }
+    }
 }

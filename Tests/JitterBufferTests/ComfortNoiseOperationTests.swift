@@ -4,7 +4,7 @@ import Testing
 
 @Suite struct ComfortNoiseOperationTests {
     static func operation(_ queue: PlayoutQueue) throws -> ComfortNoiseOperation {
-        ComfortNoiseOperation(decoder: try OperationFixture.primedDecoder(), queue: queue, sampleRate: 48_000, samplesPerFrame: 960)
+        ComfortNoiseOperation(decoders: PayloadDecoders(try OperationFixture.primedDecoder()), queue: queue, sampleRate: 48_000, samplesPerFrame: 960)
     }
 
     /// A decoded DTX packet starts playing (its sequence number is reported) but is silent

@@ -15,9 +15,9 @@ import Testing
     }
 
     /// A stored packet `index` frames after the one due at sequence 100, timestamp 48 000 (1 s).
-    static func packet(_ index: Int, hasFEC: Bool = false, byteCount: Int = 60) -> PacketStore.Slot {
+    static func packet(_ index: Int, hasFEC: Bool = false, byteCount: Int = 60, isComfortNoise: Bool = false) -> PacketStore.Slot {
         PacketStore.Slot(isOccupied: true, sequence: 100 + Int64(index), timestamp: 48_000 + Int64(index * frame),
-                         arrivalMs: 1_000, byteCount: byteCount, hasFEC: hasFEC)
+                         arrivalMs: 1_000, byteCount: byteCount, hasFEC: hasFEC, isComfortNoise: isComfortNoise)
     }
 
     /// Playout due at packet 0; `changes` adjusts the state.
@@ -56,7 +56,7 @@ import Testing
     }
 
     @Test func dtxPacketPlaysTheDecodersComfortNoise() {
-        let dtx = Self.packet(0, byteCount: 1)
+        let dtx = Self.packet(0, byteCount: 1, isComfortNoise: true)
         #expect(Self.decide(Self.logic(), Self.input(next: dtx)).operation == .dtxComfortNoise(dtx))
     }
 

@@ -4,7 +4,7 @@ import Testing
 
 @Suite struct ExpandOperationTests {
     static func expand(_ queue: PlayoutQueue) throws -> ExpandOperation {
-        ExpandOperation(decoder: try OperationFixture.primedDecoder(), queue: queue, sampleRate: 48_000, samplesPerFrame: 960)
+        ExpandOperation(decoders: PayloadDecoders(try OperationFixture.primedDecoder()), queue: queue, sampleRate: 48_000, samplesPerFrame: 960)
     }
 
     /// Waiting in place: the delay grows by each frame; a run of concealment is one event.
@@ -52,7 +52,7 @@ import Testing
         let queue = OperationFixture.queue()
         let decoder = try OperationFixture.primedDecoder()
         let reference = try OperationFixture.primedDecoder()
-        let expand = ExpandOperation(decoder: decoder, queue: queue, sampleRate: 48_000, samplesPerFrame: 960)
+        let expand = ExpandOperation(decoders: PayloadDecoders(decoder), queue: queue, sampleRate: 48_000, samplesPerFrame: 960)
         var state = OperationFixture.state()
         var statistics = JitterBufferStatistics()
         var expected = [Int16](repeating: 0, count: 960)

@@ -5,7 +5,7 @@ import Testing
 @Suite struct FECRecoveryOperationTests {
     @Test func rebuildsTheMissingPacketFromTheNextOnesFEC() throws {
         let queue = OperationFixture.queue()
-        let recovery = FECRecoveryOperation(decoder: try OperationFixture.primedDecoder(packets: 20), queue: queue, maximumPacketSamples: 5_760)
+        let recovery = FECRecoveryOperation(decoders: PayloadDecoders(try OperationFixture.primedDecoder(packets: 20)), queue: queue, maximumPacketSamples: 5_760)
         var state = OperationFixture.state(sequence: 120)
         var statistics = JitterBufferStatistics()
         let carrier = OperationFixture.packet(sequence: 121, timestamp: 96_960, arrivalMs: 990, hasFEC: true)
@@ -26,7 +26,7 @@ import Testing
 
     @Test func aPayloadWithoutDecodableFECChangesNothing() throws {
         let queue = OperationFixture.queue()
-        let recovery = FECRecoveryOperation(decoder: try OperationFixture.primedDecoder(), queue: queue, maximumPacketSamples: 5_760)
+        let recovery = FECRecoveryOperation(decoders: PayloadDecoders(try OperationFixture.primedDecoder()), queue: queue, maximumPacketSamples: 5_760)
         var state = OperationFixture.state(sequence: 120)
         let before = state
         var statistics = JitterBufferStatistics()
@@ -47,8 +47,8 @@ import Testing
         let queue = OperationFixture.queue()
         let decoder = try OperationFixture.primedDecoder(packets: 20)
         let reference = try OperationFixture.primedDecoder(packets: 20)
-        let expand = ExpandOperation(decoder: decoder, queue: queue, sampleRate: 48_000, samplesPerFrame: 960)
-        let recovery = FECRecoveryOperation(decoder: decoder, queue: queue, maximumPacketSamples: 5_760)
+        let expand = ExpandOperation(decoders: PayloadDecoders(decoder), queue: queue, sampleRate: 48_000, samplesPerFrame: 960)
+        let recovery = FECRecoveryOperation(decoders: PayloadDecoders(decoder), queue: queue, maximumPacketSamples: 5_760)
         // Packets 120 and 121 lost; 122 carries FEC for 121.
         var state = OperationFixture.state(sequence: 120, timestamp: 96_000)
         var statistics = JitterBufferStatistics()

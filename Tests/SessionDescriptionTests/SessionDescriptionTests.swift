@@ -249,4 +249,24 @@ import Testing
             try SessionDescription(parsing: offer.formatted).answer(from: opusOnly) { SRTPKeyingMaterial.random(profile: $0) }
         }
     }
+
+    /// An answer may list several of the offered codecs, and its sender may switch among them
+    /// (RFC 3264 §5.1): the first is the one both send, the others (offered under the same
+    /// payload type) are what we must also play. One we did not offer, or offered under
+    /// another number, is not.
+    @Test func theAnswersOtherCodecsAreOnesWeMayReceive() throws {
+        let offer = try SessionDescription.offer(from: LocalAudio(address: "127.0.0.1", port: 1),
+                                                 keys: [SRTPKeyingMaterial.random(profile: .aesCM128HmacSha1_80)])
+        #expect(offer.audio?.payloadTypes.starts(with: [111, 9, 0, 8]) == true)
+        let answer = "v=0\r\no=- 1 1 IN IP4 192.0.2.1\r\ns=-\r\nc=IN IP4 192.0.2.1\r\nt=0 0\r\nm=audio 4000 RTP/SAVP 0 8 9 3 97 100\r\n"
+            + "a=rtpmap:97 opus/48000/2\r\na=rtpmap:100 telephone-event/8000\r\na=crypto:1 AES_CM_128_HMAC_SHA1_80 inline:\(Self.key80)\r\n"
+        let negotiated = try SessionDescription(parsing: answer).negotiated(offer: offer)
+        #expect(negotiated.codec == .pcmu && negotiated.payloadType == 0)
+        #expect(negotiated.alternativeReceiveCodecs == [8: .pcma, 9: .g722], "GSM (3) not ours, Opus on 97 not as offered (111)")
+        #expect("\(negotiated)".contains("may receive PCMA pt 8"))
+
+        // An answer with one codec leaves nothing else to receive.
+        let single = answer.replacingOccurrences(of: "0 8 9 3 97 100", with: "9 100")
+        #expect(try SessionDescription(parsing: single).negotiated(offer: offer).alternativeReceiveCodecs.isEmpty)
+    }
 }
