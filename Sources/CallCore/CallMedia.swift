@@ -33,8 +33,23 @@ import Synchronization
 /// from any thread: atomics, queues, and counters each side publishes as a value after its
 /// work (`PublishedValue`). Translation switches from any thread while audio runs.
 public final class CallMedia: @unchecked Sendable {
-    /// The configuration negotiated for this call.
-    public let configuration: MediaConfiguration
+    /// The configuration negotiated for this call, as the last codec switch left it
+    /// (`switchCodec(to:)`).
+    public var configuration: MediaConfiguration { switching.withLock { $0.configuration } }
+    /// The configuration the call was made with: what no codec switch changes (rates, frame,
+    /// suite, limits) is read from here on every side.
+    private let initial: MediaConfiguration
+    /// The network side's copy (payload types accounted for, RTP clock, adaptation).
+    private var networkConfiguration: MediaConfiguration
+    /// The audio side's copy (DTMF, FEC settings).
+    private var audioConfiguration: MediaConfiguration
+    /// Whether the audio side's codec takes a bit rate (`capabilities` builds its set from an
+    /// array literal: not on the audio thread).
+    private var audioCodecAdjustsBitrate: Bool
+    /// The control side's state of codec switches, and the handoffs to the other two sides.
+    private let switching: Locked<CodecSwitchState>
+    private let audioSwitch = Handoff<CodecSwitch>()
+    private let hasPendingNetworkSwitch = Atomic<Bool>(false)
     /// The synchronisation source this call sends as.
     public var ssrc: UInt32 { uplink.ssrc }
     /// The translator speaking for the uplink now, or nil (`translate(with:)`).
@@ -116,7 +131,10 @@ public final class CallMedia: @unchecked Sendable {
         } catch {
             throw .configuration(error)
         }
-        self.configuration = configuration
+        initial = configuration
+        networkConfiguration = configuration
+        audioConfiguration = configuration
+        audioCodecAdjustsBitrate = configuration.codec.capabilities.contains(.adjustableBitrate)
         switch (sendingKey, receivingKey) {
         case let (sending?, receiving?):
             do {
@@ -145,6 +163,7 @@ public final class CallMedia: @unchecked Sendable {
         let audioEvents = SPSCQueue<CallMediaEventRecord>(minimumCapacity: 64, filler: .remoteMediaResumed)
         let networkEvents = SPSCQueue<CallMediaEventRecord>(minimumCapacity: 16, filler: .remoteMediaResumed)
         inbound = try InboundStream(configuration: configuration, events: audioEvents.producer)
+        switching = Locked(CodecSwitchState(configuration: configuration, encoder: uplink.currentEncoder, decoders: inbound.currentDecoders))
         self.networkEvents = networkEvents.producer
         eventConsumers = Locked(EventConsumers(network: networkEvents.consumer, audio: audioEvents.consumer))
         reception = ReceptionAccounting(configuration: configuration)
@@ -169,7 +188,70 @@ public final class CallMedia: @unchecked Sendable {
     }
 
     /// Samples per frame at the call's rate (`render` and `send` take exactly this many).
-    public var samplesPerFrame: Int { configuration.samplesPerFrame }
+    public var samplesPerFrame: Int { initial.samplesPerFrame }
+
+    /// The duration of one frame, in ms (a running call keeps it).
+    public var frameDurationMs: Int { initial.frameDurationMs }
+
+    // MARK: Codec switch
+
+    /// Switches a running call to `configuration`'s codec — a re-offer that settled another
+    /// codec, payload type, telephone-event or Opus parameters (`NegotiatedAudio.apply(to:replacing:)`).
+    /// The encoder and decoders are made here; the audio side takes them before its next
+    /// frame, the network side before its next datagram. The stream goes on: the same SSRC,
+    /// sequence numbers without a gap, timestamps on the new codec's clock, the first packet
+    /// marked. The peer's packets of the codec it replaces still play (they may be in flight,
+    /// or the peer may switch later): its payload type stays in `alternativeReceiveCodecs`
+    /// unless the new configuration reuses it. A configuration that changes nothing does
+    /// nothing. Any thread but the audio and network sides; what the previous switch replaced
+    /// is freed here.
+    /// - Throws: `CallMediaError.configuration` for an invalid configuration or one that
+    ///   changes what a running call keeps (rate, frame duration, suite, jitter buffer, limits);
+    ///   `.pipeline` or `.jitterBuffer` when a coder cannot be made.
+    public func switchCodec(to configuration: MediaConfiguration) throws(CallMediaError) {
+        try switching.withLock { (state) throws(CallMediaError) in
+            _ = audioSwitch.reclaim()  // the encoder and decoders the last switch replaced, freed here
+            let change = try CodecSwitch(from: state.configuration, to: configuration, reusing: state.encoder, state.decoders)
+            guard change.configuration != state.configuration else { return }  // nothing to switch
+            state.configuration = change.configuration
+            state.encoder = change.encoder
+            state.decoders = change.decoders
+            state.pendingNetwork = change.configuration
+            hasPendingNetworkSwitch.store(true, ordering: .releasing)
+            audioSwitch.offer(change)
+        }
+    }
+
+    /// Audio side: takes a codec switch the control side made, swapping each part for the one
+    /// it replaces (freed later by the control side).
+    private func applyPendingCodecSwitch() {
+        _ = audioSwitch.take { change in
+            swap(&audioConfiguration, &change.configuration)
+            uplink.switchEncoder(exchanging: &change.encoder)
+            inbound.switchCodec(exchanging: &change.inboundConfiguration, decoders: &change.decoders)
+            appliedLoss = -1  // the planned loss goes to the new encoder with the next frame
+            appliedBitrate = audioConfiguration.bitrate
+            audioCodecAdjustsBitrate = change.adjustsBitrate
+        }
+    }
+
+    /// Network side: takes a codec switch's configuration before its next datagram (the
+    /// payload types it accounts for, the RTP clock, Opus's adaptation).
+    private func applyPendingNetworkSwitch() {
+        guard hasPendingNetworkSwitch.load(ordering: .acquiring) else { return }
+        hasPendingNetworkSwitch.store(false, ordering: .relaxed)
+        guard let next = switching.withLock({ state -> MediaConfiguration? in
+            defer { state.pendingNetwork = nil }
+            return state.pendingNetwork
+        }) else { return }
+        if next.bitrate != networkConfiguration.bitrate || next.minimumBitrate != networkConfiguration.minimumBitrate {
+            bitrateAdaptation = BitrateAdaptation(maximumBitrate: next.bitrate, minimumBitrate: next.minimumBitrate)
+            targetBitrate.store(next.bitrate, ordering: .relaxed)
+        }
+        networkConfiguration = next
+        reception.switchCodec(to: next)
+        rtcp.switchCodec(to: next)
+    }
 
     // MARK: Control
 
@@ -220,8 +302,8 @@ public final class CallMedia: @unchecked Sendable {
     /// - Throws: `CallMediaError.configuration` on a plain-RTP call or keys of another suite
     ///   than the call's; `.srtp` when libsrtp refuses a key.
     public func updateKeys(sending: SRTPKeyingMaterial, receiving: SRTPKeyingMaterial) throws(CallMediaError) {
-        guard sending.profile == configuration.srtpProfile, receiving.profile == configuration.srtpProfile else {
-            throw .configuration(.invalid(field: "keys", reason: "a re-offer's keys must keep the call's suite \(configuration.srtpProfile.sdesName)"))
+        guard sending.profile == initial.srtpProfile, receiving.profile == initial.srtpProfile else {
+            throw .configuration(.invalid(field: "keys", reason: "a re-offer's keys must keep the call's suite \(initial.srtpProfile.sdesName)"))
         }
         try rekeying.withLock { (state) throws(CallMediaError) in
             guard let currentSending = state.sending, let currentReceiving = state.receiving else {
@@ -293,9 +375,10 @@ public final class CallMedia: @unchecked Sendable {
     private func receive(_ datagram: UnsafeMutableRawBufferPointer, wireLength: Int, arrivalTimeMs: Double, inQueueSlot: Bool) -> ReceivedDatagramDisposition {
         defer { publishNetworkCounters() }
         applyPendingRekey()
+        applyPendingNetworkSwitch()
         transport.datagramsReceived += 1
         transport.bytesReceived += wireLength
-        guard wireLength <= configuration.maximumDatagramBytes else {
+        guard wireLength <= initial.maximumDatagramBytes else {
             transport.datagramsTooLarge += 1
             return .dropped
         }
@@ -352,16 +435,18 @@ public final class CallMedia: @unchecked Sendable {
     public func sendDatagrams(nowMs: Double, _ send: (UnsafeRawBufferPointer) -> Void) {
         defer { publishNetworkCounters() }
         applyPendingRekey()
+        applyPendingNetworkSwitch()
         sendMediaDatagrams(send)
         let uplinkNow = uplinkCounters.read()
         let sender = uplinkNow.packetsSent > 0
-            ? (packets: uplinkNow.packetsSent, payloadBytes: uplinkNow.payloadBytesSent, rtpTimestamp: uplinkNow.rtpTimestamp(atMs: nowMs, clockRate: configuration.codec.rtpClockRate)) : nil
+            ? (packets: uplinkNow.packetsSent, payloadBytes: uplinkNow.payloadBytesSent, rtpTimestamp: uplinkNow.rtpTimestamp(atMs: nowMs, clockRate: networkConfiguration.codec.rtpClockRate)) : nil
         // Written straight into the control buffer, with room left for SRTCP's trailer.
         let reportSpace = UnsafeMutableRawBufferPointer(rebasing: controlBuffer[0..<(controlBuffer.count - SRTPSession.maximumTrailerLength)])
         let report = rtcp.report(nowMs: nowMs, sender: sender, reception: &reception, voipMetrics: { reception in
             // The audio side's playout counters as it last published them.
             let playout = self.playoutCounters.read()
-            return self.voipMetricsInputs(playout.merged(into: reception.statistics), burstGap: playout.burstGap)
+            return self.voipMetricsInputs(playout.merged(into: reception.statistics), burstGap: playout.burstGap,
+                                          configuration: self.networkConfiguration)
         }, into: reportSpace)
         if let report {
             sendControl(length: report, send)
@@ -429,13 +514,13 @@ public final class CallMedia: @unchecked Sendable {
             if received.bye { postNetworkEvent(.remoteBye) }
             // Loss and congestion are answered with Opus's FEC and bit rate: a fixed-rate codec
             // (G.711, G.722) has neither to adapt.
-            if configuration.adaptsToLoss, configuration.codec.capabilities.contains(.inbandFEC),
+            if networkConfiguration.adaptsToLoss, networkConfiguration.codec.capabilities.contains(.inbandFEC),
                rtcp.remoteInbound.reportsReceived > reportsBefore,
                lossAdaptation.report(fractionLost: rtcp.remoteInbound.fractionLost, jitterMs: rtcp.remoteInbound.jitter * 1_000,
-                                     packetIntervalMs: Double(configuration.frameDurationMs)) {
+                                     packetIntervalMs: Double(initial.frameDurationMs)) {
                 plannedLoss.store(lossAdaptation.plannedLossPercent, ordering: .relaxed)
             }
-            if configuration.adaptsBitrate, configuration.codec.capabilities.contains(.adjustableBitrate),
+            if networkConfiguration.adaptsBitrate, networkConfiguration.codec.capabilities.contains(.adjustableBitrate),
                rtcp.remoteInbound.reportsReceived > reportsBefore,
                bitrateAdaptation.report(fractionLost: rtcp.remoteInbound.fractionLost, jitterMs: rtcp.remoteInbound.jitter * 1_000,
                                         roundTripTimeMs: rtcp.remoteInbound.roundTripTime.map { $0 * 1_000 }) {
@@ -482,6 +567,7 @@ public final class CallMedia: @unchecked Sendable {
     public func render(into frame: UnsafeMutableBufferPointer<Int16>, nowMs: Double) -> Bool {
         precondition(frame.count == samplesPerFrame, "CallMedia.render: the frame must hold \(samplesPerFrame) samples")
         lastRenderMs = nowMs
+        applyPendingCodecSwitch()
         let isHeld = self.isHeld || !direction.receives
         while let (slot, length, arrival, layout) = received.consumer.oldest() {
             let packet = RTPPacketView(validatedBytes: UnsafeRawBufferPointer(rebasing: slot[0..<length]), layout: RTPPacketLayout(bitPattern: layout))
@@ -505,18 +591,21 @@ public final class CallMedia: @unchecked Sendable {
     /// held or while the `direction` does not send.
     public func send(microphone: UnsafeBufferPointer<Int16>, bridged: UnsafeBufferPointer<Int16>? = nil) {
         precondition(microphone.count == samplesPerFrame, "CallMedia.send: the frame must hold \(samplesPerFrame) samples")
+        applyPendingCodecSwitch()
         let frameTimestamp = uplink.nextTimestamp
         defer { publishUplinkCounters(frameTimestamp: frameTimestamp) }
         let planned = plannedLoss.load(ordering: .relaxed)
         if planned != appliedLoss {
             // Opus ctls: no allocation, no system call. In-band FEC only while loss is planned.
             if (try? uplink.setExpectedPacketLoss(percent: planned)) != nil,
-               (try? uplink.setInbandFEC(configuration.inbandFEC && planned > 0)) != nil {
+               (try? uplink.setInbandFEC(audioConfiguration.inbandFEC && planned > 0)) != nil {
                 appliedLoss = planned
             }
         }
         let bitrate = targetBitrate.load(ordering: .relaxed)
-        if bitrate != appliedBitrate, (try? uplink.setBitrate(bitrate)) != nil {
+        // A fixed-rate codec has no bit rate to set (and its refusal would build an error here).
+        if bitrate != appliedBitrate, audioCodecAdjustsBitrate,
+           (try? uplink.setBitrate(bitrate)) != nil {
             appliedBitrate = bitrate
         }
         guard !isHeld, direction.sends else {
@@ -556,6 +645,7 @@ public final class CallMedia: @unchecked Sendable {
     ///   voice's RTP clock (48 kHz for Opus, 8 kHz for G.711 and G.722), which the events
     ///   share; `keyPressQueueFull`.
     public func sendDTMF(_ key: DTMFEvent, durationMs: Int = 100, volume: Int = 10) throws(CallMediaError) {
+        let configuration = self.configuration
         guard configuration.telephoneEventPayloadType != nil else { throw .telephoneEventsNotNegotiated }
         guard (40...5_000).contains(durationMs) else { throw .invalidKeyPress("a duration of \(durationMs) ms is outside 40 ms – 5 s") }
         guard (0...63).contains(volume) else { throw .invalidKeyPress("a volume of \(volume) is outside 0–63 (−dBm0)") }
@@ -575,7 +665,7 @@ public final class CallMedia: @unchecked Sendable {
         if keyPress == nil, let request = keyPressQueue.pop() {
             startKeyPress(request)
         }
-        guard let press = keyPress, let payloadType = configuration.telephoneEventPayloadType else { return false }
+        guard let press = keyPress, let payloadType = audioConfiguration.telephoneEventPayloadType else { return false }
         // One update per frame; the last frame of the event carries the end packet and its
         // two copies, so the voice resumes with the next sequence number after them.
         let last = keyPressPacket >= press.updateCount - 1
@@ -598,12 +688,12 @@ public final class CallMedia: @unchecked Sendable {
         guard let key = DTMFEvent(rawValue: request.eventCode) else { return }
         // Validated by sendDTMF, so this cannot throw; the sequence numbers are taken once the
         // packet count is known.
-        guard let sizing = try? TelephoneEventKeyPress(event: key, durationMs: request.durationMs, packetTimeMs: configuration.frameDurationMs,
-                                                        volume: request.volume, clockRate: configuration.codec.rtpClockRate,
+        guard let sizing = try? TelephoneEventKeyPress(event: key, durationMs: request.durationMs, packetTimeMs: audioConfiguration.frameDurationMs,
+                                                        volume: request.volume, clockRate: audioConfiguration.codec.rtpClockRate,
                                                         timestamp: uplink.nextTimestamp, firstSequenceNumber: 0) else { return }
         let first = uplink.reserveSequenceNumbers(sizing.count)
-        keyPress = try? TelephoneEventKeyPress(event: key, durationMs: request.durationMs, packetTimeMs: configuration.frameDurationMs,
-                                               volume: request.volume, clockRate: configuration.codec.rtpClockRate,
+        keyPress = try? TelephoneEventKeyPress(event: key, durationMs: request.durationMs, packetTimeMs: audioConfiguration.frameDurationMs,
+                                               volume: request.volume, clockRate: audioConfiguration.codec.rtpClockRate,
                                                timestamp: uplink.nextTimestamp, firstSequenceNumber: first)
         keyPressPacket = 0
         keyPressTone.start(key)
@@ -627,6 +717,7 @@ public final class CallMedia: @unchecked Sendable {
     /// - Throws: `MediaPipelineError.configuration` outside Opus's 6–510 kb/s, or on a codec
     ///   whose bit rate is fixed (G.711, G.722).
     public func setBitrate(_ bitsPerSecond: Int) throws(MediaPipelineError) {
+        let configuration = self.configuration
         guard configuration.codec.capabilities.contains(.adjustableBitrate) else {
             throw .configuration(.invalid(field: "bitrate", reason: "\(configuration.codec) codes at a fixed \(configuration.codec.fixedBitrate ?? 0) b/s"))
         }
@@ -649,7 +740,7 @@ public final class CallMedia: @unchecked Sendable {
                                          transport: network.transport, remoteInbound: network.remoteInbound,
                                          remoteOutbound: network.remoteOutbound, eventsDropped: network.eventsDropped + uplinkNow.eventsDropped)
         if inbound.ssrc != nil {
-            result.quality = CallQualityEstimate(inputs: voipMetricsInputs(inbound, burstGap: playout.burstGap),
+            result.quality = CallQualityEstimate(inputs: voipMetricsInputs(inbound, burstGap: playout.burstGap, configuration: configuration),
                                                  roundTripTimeSeconds: network.remoteInbound.roundTripTime)
         }
         return result
@@ -694,7 +785,8 @@ public final class CallMedia: @unchecked Sendable {
 
     /// What RTCP XR and the quality estimate are computed from: `inbound` (both sides' counters
     /// joined), the audio side's burst tracking, this end's delays.
-    private func voipMetricsInputs(_ inbound: InboundRTPStatistics, burstGap: BurstGapStatistics) -> VoIPMetricsInputs {
+    private func voipMetricsInputs(_ inbound: InboundRTPStatistics, burstGap: BurstGapStatistics,
+                                   configuration: MediaConfiguration) -> VoIPMetricsInputs {
         VoIPMetricsInputs(inbound: inbound, burstGap: burstGap, configuration: configuration, deviceDelayMs: Double(deviceDelayMs))
     }
 
@@ -710,7 +802,7 @@ public final class CallMedia: @unchecked Sendable {
     /// cannot flood the application too.
     private func noteAuthenticationFailure() {
         consecutiveAuthenticationFailures += 1
-        guard consecutiveAuthenticationFailures == configuration.srtpFailureEventThreshold else { return }
+        guard consecutiveAuthenticationFailures == initial.srtpFailureEventThreshold else { return }
         postNetworkEvent(.srtpAuthenticationFailing(consecutiveFailures: consecutiveAuthenticationFailures))
     }
 }

@@ -12,7 +12,7 @@ import RTP
 /// `InboundRTPStatistics`. It owns the producer half of the audio side's event queue.
 /// Allocation-free per packet and per frame.
 final class InboundStream {
-    private let configuration: MediaConfiguration
+    private var configuration: MediaConfiguration
     private let jitterBuffer: AdaptiveJitterBuffer
     private let events: SPSCProducer<CallMediaEventRecord>
     private var counters = InboundRTPStatistics()
@@ -44,6 +44,17 @@ final class InboundStream {
 
     /// Samples per rendered frame.
     var samplesPerFrame: Int { jitterBuffer.samplesPerFrame }
+
+    /// The jitter buffer's decoders now (for a codec switch to keep); only before the call
+    /// runs or from the audio side.
+    var currentDecoders: PreparedDecoders { jitterBuffer.currentDecoders }
+
+    /// Audio side: takes a codec switch's configuration (telephone-event payload type and
+    /// clock) and decoders, giving back the ones it replaces in `configuration` and `decoders`.
+    func switchCodec(exchanging configuration: inout MediaConfiguration, decoders: inout PreparedDecoders) {
+        swap(&self.configuration, &configuration)
+        jitterBuffer.switchDecoders(exchanging: &decoders)
+    }
 
     /// Takes one accounted RTP packet (parsed on the network side) that arrived from the
     /// network at `arrivalTimeMs` and reached the audio side at `availableAtMs`; `isHeld`

@@ -22,8 +22,8 @@ final class RTCPSession {
     /// Compound packets sent and received.
     private(set) var reportsSent = 0
 
-    private let rtcpBytesPerSecond: Double
-    private let minimumSeconds: Double
+    private var rtcpBytesPerSecond: Double
+    private var minimumSeconds: Double
     private let ntpOriginSeconds: Double
     private var random: SplitMix
     private var averagePacketBytes: Double
@@ -43,7 +43,7 @@ final class RTCPSession {
     static let jitterBufferRate: UInt8 = 15
 
     /// The media's RTP clock rate in Hz (report blocks' jitter is counted in its ticks).
-    let clockRate: Int
+    private(set) var clockRate: Int
 
     /// UDP and IPv4 headers, counted in the average size as RFC 3550 §6.2 asks.
     static let lowerLayerBytes = 28.0
@@ -51,16 +51,26 @@ final class RTCPSession {
     /// A session for `ssrc` sending media at `configuration`'s bitrate and packet time.
     init(ssrc: UInt32, configuration: MediaConfiguration, seed: UInt64 = .random(in: .min ... .max)) {
         self.ssrc = ssrc
-        clockRate = configuration.codec.rtpClockRate
         random = SplitMix(state: seed)
         canonicalName = String((0..<16).map { _ in "abcdefghijklmnopqrstuvwxyz0123456789".randomElement()! })
-        // Session bandwidth: the media bitrate plus RTP, SRTP, UDP and IP headers per packet.
-        let packetsPerSecond = 1_000 / Double(configuration.frameDurationMs)
-        let sessionBitsPerSecond = Double(configuration.codec.fixedBitrate ?? configuration.bitrate) + packetsPerSecond * (12 + 10 + Self.lowerLayerBytes) * 8
-        rtcpBytesPerSecond = 0.05 * sessionBitsPerSecond / 8
-        minimumSeconds = configuration.rtcpReducedMinimum ? min(5, 360 / (sessionBitsPerSecond / 1_000)) : 5
+        (clockRate, rtcpBytesPerSecond, minimumSeconds) = Self.media(configuration)
         averagePacketBytes = 100 + Self.lowerLayerBytes
         ntpOriginSeconds = WallClock.secondsSince1970 + Double(NTPTimestamp.unixEpochOffset)
+    }
+
+    /// The RTP clock rate, RTCP's share of the session bandwidth (5 %: the media bitrate plus
+    /// RTP, SRTP, UDP and IP headers per packet) and the minimum report interval for `configuration`.
+    private static func media(_ configuration: MediaConfiguration) -> (clockRate: Int, rtcpBytesPerSecond: Double, minimumSeconds: Double) {
+        let packetsPerSecond = 1_000 / Double(configuration.frameDurationMs)
+        let sessionBitsPerSecond = Double(configuration.codec.fixedBitrate ?? configuration.bitrate) + packetsPerSecond * (12 + 10 + Self.lowerLayerBytes) * 8
+        return (configuration.codec.rtpClockRate, 0.05 * sessionBitsPerSecond / 8,
+                configuration.rtcpReducedMinimum ? min(5, 360 / (sessionBitsPerSecond / 1_000)) : 5)
+    }
+
+    /// A codec switch (network side): reports from now on count in the new codec's clock and
+    /// share its session bandwidth.
+    func switchCodec(to configuration: MediaConfiguration) {
+        (clockRate, rtcpBytesPerSecond, minimumSeconds) = Self.media(configuration)
     }
 
     /// `ms` on the call's clock as an NTP timestamp.

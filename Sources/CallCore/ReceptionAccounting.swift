@@ -10,7 +10,7 @@ import RTP
 /// Here rather than on the audio side because RFC 3550's jitter is about network arrival, and
 /// because RTCP reports, sent from the network side, are built from these figures.
 struct ReceptionAccounting {
-    private let configuration: MediaConfiguration
+    private var configuration: MediaConfiguration
     /// The current sender's statistics (nil before the first packet).
     private(set) var receiver: RTPReceiverStatistics?
     /// Loss of the sender's earlier streams (SSRCs).
@@ -38,6 +38,12 @@ struct ReceptionAccounting {
     /// the key, a forked call — never takes over from one that is still talking. Longer than
     /// Opus DTX's 400 ms between packets, so a peer in a pause is still talking.
     static let silenceBeforeNewSourceMs = 500.0
+
+    /// A codec switch (network side): the payload types accounted for as audio and
+    /// telephone-event, and their clocks, from the next packet on.
+    mutating func switchCodec(to configuration: MediaConfiguration) {
+        self.configuration = configuration
+    }
 
     init(configuration: MediaConfiguration) {
         self.configuration = configuration

@@ -16,10 +16,11 @@ public final class UplinkPipeline {
     /// What has been sent so far.
     public private(set) var statistics = OutboundRTPStatistics()
 
-    private let configuration: MediaConfiguration
-    private let encoder: any AudioEncoder
+    // The codec's part, exchanged whole by a codec switch (`switchEncoder(exchanging:)`).
+    private var configuration: MediaConfiguration
+    private var encoder: any AudioEncoder
     /// The Opus encoder inside `encoder`, for the settings only Opus has (nil for G.711/G.722).
-    private let opus: OpusEncoder?
+    private var opus: OpusEncoder?
     private var sequenceNumber: UInt16
     private var timestamp: UInt32
     private var markNextPacket = true
@@ -44,16 +45,32 @@ public final class UplinkPipeline {
         } catch {
             throw .configuration(error)
         }
-        self.configuration = configuration
         self.ssrc = ssrc
         self.sequenceNumber = initialSequenceNumber
         self.timestamp = initialTimestamp
+        let prepared = try Self.prepareEncoder(for: configuration)
+        self.configuration = prepared.configuration
+        encoder = prepared.encoder
+        opus = prepared.opus
+        packet = .allocate(byteCount: Self.packetCapacity, alignment: 8)
+        statistics.ssrc = ssrc
+        statistics.targetBitrate = configuration.codec.fixedBitrate ?? configuration.bitrate
+    }
+
+    deinit {
+        packet.deallocate()
+    }
+
+    /// The encoder for `configuration`'s codec, set up (Opus's bitrate, complexity, FEC, DTX,
+    /// bandwidth), made off the audio thread for `init` or a codec switch.
+    package static func prepareEncoder(for configuration: MediaConfiguration) throws(MediaPipelineError) -> PreparedEncoder {
+        let encoder: any AudioEncoder
         do {
             encoder = try configuration.codec.makeEncoder(sampleRate: configuration.sampleRate)
         } catch {
             throw .audioCodec(error)
         }
-        opus = (encoder as? OpusAudioEncoder)?.opus
+        let opus = (encoder as? OpusAudioEncoder)?.opus
         if let opus {
             do {
                 try opus.setBitrate(.bitsPerSecond(configuration.bitrate))
@@ -68,13 +85,24 @@ public final class UplinkPipeline {
                 throw .codec(error)
             }
         }
-        packet = .allocate(byteCount: Self.packetCapacity, alignment: 8)
-        statistics.ssrc = ssrc
-        statistics.targetBitrate = configuration.codec.fixedBitrate ?? configuration.bitrate
+        return PreparedEncoder(configuration: configuration, encoder: encoder, opus: opus)
     }
 
-    deinit {
-        packet.deallocate()
+    /// The encoder now, for a codec switch to keep (`CodecSwitch`); only before the call runs
+    /// or from the audio side.
+    package var currentEncoder: PreparedEncoder { PreparedEncoder(configuration: configuration, encoder: encoder, opus: opus) }
+
+    /// Audio side: sends with `prepared`'s codec and payload type from the next frame on, and
+    /// hands the encoder it replaces back in `prepared` (to be freed off the audio thread).
+    /// Sequence numbers go on; timestamps go on in the new codec's clock ticks; the first
+    /// packet is marked (RFC 3550: the marker may flag a discontinuity). The frame size stays.
+    package func switchEncoder(exchanging prepared: inout PreparedEncoder) {
+        swap(&configuration, &prepared.configuration)
+        swap(&encoder, &prepared.encoder)
+        swap(&opus, &prepared.opus)
+        markNextPacket = true
+        isInSilence = false
+        statistics.targetBitrate = configuration.codec.fixedBitrate ?? configuration.bitrate
     }
 
     /// Encodes, packetises and protects one frame of `samplesPerFrame` mono samples.
@@ -211,5 +239,25 @@ public final class UplinkPipeline {
         } catch {
             throw .codec(error)
         }
+    }
+}
+
+/// An uplink encoder made off the audio thread (`UplinkPipeline.prepareEncoder(for:)`) for a
+/// codec switch, with the configuration it codes for; after the switch, what it replaced.
+package struct PreparedEncoder {
+    var configuration: MediaConfiguration
+    var encoder: any AudioEncoder
+    var opus: OpusEncoder?
+
+    /// Whether an encoder made for `configuration` would code as this one does (the same codec
+    /// and settings; the payload type is the packetiser's): then a switch keeps this one and
+    /// its state.
+    func codes(as configuration: MediaConfiguration) -> Bool {
+        let current = self.configuration
+        return current.codec == configuration.codec && current.sampleRate == configuration.sampleRate
+            && (current.codec != .opus || (current.bitrate == configuration.bitrate && current.complexity == configuration.complexity
+                && current.inbandFEC == configuration.inbandFEC && current.expectedPacketLossPercent == configuration.expectedPacketLossPercent
+                && current.discontinuousTransmission == configuration.discontinuousTransmission
+                && current.bitrateMode == configuration.bitrateMode && current.maximumBandwidth == configuration.maximumBandwidth))
     }
 }

@@ -13,9 +13,8 @@ public enum CallNegotiationError: Error, Equatable, Sendable, CustomStringConver
     case configuration(MediaConfigurationError)
     /// The call's media could not be made from it (SRTP refused the keys, the codec failed).
     case media(CallMediaError)
-    /// A re-negotiation changed what a running call cannot take in place (`what`: the codec or
-    /// its payload type, the packet time, the peer's fmtp, telephone-event, rtcp-mux or the
-    /// suite): make new media for it.
+    /// A re-negotiation changed what a running call cannot take in place (`what`: rtcp-mux, the
+    /// SRTP suite, or a packet time the peer's limits exclude): make new media for it.
     case needsNewMedia(String)
 
     public var description: String {

@@ -12,6 +12,12 @@ extension NegotiatedAudio {
     ///   `.configuration` when the result is not a valid configuration (a packet time or
     ///   `maxptime` we cannot meet, or an invalid `base`).
     public func mediaConfiguration(base: MediaConfiguration = MediaConfiguration()) throws(CallNegotiationError) -> MediaConfiguration {
+        try mediaConfiguration(base: base, packetTime: peerPtime)
+    }
+
+    /// `mediaConfiguration(base:)` with `packetTime` as the preferred packet time in place of
+    /// the peer's `a=ptime` (still within its `maxptime`/`minptime`).
+    private func mediaConfiguration(base: MediaConfiguration, packetTime: Int?) throws(CallNegotiationError) -> MediaConfiguration {
         var configuration = base
         configuration.codec = codec
         configuration.payloadType = payloadType
@@ -31,7 +37,7 @@ extension NegotiatedAudio {
         }
         do {
             try configuration.validate()
-            return try configuration.applying(peer: peer, ptime: peerPtime)
+            return try configuration.applying(peer: peer, ptime: packetTime)
         } catch {
             throw .configuration(error)
         }
@@ -66,23 +72,40 @@ extension NegotiatedAudio {
     }
 
     /// Applies this re-negotiation of a running call (a re-offer, or the answer to ours) in
-    /// place, from `previous` (what the call runs on): new SRTP keys (`CallMedia.updateKeys`:
-    /// a key that stayed keeps its rollover counter; the replaced receiving key still opens
-    /// packets in flight) and the direction (SIP hold and resume). Returns whether the peer's
-    /// address changed: then send to `remoteAddress`:`remotePort` from now on (the transport's
-    /// `setRemote`).
-    /// - Throws: `.needsNewMedia` naming what else changed (codec, payload types, packet time,
-    ///   the peer's fmtp, telephone-event, rtcp-mux, suite); `.media` when SRTP refuses a key.
+    /// place, from `previous` (what the call runs on), without dropping audio:
+    /// - another codec, payload types, telephone-event or peer `a=fmtp`: `CallMedia.switchCodec(to:)`
+    ///   (the stream goes on; the peer's packets of the old codec still play). `base` is what
+    ///   the call's configuration was made from (`mediaConfiguration(base:)`; by default the
+    ///   running configuration, so settings the peer narrowed before stay narrowed);
+    /// - a new `a=ptime`: a preference (RFC 4566), so the call keeps its packet time while the
+    ///   peer's `maxptime`/`minptime` allow it;
+    /// - new SRTP keys (`CallMedia.updateKeys`: a key that stayed keeps its rollover counter;
+    ///   the replaced receiving key still opens packets in flight);
+    /// - the direction (SIP hold and resume).
+    ///
+    /// Returns whether the peer's address changed: then send to `remoteAddress`:`remotePort`
+    /// from now on (the transport's `setRemote`).
+    /// - Throws: `.needsNewMedia` for a change a running call cannot take (rtcp-mux, the SRTP
+    ///   suite, a packet time the peer's limits exclude); `.peerFormatParameters` or
+    ///   `.configuration` as `mediaConfiguration(base:)`; `.media` when the call refuses the
+    ///   switch or SRTP a key (the codec switch, made first, then stands).
     @discardableResult
-    public func apply(to media: CallMedia, replacing previous: NegotiatedAudio) throws(CallNegotiationError) -> Bool {
-        let changed: String? = codec != previous.codec || payloadType != previous.payloadType
-            || alternativeReceiveCodecs != previous.alternativeReceiveCodecs ? "codec or payload type"
-            : peerPtime != previous.peerPtime ? "packet time"
-            : peerFormatParameters != previous.peerFormatParameters ? "peer a=fmtp"
-            : telephoneEvent != previous.telephoneEvent ? "telephone-event"
-            : rtcpMux != previous.rtcpMux ? "rtcp-mux"
-            : profile != previous.profile ? "SRTP suite" : nil
+    public func apply(to media: CallMedia, replacing previous: NegotiatedAudio,
+                      base: MediaConfiguration? = nil) throws(CallNegotiationError) -> Bool {
+        let changed: String? = rtcpMux != previous.rtcpMux ? "rtcp-mux" : profile != previous.profile ? "SRTP suite" : nil
         if let changed { throw .needsNewMedia(changed) }
+        if codec != previous.codec || payloadType != previous.payloadType || alternativeReceiveCodecs != previous.alternativeReceiveCodecs
+            || peerFormatParameters != previous.peerFormatParameters || telephoneEvent != previous.telephoneEvent || peerPtime != previous.peerPtime {
+            let next = try mediaConfiguration(base: base ?? media.configuration, packetTime: media.frameDurationMs)
+            guard next.frameDurationMs == media.frameDurationMs else {
+                throw .needsNewMedia("packet time (the peer's limits exclude the call's \(media.frameDurationMs) ms)")
+            }
+            do {
+                try media.switchCodec(to: next)
+            } catch {
+                throw .media(error)
+            }
+        }
         if sendingKey != previous.sendingKey || receivingKey != previous.receivingKey {
             do {
                 try media.updateKeys(sending: sendingKey, receiving: receivingKey)
@@ -97,8 +120,8 @@ extension NegotiatedAudio {
     /// Whether `updated` (a re-negotiation of this call) differs from this one only in its
     /// direction and the peer's address: then `applyDirection(to:)` and sending to the new
     /// address carry the running call on. New keys too are taken in place by
-    /// `apply(to:replacing:)`; a new suite, payload types, packet time or Opus parameters need
-    /// new media.
+    /// `apply(to:replacing:)`, as are a new codec, payload types or Opus parameters
+    /// (`CallMedia.switchCodec(to:)`).
     public func differsOnlyInDirectionOrAddress(from updated: NegotiatedAudio) -> Bool {
         var comparable = updated
         comparable.direction = direction

@@ -88,18 +88,7 @@ public final class AdaptiveJitterBuffer {
     /// - Throws: the `JitterBufferError` naming the first invalid configuration field.
     public init(configuration: JitterBufferConfiguration) throws(JitterBufferError) {
         let rate = configuration.sampleRate
-        let codec = configuration.codec
-        for codec in [codec] + configuration.payloadTypes.values {
-            guard codec == .opus ? OpusStreamFormat.isSupported(sampleRate: rate) : (8_000...48_000).contains(rate) && rate % 1_000 == 0 else {
-                throw .invalidSampleRate(rate)
-            }
-        }
-        guard configuration.payloadTypes.isEmpty || configuration.payloadTypes.values.contains(codec) else {
-            throw .codecWithoutPayloadType(codec)
-        }
-        guard configuration.payloadTypes.keys.allSatisfy({ $0 < 128 }) else {
-            throw .invalidPayloadType(configuration.payloadTypes.keys.first { $0 >= 128 }!)
-        }
+        try Self.validateCodecs(configuration)
         guard OpusStreamFormat.isSupported(packetTimeMs: configuration.frameDurationMs) else {
             throw .invalidFrameDuration(configuration.frameDurationMs)
         }
@@ -113,13 +102,9 @@ public final class AdaptiveJitterBuffer {
             throw .invalidInitialDelay(configuration.initialDelayMs)
         }
         guard (2...65_536).contains(configuration.capacityPackets) else { throw .invalidCapacity(configuration.capacityPackets) }
-        do {
-            decoders = try PayloadDecoders(codec: codec, payloadTypes: configuration.payloadTypes, sampleRate: rate)
-        } catch {
-            throw .decoderCreationFailed(error)
-        }
+        decoders = PayloadDecoders(try Self.prepareDecoders(for: configuration, reusing: nil))
         self.configuration = configuration
-        clockRate = Int64(codec.rtpClockRate)
+        clockRate = Int64(configuration.codec.rtpClockRate)
         samplesPerFrame = rate * configuration.frameDurationMs / 1_000
         samplesPerMs = Double(rate) / 1_000
         let maximumPacketSamples = rate * 120 / 1_000  // the longest packet played (Opus's longest)
@@ -143,13 +128,71 @@ public final class AdaptiveJitterBuffer {
 
     deinit { decoded.deallocate() }
 
+    // MARK: Codec switches
+
+    /// Refuses a codec or payload-type map this buffer's sample rate cannot play.
+    private static func validateCodecs(_ configuration: JitterBufferConfiguration) throws(JitterBufferError) {
+        let rate = configuration.sampleRate, codec = configuration.codec
+        for codec in [codec] + configuration.payloadTypes.values {
+            guard codec == .opus ? OpusStreamFormat.isSupported(sampleRate: rate) : (8_000...48_000).contains(rate) && rate % 1_000 == 0 else {
+                throw .invalidSampleRate(rate)
+            }
+        }
+        guard configuration.payloadTypes.isEmpty || configuration.payloadTypes.values.contains(codec) else {
+            throw .codecWithoutPayloadType(codec)
+        }
+        guard configuration.payloadTypes.keys.allSatisfy({ $0 < 128 }) else {
+            throw .invalidPayloadType(configuration.payloadTypes.keys.first { $0 >= 128 }!)
+        }
+    }
+
+    /// The decoders for `configuration`'s codec and payload types (its sample rate), made off
+    /// the audio thread: a decoder of `previous` for the same payload type and codec is kept
+    /// (its state goes on), the others are new.
+    /// - Throws: what `init(configuration:)` throws for the codec fields.
+    package static func prepareDecoders(for configuration: JitterBufferConfiguration,
+                                        reusing previous: PreparedDecoders?) throws(JitterBufferError) -> PreparedDecoders {
+        try validateCodecs(configuration)
+        let map: [(Int, AudioCodec)] = configuration.payloadTypes.isEmpty ? [(PayloadDecoders.anyPayloadType, configuration.codec)]
+            : configuration.payloadTypes.sorted { $0.key < $1.key }.map { (Int($0.key), $0.value) }
+        var entries: [PayloadDecoders.Entry] = []
+        for (payloadType, codec) in map {
+            if let kept = previous?.entries.first(where: { $0.payloadType == payloadType && $0.codec == codec }) {
+                entries.append(kept)
+                continue
+            }
+            do {
+                entries.append(PayloadDecoders.Entry(payloadType: payloadType, codec: codec,
+                                                     decoder: try codec.makeDecoder(sampleRate: configuration.sampleRate)))
+            } catch {
+                throw .decoderCreationFailed(error)
+            }
+        }
+        return PreparedDecoders(entries: entries, codec: configuration.codec)
+    }
+
+    /// The decoders playing now (to keep in `prepareDecoders(for:reusing:)`). Read it only
+    /// where the audio side cannot be switching them (before the call runs, or after a switch
+    /// was taken).
+    package var currentDecoders: PreparedDecoders { decoders.prepared }
+
+    /// Audio side: plays with `prepared` from the next packet on, handing the decoders it
+    /// replaces back in `prepared` (to be freed off the audio thread). The decoder playing goes
+    /// on if `prepared` kept it; packets stored under a payload type no longer listed are
+    /// dropped when due. No allocation, no release of a decoder.
+    package func switchDecoders(exchanging prepared: inout PreparedDecoders) {
+        decoders.exchange(&prepared)
+        if !decoders.isActiveKept { state.followsConcealment = false }
+    }
+
     // MARK: Arrivals
 
     /// Stores an RTP packet of the codec (its payload is copied), or counts why not:
     /// duplicate, late (its playout time has passed), or unusable. A new SSRC or a jump in
-    /// sequence number or timestamp restarts the stream, and so does a payload type whose codec
-    /// runs on another RTP clock; a payload type of the same clock switches decoders when its
-    /// first packet plays; a payload type the configuration does not list is unusable; a packet beyond the store's capacity flushes it. An arrival time that is not finite, or
+    /// sequence number or timestamp restarts the stream; another payload type switches decoders
+    /// when its first packet plays (a codec on another RTP clock is placed by sequence number,
+    /// and its clock becomes the stream's); a payload type the configuration does not list is
+    /// unusable; a packet beyond the store's capacity flushes it. An arrival time that is not finite, or
     /// beyond ±10^12 ms (a broken clock), is unusable too: it would poison every delay figure.
     /// A packet of the current stream further ahead than the maximum delay waits for its
     /// successor (`JumpProbation`): confirmed, both are stored; otherwise it is discarded.
@@ -180,7 +223,8 @@ public final class AdaptiveJitterBuffer {
             statistics.packetsDiscarded += 1
             return
         }
-        if !hasStream || packet.ssrc != ssrc || Int64(decoders.codec(at: decoderIndex).rtpClockRate) != clockRate {
+        let packetClockRate = Int64(decoders.codec(at: decoderIndex).rtpClockRate)
+        if !hasStream || packet.ssrc != ssrc {
             restart(ssrc: packet.ssrc, payloadType: packet.payloadType)
         } else {
             payloadType = packet.payloadType
@@ -191,6 +235,21 @@ public final class AdaptiveJitterBuffer {
             sequence = Int64(packet.sequenceNumber)
             timestamp = samples(fromTicks: Int64(packet.timestamp))
             beginStream(sequence: sequence, timestamp: timestamp, rtpTimestamp: packet.timestamp)
+        } else if packetClockRate != clockRate {
+            // The sender switched to a codec on another RTP clock (Opus's 48 kHz, G.711's 8):
+            // its timestamps cannot be compared with the stream's, so the packet is placed by
+            // its sequence number, a frame per packet; the first one stored past the highest
+            // carries the stream onto its clock. Nothing stored is lost.
+            let sequenceDelta = SerialNumberArithmetic.distance(from: UInt16(truncatingIfNeeded: highestSequence), to: packet.sequenceNumber)
+            if abs(sequenceDelta) > Self.sequenceJump {
+                restart(ssrc: ssrc, payloadType: packet.payloadType)
+                sequence = Int64(packet.sequenceNumber)
+                timestamp = samples(fromTicks: Int64(packet.timestamp))
+                beginStream(sequence: sequence, timestamp: timestamp, rtpTimestamp: packet.timestamp)
+            } else {
+                sequence = highestSequence + sequenceDelta
+                timestamp = highestTimestamp + sequenceDelta * Int64(samplesPerFrame)
+            }
         } else {
             let sequenceDelta = SerialNumberArithmetic.distance(from: UInt16(truncatingIfNeeded: highestSequence), to: packet.sequenceNumber)
             let timestampDelta = samples(fromTicks: SerialNumberArithmetic.distance(from: highestRTPTimestamp, to: packet.timestamp))
@@ -233,12 +292,13 @@ public final class AdaptiveJitterBuffer {
         }
         let isComfortNoise = decoders.decoder(at: decoderIndex).isComfortNoisePayload(byteCount: payload.count)
         switch store.insert(sequence: sequence, timestamp: timestamp, arrivalMs: arrivalTimeMs, hasFEC: info.hasFEC,
-                            isComfortNoise: isComfortNoise, decoderIndex: decoderIndex, payload: payload) {
+                            isComfortNoise: isComfortNoise, payloadType: packet.payloadType, payload: payload) {
         case .stored:
             if sequence > highestSequence {
                 highestSequence = sequence
                 highestTimestamp = timestamp
                 highestRTPTimestamp = packet.timestamp
+                clockRate = packetClockRate  // the stream runs on its newest packet's clock
             }
         case .duplicate:
             statistics.packetsDuplicated += 1
@@ -369,7 +429,7 @@ public final class AdaptiveJitterBuffer {
             comfortNoise.run(sampleCount: sampleCount, advancing: advancing, state: &state, statistics: &statistics)
         case .fecRecovery(let carrier, let sampleCount):
             // The carrier's decoder rebuilds its predecessor (a switch of codec at a loss).
-            if decoders.activate(carrier.decoderIndex) { state.followsConcealment = false }
+            if let index = decoders.index(of: carrier.payloadType), decoders.activate(index) { state.followsConcealment = false }
             if !fecRecovery.run(carrier: carrier, payload: store.payload(of: carrier), sampleCount: sampleCount,
                                 state: &state, statistics: &statistics) {
                 expand.run(.advancing(toward: carrier), state: &state, statistics: &statistics)
@@ -396,20 +456,28 @@ public final class AdaptiveJitterBuffer {
         }
     }
 
+    /// Drops the packet due, counted as discarded, and conceals its span instead: nil.
+    private func dropUndecodable(_ packet: PacketStore.Slot) -> UnsafeMutableBufferPointer<Int16>? {
+        store.remove(sequence: packet.sequence)
+        statistics.packetsDiscarded += 1
+        state.move(toSequence: packet.sequence + 1, timestamp: packet.timestamp)
+        expand.run(.advancing(toward: nil), state: &state, statistics: &statistics)
+        return nil
+    }
+
     /// Decodes the packet due and takes it out of the store; playout moves past it. A payload
     /// that does not decode is dropped (counted as discarded) and its span concealed instead:
     /// then `nil`.
     private func decode(_ packet: PacketStore.Slot) -> UnsafeMutableBufferPointer<Int16>? {
-        if decoders.activate(packet.decoderIndex) { state.followsConcealment = false }  // the sender switched codecs
+        // The sender switched codecs: the packet's decoder takes over (there is none after a
+        // switch of ours that dropped its payload type: then it cannot be played).
+        guard let index = decoders.index(of: packet.payloadType) else { return dropUndecodable(packet) }
+        if decoders.activate(index) { state.followsConcealment = false }
         let count: Int
         do {
             count = try decoders.active.decode(store.payload(of: packet), into: decoded)
         } catch {
-            store.remove(sequence: packet.sequence)
-            statistics.packetsDiscarded += 1
-            state.move(toSequence: packet.sequence + 1, timestamp: packet.timestamp)
-            expand.run(.advancing(toward: nil), state: &state, statistics: &statistics)
-            return nil
+            return dropUndecodable(packet)
         }
         store.remove(sequence: packet.sequence)
         state.move(toSequence: packet.sequence + 1, timestamp: packet.timestamp + Int64(count))

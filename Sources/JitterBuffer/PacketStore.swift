@@ -17,8 +17,8 @@ final class PacketStore {
         var hasFEC = false
         /// The payload is the sender's DTX frame (comfort noise, not speech).
         var isComfortNoise = false
-        /// Which of the buffer's decoders plays it (`PayloadDecoders`, by payload type).
-        var decoderIndex = 0
+        /// Its RTP payload type: the buffer's decoder for it plays it (`PayloadDecoders`).
+        var payloadType: UInt8 = 0
 
         /// The RTP sequence number (the extended one's low 16 bits).
         var rtpSequenceNumber: UInt16 { UInt16(truncatingIfNeeded: sequence) }
@@ -52,7 +52,7 @@ final class PacketStore {
     }
 
     /// Copies `payload` into the slot of `sequence`.
-    func insert(sequence: Int64, timestamp: Int64, arrivalMs: Double, hasFEC: Bool, isComfortNoise: Bool = false, decoderIndex: Int = 0,
+    func insert(sequence: Int64, timestamp: Int64, arrivalMs: Double, hasFEC: Bool, isComfortNoise: Bool = false, payloadType: UInt8 = 0,
                 payload: UnsafeRawBufferPointer) -> InsertResult {
         guard payload.count <= Self.maximumPayloadBytes else { return .tooLarge }
         let slotIndex = index(sequence)
@@ -62,7 +62,7 @@ final class PacketStore {
         let destination = UnsafeMutableRawBufferPointer(rebasing: arena[(slotIndex * Self.maximumPayloadBytes)...])
         destination.copyMemory(from: payload)
         slots[slotIndex] = Slot(isOccupied: true, sequence: sequence, timestamp: timestamp, arrivalMs: arrivalMs,
-                                byteCount: payload.count, hasFEC: hasFEC, isComfortNoise: isComfortNoise, decoderIndex: decoderIndex)
+                                byteCount: payload.count, hasFEC: hasFEC, isComfortNoise: isComfortNoise, payloadType: payloadType)
         count += 1
         return .stored
     }

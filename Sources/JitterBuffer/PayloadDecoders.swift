@@ -11,34 +11,54 @@ import AudioCodecs
 final class PayloadDecoders {
     /// A payload type and its codec's decoder.
     struct Entry {
-        let payloadType: UInt8?
+        /// The payload type, or `anyPayloadType` (a plain integer: comparing optionals costs
+        /// an allocation per comparison in unoptimised builds, on the audio thread).
+        let payloadType: Int
         let codec: AudioCodec
         let decoder: any AudioDecoder
     }
 
-    private let entries: [Entry]
+    /// The entry of a buffer without payload types: every packet is its codec.
+    static let anyPayloadType = -1
+
+    private var entries: [Entry]
     /// The index of the decoder playing.
     private(set) var activeIndex = 0
+    /// Whether the last `exchange` kept the decoder that was playing.
+    private(set) var isActiveKept = true
 
-    /// The decoders of `payloadTypes`, at `sampleRate`; with none, one decoder of `codec` plays
-    /// every packet whatever its payload type. `codec` plays first.
-    init(codec: AudioCodec, payloadTypes: [UInt8: AudioCodec], sampleRate: Int) throws(AudioCodecError) {
-        if payloadTypes.isEmpty {
-            entries = [Entry(payloadType: nil, codec: codec, decoder: try codec.makeDecoder(sampleRate: sampleRate))]
-        } else {
-            var made: [Entry] = []
-            for payloadType in payloadTypes.keys.sorted() {
-                let codec = payloadTypes[payloadType]!
-                made.append(Entry(payloadType: payloadType, codec: codec, decoder: try codec.makeDecoder(sampleRate: sampleRate)))
-            }
-            entries = made
-            activeIndex = made.firstIndex { $0.codec == codec } ?? 0
-        }
+    /// The decoders of `prepared`; its codec plays first.
+    init(_ prepared: PreparedDecoders) {
+        entries = prepared.entries
+        activeIndex = entries.firstIndex { $0.codec == prepared.codec } ?? 0
     }
 
     /// `decoder` alone, for every payload type.
     init(_ decoder: any AudioDecoder) {
-        entries = [Entry(payloadType: nil, codec: decoder.codec, decoder: decoder)]
+        entries = [Entry(payloadType: Self.anyPayloadType, codec: decoder.codec, decoder: decoder)]
+    }
+
+    /// The decoders, as a set to keep some of in the next one.
+    var prepared: PreparedDecoders { PreparedDecoders(entries: entries, codec: activeCodec) }
+
+    /// Takes `prepared`'s decoders and gives these back in it (arrays swapped, nothing freed).
+    /// The decoder playing goes on if `prepared` kept it; otherwise its codec's does, from a reset.
+    func exchange(_ prepared: inout PreparedDecoders) {
+        let playing = active
+        swap(&entries, &prepared.entries)
+        var kept: Int?, first: Int?
+        for index in entries.indices {
+            if entries[index].decoder === playing { kept = index }
+            if first == nil && entries[index].codec == prepared.codec { first = index }
+        }
+        if let kept {
+            activeIndex = kept
+            isActiveKept = true
+        } else {
+            activeIndex = first ?? 0
+            isActiveKept = false
+            entries[activeIndex].decoder.reset()
+        }
     }
 
     /// The decoder playing.
@@ -49,8 +69,10 @@ final class PayloadDecoders {
 
     /// The index of the decoder for `payloadType`, nil if the sender was not allowed to use it.
     func index(of payloadType: UInt8) -> Int? {
-        if entries.count == 1 && entries[0].payloadType == nil { return 0 }
-        return entries.firstIndex { $0.payloadType == payloadType }
+        if entries.count == 1 && entries[0].payloadType == Self.anyPayloadType { return 0 }
+        let wanted = Int(payloadType)
+        for index in entries.indices where entries[index].payloadType == wanted { return index }
+        return nil
     }
 
     /// The decoder at `index`.
@@ -71,4 +93,12 @@ final class PayloadDecoders {
 
     /// Resets the decoder playing (a new stream or a discontinuity).
     func resetActive() { active.reset() }
+}
+
+/// A jitter buffer's decoders made off the audio thread for a codec switch
+/// (`AdaptiveJitterBuffer.prepareDecoders(for:reusing:)`), and what the switch gives back.
+package struct PreparedDecoders {
+    var entries: [PayloadDecoders.Entry]
+    /// The codec that plays first (the one the call sends and expects).
+    var codec: AudioCodec
 }

@@ -158,7 +158,7 @@ final class RealTimeMediaLoop {
 
     /// The outcome once the loop ends.
     func finish() -> Outcome {
-        let frameMs = Double(media.configuration.frameDurationMs)
+        let frameMs = Double(media.frameDurationMs)
         // The recording's tail after the last packet is the jitter buffer's concealment: cut it,
         // keeping 100 ms for the audio the buffer still held when that packet came.
         if plan.records, let last = lastMedia {
@@ -217,7 +217,7 @@ final class RealTimeMediaLoop {
                 outcome.recordingFrames += 1
             }
         }
-        nextFrame += Double(media.configuration.frameDurationMs)
+        nextFrame += Double(media.frameDurationMs)
         // A machine that fell behind (a stalled process) does not try to catch up in a burst.
         if now - nextFrame > 200 { nextFrame = now }
     }

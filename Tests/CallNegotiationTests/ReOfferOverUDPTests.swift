@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import AudioCodecs
 import CallCore
 import CallNegotiation
 import MediaEngineTesting
@@ -166,19 +167,23 @@ import Transport
         #expect(alice.level(310..<400) > -40, "Alice hears Bob again")
     }
 
-    /// What cannot change in place is refused, naming it; a rekey leaves a direction whose key
-    /// stayed alone.
+    /// What cannot change in place is refused, naming it (a packet time the peer's limits
+    /// exclude, the suite); a new `a=ptime` alone keeps the call's packet time; a rekey leaves a
+    /// direction whose key stayed alone.
     @Test func whatNeedsNewMediaIsNamed() throws {
         let (aliceSide, _) = try CallNegotiationTests.negotiate(alice: LocalAudio(address: "192.0.2.1", port: 40_000),
                                                                 bob: LocalAudio(address: "192.0.2.2", port: 50_000))
         let media = try aliceSide.makeCallMedia()
         var other = aliceSide
-        other.codec = .pcmu
-        other.payloadType = 0
-        #expect(throws: CallNegotiationError.needsNewMedia("codec or payload type")) { try other.apply(to: media, replacing: aliceSide) }
-        other = aliceSide
         other.peerPtime = 40
-        #expect(throws: CallNegotiationError.needsNewMedia("packet time")) { try other.apply(to: media, replacing: aliceSide) }
+        try other.apply(to: media, replacing: aliceSide)
+        let unchanged = try aliceSide.mediaConfiguration()
+        #expect(media.frameDurationMs == 20 && media.configuration == unchanged, "a preference: nothing changes")
+        other = aliceSide
+        other.peerFormatParameters += ";maxptime=10"
+        #expect(throws: CallNegotiationError.needsNewMedia("packet time (the peer's limits exclude the call's 20 ms)")) {
+            try other.apply(to: media, replacing: aliceSide)
+        }
         other = aliceSide
         other.sendingKey = .random(profile: .aeadAES128GCM)
         other.receivingKey = .random(profile: .aeadAES128GCM)
@@ -187,5 +192,71 @@ import Transport
         #expect(throws: CallMediaError.self) { try plain.updateKeys(sending: aliceSide.sendingKey, receiving: aliceSide.receivingKey) }
         let same = try SRTPTransportStage.Rekey(from: (aliceSide.sendingKey, aliceSide.receivingKey), to: aliceSide.sendingKey, aliceSide.receivingKey)
         #expect(same.isEmpty)
+    }
+
+    /// Issue 24: a re-offer to another codec on a running call, over UDP — Opus to PCMU (another
+    /// RTP clock), then PCMU to G.722 (the same clock) — switches both sides in place
+    /// (`CallMedia.switchCodec(to:)` through `NegotiatedAudio.apply(to:replacing:)`): the
+    /// offerer plays the offered codecs from the offer on (`prepareToReceive`), the answerer
+    /// switches on answering, the offerer when the answer reaches it three frames later; at most
+    /// one frame concealed at each switch, nothing dropped as an unknown payload type, the same
+    /// SRTP sessions and stream throughout.
+    @Test func aReOfferToAnotherCodecSwitchesTheRunningCall() throws {
+        let aliceSocket = try Self.socket(), bobSocket = try Self.socket()
+        var aliceLocal = LocalAudio(address: "127.0.0.1", port: aliceSocket.localEndpoint.port)
+        aliceLocal.suites = [.aesCM128HmacSha1_80]
+        let bobLocal = LocalAudio(address: "127.0.0.1", port: bobSocket.localEndpoint.port)
+        let aliceKeys: [SRTPKeyingMaterial] = [.random(profile: .aesCM128HmacSha1_80)]
+        var (aliceSide, bobSide) = try Self.exchange(alice: aliceLocal, keys: aliceKeys, bob: bobLocal, bobKey: nil)
+        #expect(aliceSide.codec == .opus)
+        let alice = Party(media: try aliceSide.makeCallMedia(ssrc: 0xA11C_E001), socket: aliceSocket)
+        let bob = Party(media: try bobSide.makeCallMedia(ssrc: 0xB0B1), socket: bobSocket)
+        try aliceSocket.setRemote(UDPEndpoint(host: aliceSide.remoteAddress, port: aliceSide.remotePort))
+        try bobSocket.setRemote(UDPEndpoint(host: bobSide.remoteAddress, port: bobSide.remotePort))
+        var tick = 0
+        func run(until end: Int, _ atTick: (Int) throws -> Void = { _ in }) throws {
+            while tick < end {
+                try atTick(tick)
+                let now = Double(tick) * 20
+                alice.speak(tick, nowMs: now)
+                bob.speak(tick, nowMs: now)
+                alice.listen(nowMs: now, expecting: true)
+                bob.listen(nowMs: now, expecting: true)
+                tick += 1
+            }
+        }
+        func concealed(_ party: Party) -> Int { party.media.statistics.inbound.concealedSamples }
+        try run(until: 100)
+
+        for (step, codecs) in [[AudioCodec.pcmu, .g722], [.g722]].enumerated() {
+            var recodec = aliceLocal
+            recodec.codecs = codecs
+            recodec.sessionID += 1
+            let offer = try SessionDescription.offer(from: recodec, keys: aliceKeys)
+            let (answer, bobNext) = try SessionDescription(parsing: offer.formatted).answer(from: bobLocal) { profile in
+                profile == bobSide.sendingKey.profile ? bobSide.sendingKey : .random(profile: profile)
+            }
+            let aliceNext = try SessionDescription(parsing: answer.formatted).negotiated(offer: offer)
+            #expect(aliceNext.codec == codecs[0] && bobNext.codec == codecs[0])
+            let start = tick, (aliceConcealed, bobConcealed) = (concealed(alice), concealed(bob))
+            try run(until: start + 100) { index in
+                if index == start { try alice.media.prepareToReceive(offer) }  // the offer goes out
+                if index == start + 1 { #expect(try !bobNext.apply(to: bob.media, replacing: bobSide)) }  // Bob answers
+                if index == start + 4 { #expect(try !aliceNext.apply(to: alice.media, replacing: aliceSide)) }  // the answer arrives
+            }
+            let (aliceStatistics, bobStatistics) = (alice.media.statistics, bob.media.statistics)
+            #expect(aliceStatistics.inbound.unknownPayloadTypePackets == 0 && bobStatistics.inbound.unknownPayloadTypePackets == 0)
+            #expect(concealed(alice) - aliceConcealed <= Self.frame, "step \(step): Alice concealed \(concealed(alice) - aliceConcealed)")
+            #expect(concealed(bob) - bobConcealed <= Self.frame, "step \(step): Bob concealed \(concealed(bob) - bobConcealed)")
+            #expect(alice.level((start + 10)..<(start + 100)) > -40 && bob.level((start + 10)..<(start + 100)) > -40,
+                    "step \(step): both hear each other after the switch")
+            #expect(alice.media.configuration.codec == codecs[0] && bob.media.configuration.codec == codecs[0])
+            #expect(aliceStatistics.inbound.packetsLost == 0 && bobStatistics.inbound.packetsLost == 0)
+            #expect(aliceStatistics.transport.srtp.authFailures == 0 && bobStatistics.transport.srtp.authFailures == 0)
+            (aliceSide, bobSide, aliceLocal) = (aliceNext, bobNext, recodec)
+        }
+        // 64 kb/s of G.722 at the end: 160 bytes a packet.
+        let sent = alice.media.statistics.outbound
+        #expect(sent.targetBitrate == 64_000)
     }
 }

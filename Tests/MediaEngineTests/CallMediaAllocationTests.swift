@@ -168,4 +168,66 @@ import TestSupport
             #expect(alice.statistics.outbound.telephoneEventsSent == 6)
         }
     }
+
+    /// A codec switch (`CallMedia.switchCodec(to:)`, made on the control side) is taken by the
+    /// audio side by exchange: nothing allocated or freed there, through PCMU → PCMA → G.722
+    /// → Opus → PCMU on both sides of a lossy call with DTMF.
+    @Test func codecSwitchesAllocateNothingOnTheAudioSide() async throws {
+        try await offCooperativePool {
+            let speech = CallOverNetworkTests.alice
+            let alice = try CallMedia(configuration: CodecSwitchTests.configuration(.pcmu), sendingKey: nil, receivingKey: nil,
+                                      ssrc: 0x0A11CE, rtcpSeed: 5)
+            let bob = try CallMedia(configuration: CodecSwitchTests.configuration(.pcmu), sendingKey: nil, receivingKey: nil,
+                                    ssrc: 0x0B0B, rtcpSeed: 11)
+            let toBob = Wire(), toAlice = Wire()
+            let frame = UnsafeMutableBufferPointer<Int16>.allocate(capacity: 960)
+            defer { frame.deallocate() }
+            let input = UnsafeMutableBufferPointer<Int16>.allocate(capacity: speech.count)
+            defer { input.deallocate() }
+            _ = input.initialize(from: speech)
+            let inputFrames = speech.count / 960
+            func oneFrame(_ tick: Int) -> Int {
+                let now = Double(tick) * 20
+                toBob.deliver(to: bob, nowMs: now)
+                toAlice.deliver(to: alice, nowMs: now)
+                let spoken = UnsafeBufferPointer(rebasing: input[((tick % inputFrames) * 960)..<((tick % inputFrames + 1) * 960)])
+                let (_, audio) = AllocationCounter.measure {
+                    _ = alice.render(into: frame, nowMs: now)
+                    alice.send(microphone: spoken)
+                    _ = bob.render(into: frame, nowMs: now)
+                    bob.send(microphone: UnsafeBufferPointer(frame))
+                }
+                alice.sendDatagrams(nowMs: now) { toBob.send($0) }
+                bob.sendDatagrams(nowMs: now) { toAlice.send($0) }
+                return audio
+            }
+            var warmUp = 0
+            while warmUp < 200 || alice.statistics.transport.rtcpPacketsSent < 2 || bob.statistics.transport.rtcpPacketsSent < 2 {
+                _ = oneFrame(warmUp)
+                warmUp += 1
+            }
+            // Every codec once before counting: libopus's first frames and the resamplers' first
+            // use are not what this measures.
+            let cycle: [AudioCodec] = [.pcma, .g722, .opus, .pcmu]
+            for (index, codec) in cycle.enumerated() {
+                try bob.switchCodec(to: CodecSwitchTests.configuration(codec))
+                try alice.switchCodec(to: CodecSwitchTests.configuration(codec))
+                for tick in (warmUp + index * 50)..<(warmUp + index * 50 + 50) { _ = oneFrame(tick) }
+            }
+            warmUp += cycle.count * 50
+            var allocations = 0
+            for tick in warmUp..<(warmUp + 2_000) {
+                if tick % 250 == 0 {
+                    let codec = cycle[(tick / 250) % cycle.count]
+                    try bob.switchCodec(to: CodecSwitchTests.configuration(codec))
+                    try alice.switchCodec(to: CodecSwitchTests.configuration(codec))
+                }
+                if tick % 500 == 100 { try alice.sendDTMF(.digit5, durationMs: 100) }
+                allocations += oneFrame(tick)
+            }
+            #expect(allocations == 0)
+            #expect(bob.statistics.inbound.unknownPayloadTypePackets == 0)
+            #expect(alice.statistics.outbound.telephoneEventsSent == 4)
+        }
+    }
 }
