@@ -230,35 +230,22 @@ public final class AdaptiveJitterBuffer {
             payloadType = packet.payloadType
         }
 
-        var sequence: Int64, timestamp: Int64
+        var sequence = Int64(packet.sequenceNumber)
+        var timestamp = samples(fromTicks: Int64(packet.timestamp))
         if !isStarted {
-            sequence = Int64(packet.sequenceNumber)
-            timestamp = samples(fromTicks: Int64(packet.timestamp))
             beginStream(sequence: sequence, timestamp: timestamp, rtpTimestamp: packet.timestamp)
-        } else if packetClockRate != clockRate {
-            // The sender switched to a codec on another RTP clock (Opus's 48 kHz, G.711's 8):
-            // its timestamps cannot be compared with the stream's, so the packet is placed by
-            // its sequence number, a frame per packet; the first one stored past the highest
-            // carries the stream onto its clock. Nothing stored is lost.
-            let sequenceDelta = SerialNumberArithmetic.distance(from: UInt16(truncatingIfNeeded: highestSequence), to: packet.sequenceNumber)
-            if abs(sequenceDelta) > Self.sequenceJump {
-                restart(ssrc: ssrc, payloadType: packet.payloadType)
-                sequence = Int64(packet.sequenceNumber)
-                timestamp = samples(fromTicks: Int64(packet.timestamp))
-                beginStream(sequence: sequence, timestamp: timestamp, rtpTimestamp: packet.timestamp)
-            } else {
-                sequence = highestSequence + sequenceDelta
-                timestamp = highestTimestamp + sequenceDelta * Int64(samplesPerFrame)
-            }
         } else {
             let sequenceDelta = SerialNumberArithmetic.distance(from: UInt16(truncatingIfNeeded: highestSequence), to: packet.sequenceNumber)
-            let timestampDelta = samples(fromTicks: SerialNumberArithmetic.distance(from: highestRTPTimestamp, to: packet.timestamp))
+            // A packet of a codec on another RTP clock (the sender switched between Opus's
+            // 48 kHz and G.711's 8) has timestamps that cannot be compared with the stream's:
+            // it is placed by its sequence number, a frame per packet, and the first one stored
+            // past the highest carries the stream onto its clock. Nothing stored is lost.
+            let timestampDelta = packetClockRate != clockRate ? sequenceDelta * Int64(samplesPerFrame)
+                : samples(fromTicks: SerialNumberArithmetic.distance(from: highestRTPTimestamp, to: packet.timestamp))
             let timestampSlip = timestampDelta - sequenceDelta * Int64(samplesPerFrame)
-            let limit = Int64(Self.timestampJumpSeconds * configuration.sampleRate)
-            if abs(sequenceDelta) > Self.sequenceJump || timestampSlip > limit || timestampSlip < -limit {
+            if abs(sequenceDelta) > Self.sequenceJump || abs(timestampSlip) > Int64(Self.timestampJumpSeconds * configuration.sampleRate) {
                 restart(ssrc: ssrc, payloadType: packet.payloadType)
-                sequence = Int64(packet.sequenceNumber)
-                timestamp = samples(fromTicks: Int64(packet.timestamp))
+                timestamp = samples(fromTicks: Int64(packet.timestamp))  // on the packet's clock, now the stream's
                 beginStream(sequence: sequence, timestamp: timestamp, rtpTimestamp: packet.timestamp)
             } else {
                 sequence = highestSequence + sequenceDelta

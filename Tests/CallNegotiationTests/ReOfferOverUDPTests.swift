@@ -68,6 +68,47 @@ import Transport
         }
     }
 
+    /// Both sides talking, a 20 ms tick at a time on the virtual clock.
+    final class Talk {
+        let alice: Party, bob: Party
+        private(set) var tick = 0
+
+        init(_ alice: Party, _ bob: Party) {
+            self.alice = alice
+            self.bob = bob
+        }
+
+        /// Ticks until `end`, calling `atTick` before each one's audio.
+        func run(until end: Int, _ atTick: (Int) throws -> Void) throws {
+            while tick < end {
+                try atTick(tick)
+                let now = Double(tick) * 20
+                alice.speak(tick, nowMs: now)
+                bob.speak(tick, nowMs: now)
+                alice.listen(nowMs: now, expecting: bob.media.direction.sends)
+                bob.listen(nowMs: now, expecting: alice.media.direction.sends)
+                tick += 1
+            }
+        }
+    }
+
+    /// Alice and Bob on sockets of their own, Alice offering with `keys` (one suite) and Bob
+    /// answering, each call sending to the other: the talk, both local descriptions and what
+    /// each side negotiated.
+    static func connect(keys: [SRTPKeyingMaterial], ssrcs: (alice: UInt32, bob: UInt32)) throws
+        -> (talk: Talk, aliceLocal: LocalAudio, bobLocal: LocalAudio, aliceSide: NegotiatedAudio, bobSide: NegotiatedAudio) {
+        let aliceSocket = try socket(), bobSocket = try socket()
+        var aliceLocal = LocalAudio(address: "127.0.0.1", port: aliceSocket.localEndpoint.port)
+        aliceLocal.suites = [.aesCM128HmacSha1_80]
+        let bobLocal = LocalAudio(address: "127.0.0.1", port: bobSocket.localEndpoint.port)
+        let (aliceSide, bobSide) = try exchange(alice: aliceLocal, keys: keys, bob: bobLocal, bobKey: nil)
+        let alice = Party(media: try aliceSide.makeCallMedia(ssrc: ssrcs.alice), socket: aliceSocket)
+        let bob = Party(media: try bobSide.makeCallMedia(ssrc: ssrcs.bob), socket: bobSocket)
+        try aliceSocket.setRemote(UDPEndpoint(host: aliceSide.remoteAddress, port: aliceSide.remotePort))
+        try bobSocket.setRemote(UDPEndpoint(host: bobSide.remoteAddress, port: bobSide.remotePort))
+        return (Talk(alice, bob), aliceLocal, bobLocal, aliceSide, bobSide)
+    }
+
     static func socket() throws -> UDPSocket { try UDPSocket(bindingTo: UDPEndpoint(host: "127.0.0.1", port: 0)) }
 
     /// Alice offers with `local` and `keys`; Bob answers keeping `bobKey` (his key of that
@@ -82,28 +123,10 @@ import Transport
     }
 
     @Test func newPortAndKeyThenHoldAndResumeKeepAudioFlowing() throws {
-        let aliceSocket = try Self.socket(), bobSocket = try Self.socket()
-        var aliceLocal = LocalAudio(address: "127.0.0.1", port: aliceSocket.localEndpoint.port)
-        aliceLocal.suites = [.aesCM128HmacSha1_80]
-        let bobLocal = LocalAudio(address: "127.0.0.1", port: bobSocket.localEndpoint.port)
-        var (aliceSide, bobSide) = try Self.exchange(alice: aliceLocal, keys: [.random(profile: .aesCM128HmacSha1_80)],
-                                                     bob: bobLocal, bobKey: nil)
-        let alice = Party(media: try aliceSide.makeCallMedia(ssrc: 0xA11C_E000), socket: aliceSocket)
-        let bob = Party(media: try bobSide.makeCallMedia(ssrc: 0xB0B0), socket: bobSocket)
-        try aliceSocket.setRemote(UDPEndpoint(host: aliceSide.remoteAddress, port: aliceSide.remotePort))
-        try bobSocket.setRemote(UDPEndpoint(host: bobSide.remoteAddress, port: bobSide.remotePort))
-        var tick = 0
-        func run(until end: Int, _ atTick: (Int) throws -> Void = { _ in }) throws {
-            while tick < end {
-                try atTick(tick)
-                let now = Double(tick) * 20
-                alice.speak(tick, nowMs: now)
-                bob.speak(tick, nowMs: now)
-                alice.listen(nowMs: now, expecting: bob.media.direction.sends)
-                bob.listen(nowMs: now, expecting: alice.media.direction.sends)
-                tick += 1
-            }
-        }
+        var (talk, aliceLocal, bobLocal, aliceSide, bobSide) = try Self.connect(keys: [.random(profile: .aesCM128HmacSha1_80)],
+                                                                               ssrcs: (0xA11C_E000, 0xB0B0))
+        let (alice, bob) = (talk.alice, talk.bob)
+        func run(until end: Int, _ atTick: (Int) throws -> Void = { _ in }) throws { try talk.run(until: end, atTick) }
         func concealed(_ party: Party) -> Int { party.media.statistics.inbound.concealedSamples }
         try run(until: 100)
         #expect(alice.level(50..<100) > -40 && bob.level(50..<100) > -40, "both hear each other before")
@@ -202,29 +225,11 @@ import Transport
     /// one frame concealed at each switch, nothing dropped as an unknown payload type, the same
     /// SRTP sessions and stream throughout.
     @Test func aReOfferToAnotherCodecSwitchesTheRunningCall() throws {
-        let aliceSocket = try Self.socket(), bobSocket = try Self.socket()
-        var aliceLocal = LocalAudio(address: "127.0.0.1", port: aliceSocket.localEndpoint.port)
-        aliceLocal.suites = [.aesCM128HmacSha1_80]
-        let bobLocal = LocalAudio(address: "127.0.0.1", port: bobSocket.localEndpoint.port)
         let aliceKeys: [SRTPKeyingMaterial] = [.random(profile: .aesCM128HmacSha1_80)]
-        var (aliceSide, bobSide) = try Self.exchange(alice: aliceLocal, keys: aliceKeys, bob: bobLocal, bobKey: nil)
+        var (talk, aliceLocal, bobLocal, aliceSide, bobSide) = try Self.connect(keys: aliceKeys, ssrcs: (0xA11C_E001, 0xB0B1))
+        let (alice, bob) = (talk.alice, talk.bob)
         #expect(aliceSide.codec == .opus)
-        let alice = Party(media: try aliceSide.makeCallMedia(ssrc: 0xA11C_E001), socket: aliceSocket)
-        let bob = Party(media: try bobSide.makeCallMedia(ssrc: 0xB0B1), socket: bobSocket)
-        try aliceSocket.setRemote(UDPEndpoint(host: aliceSide.remoteAddress, port: aliceSide.remotePort))
-        try bobSocket.setRemote(UDPEndpoint(host: bobSide.remoteAddress, port: bobSide.remotePort))
-        var tick = 0
-        func run(until end: Int, _ atTick: (Int) throws -> Void = { _ in }) throws {
-            while tick < end {
-                try atTick(tick)
-                let now = Double(tick) * 20
-                alice.speak(tick, nowMs: now)
-                bob.speak(tick, nowMs: now)
-                alice.listen(nowMs: now, expecting: true)
-                bob.listen(nowMs: now, expecting: true)
-                tick += 1
-            }
-        }
+        func run(until end: Int, _ atTick: (Int) throws -> Void = { _ in }) throws { try talk.run(until: end, atTick) }
         func concealed(_ party: Party) -> Int { party.media.statistics.inbound.concealedSamples }
         try run(until: 100)
 
@@ -238,7 +243,7 @@ import Transport
             }
             let aliceNext = try SessionDescription(parsing: answer.formatted).negotiated(offer: offer)
             #expect(aliceNext.codec == codecs[0] && bobNext.codec == codecs[0])
-            let start = tick, (aliceConcealed, bobConcealed) = (concealed(alice), concealed(bob))
+            let start = talk.tick, (aliceConcealed, bobConcealed) = (concealed(alice), concealed(bob))
             try run(until: start + 100) { index in
                 if index == start { try alice.media.prepareToReceive(offer) }  // the offer goes out
                 if index == start + 1 { #expect(try !bobNext.apply(to: bob.media, replacing: bobSide)) }  // Bob answers

@@ -128,40 +128,14 @@ import TestSupport
             configuration.codec = codec
             configuration.payloadType = codec.staticPayloadType!
             configuration.telephoneEventClockRate = 8_000
-            let speech = CallOverNetworkTests.alice
-            let alice = try CallMedia(configuration: configuration, sendingKey: nil, receivingKey: nil, ssrc: 0x0A11CE, rtcpSeed: 5)
-            let bob = try CallMedia(configuration: configuration, sendingKey: nil, receivingKey: nil, ssrc: 0x0B0B, rtcpSeed: 11)
-            let toBob = Wire(), toAlice = Wire()
-            let frame = UnsafeMutableBufferPointer<Int16>.allocate(capacity: 960)
-            defer { frame.deallocate() }
-            let input = UnsafeMutableBufferPointer<Int16>.allocate(capacity: speech.count)
-            defer { input.deallocate() }
-            _ = input.initialize(from: speech)
-            let inputFrames = speech.count / 960
-            func oneFrame(_ tick: Int) -> Int {
-                let now = Double(tick) * 20
-                toBob.deliver(to: bob, nowMs: now)
-                toAlice.deliver(to: alice, nowMs: now)
-                let spoken = UnsafeBufferPointer(rebasing: input[((tick % inputFrames) * 960)..<((tick % inputFrames + 1) * 960)])
-                let (_, audio) = AllocationCounter.measure {
-                    _ = alice.render(into: frame, nowMs: now)
-                    alice.send(microphone: spoken)
-                    _ = bob.render(into: frame, nowMs: now)
-                    bob.send(microphone: UnsafeBufferPointer(frame))
-                }
-                alice.sendDatagrams(nowMs: now) { toBob.send($0) }
-                bob.sendDatagrams(nowMs: now) { toAlice.send($0) }
-                return audio
-            }
-            var warmUp = 0
-            while warmUp < 200 || alice.statistics.transport.rtcpPacketsSent < 2 || bob.statistics.transport.rtcpPacketsSent < 2 {
-                _ = oneFrame(warmUp)
-                warmUp += 1
-            }
+            let pair = WiredPair(alice: try CallMedia(configuration: configuration, sendingKey: nil, receivingKey: nil, ssrc: 0x0A11CE, rtcpSeed: 5),
+                                 bob: try CallMedia(configuration: configuration, sendingKey: nil, receivingKey: nil, ssrc: 0x0B0B, rtcpSeed: 11))
+            let (alice, bob) = (pair.alice, pair.bob)
+            let warmUp = pair.warmUp()
             var allocations = 0
             for tick in warmUp..<(warmUp + 3_000) {
                 if tick % 500 == 250 { try alice.sendDTMF(.digit3, durationMs: 100) }
-                allocations += oneFrame(tick)
+                allocations += pair.frame(tick)
             }
             #expect(allocations == 0)
             #expect(bob.statistics.inbound.concealmentEvents > 100, "the lossy wire exercised concealment")
@@ -174,45 +148,19 @@ import TestSupport
     /// → Opus → PCMU on both sides of a lossy call with DTMF.
     @Test func codecSwitchesAllocateNothingOnTheAudioSide() async throws {
         try await offCooperativePool {
-            let speech = CallOverNetworkTests.alice
-            let alice = try CallMedia(configuration: CodecSwitchTests.configuration(.pcmu), sendingKey: nil, receivingKey: nil,
-                                      ssrc: 0x0A11CE, rtcpSeed: 5)
-            let bob = try CallMedia(configuration: CodecSwitchTests.configuration(.pcmu), sendingKey: nil, receivingKey: nil,
-                                    ssrc: 0x0B0B, rtcpSeed: 11)
-            let toBob = Wire(), toAlice = Wire()
-            let frame = UnsafeMutableBufferPointer<Int16>.allocate(capacity: 960)
-            defer { frame.deallocate() }
-            let input = UnsafeMutableBufferPointer<Int16>.allocate(capacity: speech.count)
-            defer { input.deallocate() }
-            _ = input.initialize(from: speech)
-            let inputFrames = speech.count / 960
-            func oneFrame(_ tick: Int) -> Int {
-                let now = Double(tick) * 20
-                toBob.deliver(to: bob, nowMs: now)
-                toAlice.deliver(to: alice, nowMs: now)
-                let spoken = UnsafeBufferPointer(rebasing: input[((tick % inputFrames) * 960)..<((tick % inputFrames + 1) * 960)])
-                let (_, audio) = AllocationCounter.measure {
-                    _ = alice.render(into: frame, nowMs: now)
-                    alice.send(microphone: spoken)
-                    _ = bob.render(into: frame, nowMs: now)
-                    bob.send(microphone: UnsafeBufferPointer(frame))
-                }
-                alice.sendDatagrams(nowMs: now) { toBob.send($0) }
-                bob.sendDatagrams(nowMs: now) { toAlice.send($0) }
-                return audio
-            }
-            var warmUp = 0
-            while warmUp < 200 || alice.statistics.transport.rtcpPacketsSent < 2 || bob.statistics.transport.rtcpPacketsSent < 2 {
-                _ = oneFrame(warmUp)
-                warmUp += 1
-            }
+            let pair = WiredPair(alice: try CallMedia(configuration: CodecSwitchTests.configuration(.pcmu), sendingKey: nil, receivingKey: nil,
+                                                      ssrc: 0x0A11CE, rtcpSeed: 5),
+                                 bob: try CallMedia(configuration: CodecSwitchTests.configuration(.pcmu), sendingKey: nil, receivingKey: nil,
+                                                    ssrc: 0x0B0B, rtcpSeed: 11))
+            let (alice, bob) = (pair.alice, pair.bob)
+            var warmUp = pair.warmUp()
             // Every codec once before counting: libopus's first frames and the resamplers' first
             // use are not what this measures.
             let cycle: [AudioCodec] = [.pcma, .g722, .opus, .pcmu]
             for (index, codec) in cycle.enumerated() {
                 try bob.switchCodec(to: CodecSwitchTests.configuration(codec))
                 try alice.switchCodec(to: CodecSwitchTests.configuration(codec))
-                for tick in (warmUp + index * 50)..<(warmUp + index * 50 + 50) { _ = oneFrame(tick) }
+                for tick in (warmUp + index * 50)..<(warmUp + index * 50 + 50) { _ = pair.frame(tick) }
             }
             warmUp += cycle.count * 50
             var allocations = 0
@@ -223,11 +171,64 @@ import TestSupport
                     try alice.switchCodec(to: CodecSwitchTests.configuration(codec))
                 }
                 if tick % 500 == 100 { try alice.sendDTMF(.digit5, durationMs: 100) }
-                allocations += oneFrame(tick)
+                allocations += pair.frame(tick)
             }
             #expect(allocations == 0)
             #expect(bob.statistics.inbound.unknownPayloadTypePackets == 0)
             #expect(alice.statistics.outbound.telephoneEventsSent == 4)
+        }
+    }
+
+    /// Alice talking the speech fixture to Bob, who sends back what he played, over two
+    /// lossy `Wire`s; the audio sides' allocations counted per frame.
+    final class WiredPair {
+        let alice: CallMedia
+        let bob: CallMedia
+        private let toBob = Wire(), toAlice = Wire()
+        private let frameBuffer = UnsafeMutableBufferPointer<Int16>.allocate(capacity: 960)
+        private let input: UnsafeMutableBufferPointer<Int16>
+        private let inputFrames: Int
+
+        init(alice: CallMedia, bob: CallMedia) {
+            self.alice = alice
+            self.bob = bob
+            let speech = CallOverNetworkTests.alice
+            input = .allocate(capacity: speech.count)
+            _ = input.initialize(from: speech)
+            inputFrames = speech.count / 960
+        }
+
+        deinit {
+            frameBuffer.deallocate()
+            input.deallocate()
+        }
+
+        /// One 20 ms tick: deliveries, both audio sides (counted), both network sides; the
+        /// audio sides' allocations.
+        func frame(_ tick: Int) -> Int {
+            let now = Double(tick) * 20
+            toBob.deliver(to: bob, nowMs: now)
+            toAlice.deliver(to: alice, nowMs: now)
+            let spoken = UnsafeBufferPointer(rebasing: input[((tick % inputFrames) * 960)..<((tick % inputFrames + 1) * 960)])
+            let (_, audio) = AllocationCounter.measure {
+                _ = alice.render(into: frameBuffer, nowMs: now)
+                alice.send(microphone: spoken)
+                _ = bob.render(into: frameBuffer, nowMs: now)
+                bob.send(microphone: UnsafeBufferPointer(frameBuffer))
+            }
+            alice.sendDatagrams(nowMs: now) { toBob.send($0) }
+            bob.sendDatagrams(nowMs: now) { toAlice.send($0) }
+            return audio
+        }
+
+        /// Runs at least 200 ticks and until each side sent two RTCP reports; the ticks run.
+        func warmUp() -> Int {
+            var tick = 0
+            while tick < 200 || alice.statistics.transport.rtcpPacketsSent < 2 || bob.statistics.transport.rtcpPacketsSent < 2 {
+                _ = frame(tick)
+                tick += 1
+            }
+            return tick
         }
     }
 }
