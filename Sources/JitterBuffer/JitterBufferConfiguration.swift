@@ -11,8 +11,9 @@ public struct JitterBufferConfiguration: Sendable, Equatable {
     /// The codec of each payload type the sender may use (an answer may list several, and the
     /// sender may switch among them: RFC 3264 §5.1). Empty: every packet is `codec`, whatever
     /// its payload type. Otherwise `codec` must be one of them (it plays first) and a packet of
-    /// an unlisted payload type is discarded. A switch between codecs of one RTP clock (G.711
-    /// and G.722 all run at 8 kHz) continues the stream; one to another clock restarts it.
+    /// an unlisted payload type is discarded. A switch continues the stream without a gap: on
+    /// one RTP clock (G.711 and G.722 all run at 8 kHz) by timestamp, onto another (Opus's
+    /// 48 kHz) by sequence number.
     public var payloadTypes: [UInt8: AudioCodec] = [:]
     /// Duration of one playout tick and of the sender's packets, in milliseconds (10, 20, 40 or 60).
     public var frameDurationMs = 20

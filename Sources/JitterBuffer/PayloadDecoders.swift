@@ -2,17 +2,18 @@
 import AudioCodecs
 
 /// One decoder per payload type the sender may use (RFC 3264: the answerer may switch among
-/// the formats of the answer without a new offer), all made at `init`, and the one playing.
+/// the formats of the answer without a new offer), made off the audio thread, and the one
+/// playing.
 ///
 /// Playout switches decoders at the first packet of another payload type it decodes; the
 /// decoder taken up is reset, as a decoder whose state belongs to an earlier stretch of the
-/// call. Packets of codecs on another RTP clock cannot share the timeline: the buffer restarts
-/// the stream instead (`AdaptiveJitterBuffer`). No allocation after `init`.
+/// call. A codec switch of our own replaces the whole set by `exchange`. No allocation or
+/// release on the audio thread.
 final class PayloadDecoders {
     /// A payload type and its codec's decoder.
     struct Entry {
-        /// The payload type, or `anyPayloadType` (a plain integer: comparing optionals costs
-        /// an allocation per comparison in unoptimised builds, on the audio thread).
+        /// The payload type, or `anyPayloadType`. Searched with a plain index loop: a
+        /// `firstIndex(where:)` over these entries allocated per entry in unoptimised builds.
         let payloadType: Int
         let codec: AudioCodec
         let decoder: any AudioDecoder
