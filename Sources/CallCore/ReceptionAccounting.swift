@@ -75,7 +75,10 @@ struct ReceptionAccounting {
 
     /// Accounts for one parsed RTP packet that arrived at `arrivalTimeMs`.
     mutating func account(_ packet: RTPPacketView, arrivalTimeMs: Double) -> Verdict {
-        let isAudio = packet.payloadType == configuration.payloadType || configuration.alternativeReceiveCodecs[packet.payloadType] != nil
+        // The codec of an audio packet (nil: telephone-event or unknown).
+        let codec = packet.payloadType == configuration.payloadType ? configuration.codec
+            : configuration.alternativeReceiveCodecs[packet.payloadType]
+        let isAudio = codec != nil
         guard isAudio || configuration.telephoneEventPayloadType == packet.payloadType else {
             counters.unknownPayloadTypePackets += 1
             return .dropped
@@ -118,8 +121,7 @@ struct ReceptionAccounting {
         }
         counters.headerBytesReceived += packet.bytes.count - packet.payload.count
         counters.lastPacketReceivedTimestampMs = arrivalTimeMs
-        let clockRate = isAudio ? (configuration.alternativeReceiveCodecs[packet.payloadType] ?? configuration.codec).rtpClockRate
-            : configuration.telephoneEventClockRate
+        let clockRate = codec?.rtpClockRate ?? configuration.telephoneEventClockRate
         switch receiver?.record(packet, arrivalTime: Self.rtpClockTime(ms: arrivalTimeMs, clockRate: clockRate)) {
         case .reordered:
             counters.packetsReordered += 1
