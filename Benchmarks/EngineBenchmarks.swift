@@ -124,14 +124,21 @@ struct EngineBenchmarks {
 
     /// Mouth-to-ear delay (`voicecall latency`'s measurement: two engines, real threads, UDP and
     /// SRTP on loopback, voiceChat) for 20 and 10 ms frames × 10 and 5 ms periods, each beside
-    /// its floor (`MouthToEarFloor`), and the CPU each configuration costs.
+    /// its floor (`MouthToEarFloor`), and the CPU each configuration costs; the configurations
+    /// whose period is shorter than the frame also played a period at a time
+    /// (`PlayoutTick.devicePeriod`).
     func mouthToEar() throws {
-        for (frameMs, periodMs) in [(20, 10), (20, 5), (10, 10), (10, 5)] {
+        let configurations: [(frameMs: Int, periodMs: Int, tick: PlayoutTick)] = [
+            (20, 10, .frame), (20, 10, .devicePeriod), (20, 5, .frame), (20, 5, .devicePeriod),
+            (10, 10, .frame), (10, 5, .frame), (10, 5, .devicePeriod),
+        ]
+        for (frameMs, periodMs, tick) in configurations {
             var measurement = MouthToEarMeasurement()
             measurement.frameMs = frameMs
             measurement.periodMs = periodMs
+            measurement.playoutTick = tick
             let result = try measurement.run()
-            let name = "\(frameMs) ms frames, \(periodMs) ms periods"
+            let name = "\(frameMs) ms frames, \(periodMs) ms periods" + (tick == .devicePeriod ? ", played by the period" : "")
             report.add(BenchmarkFigure(group: Self.group, name: "mouth-to-ear, \(name)", value: result.meanMs, unit: "ms",
                                        baseline: "floor of the configuration", baselineValue: result.floor.totalMs,
                                        ratio: result.meanMs / result.floor.totalMs))

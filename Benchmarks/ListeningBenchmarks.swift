@@ -16,7 +16,7 @@ import TestSupport
 /// fate. Then, per row:
 /// - **libopus**: every packet decoded in order, no network: the codec alone, the ceiling;
 /// - **ours**: the call's jitter buffer (`MediaConfiguration().jitterBuffer`, adaptive, one
-///   frame per 20 ms tick on the receiver's clock);
+///   frame per 20 ms tick on the receiver's clock, or a device period per tick: `--tick-ms`);
 /// - **ours, no stretching**: the same with time-stretching off (`allowsTimeStretching`);
 /// - **oracle@ours**: every packet played exactly our mean playout delay after it was sent
 ///   (`FixedDelayPlayout`: decoded if it had arrived, the next packet's FEC, else libopus
@@ -44,6 +44,12 @@ struct ListeningBenchmarks {
     var onlyNetworks: Set<String> = []
     /// `--no-gstreamer`: leaves the real-time GStreamer columns out (a run in seconds, not minutes).
     var withGStreamer = true
+    /// `--tick-ms`: the playout tick of ours (20: a frame at a time; 10 or 5: a device period at
+    /// a time, as the engine plays a 20 ms call on 10 ms periods).
+    var tickMs = 20
+    /// `--arrivals-at-ticks`: ours sees each packet at the tick that takes it in, as a call's
+    /// audio side does (the engine), not at its arrival on the trace.
+    var arrivalsAtTicks = false
     /// GStreamer replays run at once (each is a real-time replay of the whole talk).
     static let gstreamerReplaysAtOnce = 8
 
@@ -148,7 +154,7 @@ struct ListeningBenchmarks {
                     pcm: talk.samples, frameCount: talk.frames,
                     encoding: .init(bitsPerSecond: 24_000, complexity: 10, inbandFEC: lossPercent > 0, expectedLossPercent: lossPercent))
                 streams[lossPercent] = stream
-                let results = try Self.play(trace, stream: stream)
+                let results = try Self.play(trace, stream: stream, tickMs: tickMs, arrivalsAtTicks: arrivalsAtTicks)
                 for (receiverIndex, playout) in results.enumerated() {
                     playouts[networkIndex][receiverIndex].append(playout)
                     try score(playout, network: network, networkIndex: networkIndex, receiverIndex: receiverIndex, seed: drawn)
@@ -199,11 +205,11 @@ struct ListeningBenchmarks {
     }
 
     /// Every receiver's playout of `trace`, in `Receiver` order.
-    static func play(_ trace: NetworkTrace, stream: OpusPacketStream) throws -> [Playout] {
+    static func play(_ trace: NetworkTrace, stream: OpusPacketStream, tickMs: Int, arrivalsAtTicks: Bool) throws -> [Playout] {
         let everyPacket = NetworkTrace(packets: trace.packets.map { TracePacket(sequence: $0.sequence, sendMs: $0.sendMs, arrivalMs: $0.sendMs) })
         let libopus = Playout(pcm: try FixedDelayPlayout(everyPacket, stream: stream, delayMs: 0).pcm)
-        let ours = try adaptive(trace, stream: stream, stretching: true)
-        let oursNoStretching = try adaptive(trace, stream: stream, stretching: false)
+        let ours = try adaptive(trace, stream: stream, stretching: true, tickMs: tickMs, arrivalsAtTicks: arrivalsAtTicks)
+        let oursNoStretching = try adaptive(trace, stream: stream, stretching: false, tickMs: tickMs, arrivalsAtTicks: arrivalsAtTicks)
         let fixed = try FixedDelayPlayout(trace, stream: stream, delayMs: ours.meanDelayMs.isFinite ? ours.meanDelayMs : 0)
         let received = trace.packets.filter { $0.arrivalMs != nil }
         let late = received.filter { $0.arrivalMs! > $0.sendMs + fixed.delayMs }.count
@@ -215,12 +221,17 @@ struct ListeningBenchmarks {
     }
 
     /// The call's jitter buffer on `trace`, recorded.
-    static func adaptive(_ trace: NetworkTrace, stream: OpusPacketStream, stretching: Bool) throws -> Playout {
+    static func adaptive(_ trace: NetworkTrace, stream: OpusPacketStream, stretching: Bool, tickMs: Int,
+                         arrivalsAtTicks: Bool) throws -> Playout {
         var configuration = MediaConfiguration().jitterBuffer
         configuration.allowsTimeStretching = stretching
         var pcm: [Int16] = []
         pcm.reserveCapacity(trace.packets.count * OpusPacketStream.samplesPerFrame + 200_000)
-        let run = try AdaptiveJitterBufferReplay.replay(trace, stream: stream, configuration: configuration) { pcm.append(contentsOf: $0) }
+        let tickSamples = OpusPacketStream.samplesPerFrame * tickMs / 20
+        let run = try AdaptiveJitterBufferReplay.replay(trace, stream: stream, configuration: configuration, tickSamples: tickSamples,
+                                                        arrivalsAtTicks: arrivalsAtTicks) {
+            pcm.append(contentsOf: $0)
+        }
         let summary = run.summary(trace)
         return Playout(pcm: pcm, meanDelayMs: summary.meanDelayMs, p95DelayMs: summary.p95DelayMs, lateLoss: summary.lateLossCreditingFEC,
                        concealed: summary.concealed,
@@ -244,7 +255,7 @@ struct ListeningBenchmarks {
         print("\n== \(Self.group) (PESQ-WB MOS-LQO, ITU-T P.862.2, mean of the talk's 4 utterances; the same packets at the same times "
               + "for every receiver of a row) ==")
         print("delay = send → play of played packets; late = received packets not played (FEC recoveries credited); concealed and")
-        print("stretched = share of 20 ms ticks; \(seeds) seed(s) per network, seed offset \(seedOffset)")
+        print("stretched = share of \(tickMs) ms ticks; \(seeds) seed(s) per network, seed offset \(seedOffset)")
         print(Self.row("network", "receiver", "PESQ", "mean ms", "p95 ms", "late %", "concealed %", "stretched %"))
         for (networkIndex, network) in Self.networks.enumerated() where !pairs[networkIndex][0].isEmpty {
             var pesq: [Receiver: Double] = [:]

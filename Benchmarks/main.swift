@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // `swift run -c release benchmarks [group…] [--rounds N] [--only ROW]… [--json PATH]` (listening: --only NETWORK)
 //   jitter options: [--trace FILE]… [--plot DIR] [--write-traces DIR] [--seed-offset N]
-//   quality and listening options: [--seeds N] [--seed-offset N] [--python PATH]; listening: [--no-gstreamer];
+//   quality and listening options: [--seeds N] [--seed-offset N] [--python PATH]; listening: [--no-gstreamer] [--tick-ms 20|10|5] [--arrivals-at-ticks];
 //   processing: [--python PATH]
 //   soak options: [--minutes N] (240 by default); alsa-soak: [--minutes N] (3) [--device PCM] (pulse)
 // Groups: opus, codecs, srtp, jitter, aec, call, engine, directory (all of these when none is named);
@@ -39,6 +39,8 @@ var seedOffset: UInt64 = 0
 var seeds: Int? = nil
 var python: String? = nil
 var withGStreamer = true
+var listeningTickMs = 20
+var arrivalsAtTicks = false
 var soakMinutes: Double? = nil
 var soakDevice = "pulse"
 var arguments = CommandLine.arguments.dropFirst()
@@ -76,6 +78,11 @@ while let argument = arguments.popFirst() {
         soakDevice = name
     case "--no-gstreamer":
         withGStreamer = false
+    case "--tick-ms":
+        guard let text = arguments.popFirst(), let value = Int(text), [20, 10, 5].contains(value) else { fail("--tick-ms needs 20, 10 or 5") }
+        listeningTickMs = value
+    case "--arrivals-at-ticks":
+        arrivalsAtTicks = true
     case "--python":
         guard let path = arguments.popFirst() else { fail("--python needs the path of a Python with pesq and numpy") }
         python = path
@@ -113,7 +120,8 @@ do {
             try QualityBenchmarks(report: report, seeds: seeds ?? 4, seedOffset: seedOffset, python: python).run()
         case "listening":
             try ListeningBenchmarks(report: report, seeds: seeds ?? 1, seedOffset: seedOffset, python: python,
-                                    onlyNetworks: onlyRows, withGStreamer: withGStreamer).run()
+                                    onlyNetworks: onlyRows, withGStreamer: withGStreamer, tickMs: listeningTickMs,
+                                    arrivalsAtTicks: arrivalsAtTicks).run()
         case "processing":
             try ProcessingBenchmarks(report: report, python: python).run()
         case "jitter":

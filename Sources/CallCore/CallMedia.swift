@@ -561,11 +561,14 @@ public final class CallMedia: @unchecked Sendable {
     // MARK: Audio side
 
     /// Plays the next frame: queued packets enter the jitter buffer (with their arrival
-    /// times), which writes `samplesPerFrame` samples into `frame`. Returns false, with
-    /// silence written, while the call is held or its `direction` does not receive.
+    /// times), which writes `frame.count` samples into `frame` — `samplesPerFrame`, or fewer
+    /// for a player that renders a device period at a time (the jitter buffer then decodes on
+    /// the period's lattice, which shortens its wait: `AdaptiveJitterBuffer.nextSamples`).
+    /// Returns false, with silence written, while the call is held or its `direction` does
+    /// not receive.
     @discardableResult
     public func render(into frame: UnsafeMutableBufferPointer<Int16>, nowMs: Double) -> Bool {
-        precondition(frame.count == samplesPerFrame, "CallMedia.render: the frame must hold \(samplesPerFrame) samples")
+        precondition((1...samplesPerFrame).contains(frame.count), "CallMedia.render: the frame must hold 1 to \(samplesPerFrame) samples")
         lastRenderMs = nowMs
         applyPendingCodecSwitch()
         let isHeld = self.isHeld || !direction.receives

@@ -10,9 +10,12 @@ import AudioProcessing
 ///
 /// Sans-I/O like `CallMedia`: the caller hands in device periods of any length at the
 /// device's rate (`capture`) and asks for periods to play (`render`); FIFOs and a resampler
-/// make whole frames at the calls' rate. The mix frame last rendered is the reference for the
-/// next microphone frame; the echo canceller finds the remaining delay itself, seeded by
-/// `setDeviceDelay`.
+/// make whole frames at the calls' rate for the microphone. Playback is rendered a frame at a
+/// time, or with `PlayoutTick.devicePeriod` as the device asks for it (in 2.5 ms steps, never
+/// across a frame's end), so each call's jitter buffer decodes on the period's lattice rather
+/// than the frame's: a 20 ms call on 10 ms periods plays a packet up to a period sooner. What
+/// was rendered is the echo reference for the next microphone frame; the echo canceller finds
+/// the remaining delay itself, seeded by `setDeviceDelay`.
 ///
 /// When the microphone and the loudspeaker run on different clocks, `DeviceDriftCompensator`
 /// resamples the microphone onto the loudspeaker's clock (`compensatesDeviceDrift`).
@@ -29,15 +32,26 @@ public final class CallMixer {
     public private(set) var calls: [CallMedia] = []
 
     private let frameCount: Int
+    /// The step playback is rendered in (2.5 ms at the calls' rate): every frame duration is a
+    /// multiple of it.
+    private let renderStep: Int
     /// Device samples in the longest period the adapters are sized for.
     private let devicePeriodSamples: Int
     private let captureAdapter: RateAdapter
     private let playbackAdapter: RateAdapter
     private let reference: SampleFIFO
-    private let callFrames: UnsafeMutableBufferPointer<Int16>
-    private let callPlaying: UnsafeMutableBufferPointer<Bool>
-    /// The last mix before saturation (Σ playing calls × gain), kept for the bridge.
-    private let accumulator: UnsafeMutableBufferPointer<Int32>
+    /// Each call's frame being rendered, the mix before saturation (Σ playing calls × gain)
+    /// and whether each call played in it, filled a piece at a time from `framePosition`…
+    private var callFrames: UnsafeMutableBufferPointer<Int16>
+    private var callPlaying: UnsafeMutableBufferPointer<Bool>
+    private var accumulator: UnsafeMutableBufferPointer<Int32>
+    /// …and the same of the last whole frame rendered, kept for the bridge (swapped with the
+    /// above when a frame is complete).
+    private var completedCallFrames: UnsafeMutableBufferPointer<Int16>
+    private var completedCallPlaying: UnsafeMutableBufferPointer<Bool>
+    private var completedAccumulator: UnsafeMutableBufferPointer<Int32>
+    /// Samples of the current frame rendered so far.
+    private var framePosition = 0
     private let mix: UnsafeMutableBufferPointer<Int16>
     private let microphone: UnsafeMutableBufferPointer<Int16>
     private let farEnd: UnsafeMutableBufferPointer<Int16>
@@ -52,8 +66,8 @@ public final class CallMixer {
     private var drift: DeviceDriftCompensator
     /// Frames of microphone audio processed and sent so far.
     public private(set) var capturedFrames = 0
-    /// Frames of the mix rendered so far.
-    private var renderedFrames = 0
+    /// Samples of the mix rendered so far.
+    private var renderedSamples = 0
 
     /// A mixer for `configuration`.
     /// - Throws: `CallMixerError` naming what was refused.
@@ -65,6 +79,7 @@ public final class CallMixer {
         }
         self.configuration = configuration
         frameCount = configuration.samplesPerFrame
+        renderStep = max(1, configuration.sampleRate / 400)
         let devicePeriod = configuration.deviceSampleRate * configuration.maximumDevicePeriodMs / 1_000
         devicePeriodSamples = max(1, devicePeriod)
         let pipelinePeriod = configuration.sampleRate * configuration.maximumDevicePeriodMs / 1_000
@@ -101,6 +116,9 @@ public final class CallMixer {
         callFrames = buffer(configuration.maximumCalls * frameCount, 0)
         callPlaying = buffer(configuration.maximumCalls, false)
         accumulator = buffer(frameCount, 0)
+        completedCallFrames = buffer(configuration.maximumCalls * frameCount, 0)
+        completedCallPlaying = buffer(configuration.maximumCalls, false)
+        completedAccumulator = buffer(frameCount, 0)
         mix = buffer(frameCount, 0)
         microphone = buffer(frameCount, 0)
         farEnd = buffer(frameCount, 0)
@@ -114,9 +132,11 @@ public final class CallMixer {
     }
 
     deinit {
-        for buffer in [callFrames, mix, microphone, farEnd, processed, bridge, silence] { buffer.deallocate() }
+        for buffer in [callFrames, completedCallFrames, mix, microphone, farEnd, processed, bridge, silence] { buffer.deallocate() }
         callPlaying.deallocate()
+        completedCallPlaying.deallocate()
         accumulator.deallocate()
+        completedAccumulator.deallocate()
         echo.deallocate()
     }
 
@@ -133,19 +153,24 @@ public final class CallMixer {
         }
         calls.append(call)
         callPlaying[calls.count - 1] = false
+        completedCallPlaying[calls.count - 1] = false
     }
 
     /// Stops mixing `call` (a no-op when it is not mixed).
     public func remove(_ call: CallMedia) {
         guard let index = calls.firstIndex(where: { $0 === call }) else { return }
         calls.remove(at: index)
-        // Keep each call's last frame next to it.
-        for slot in index..<calls.count {
-            let from = (slot + 1) * frameCount
-            for sample in 0..<frameCount { callFrames[slot * frameCount + sample] = callFrames[from + sample] }
-            callPlaying[slot] = callPlaying[slot + 1]
+        // Keep each call's frames next to it (no array of the buffers: this runs on the audio thread).
+        func close(_ frames: UnsafeMutableBufferPointer<Int16>, _ playing: UnsafeMutableBufferPointer<Bool>) {
+            for slot in index..<calls.count {
+                let from = (slot + 1) * frameCount
+                for sample in 0..<frameCount { frames[slot * frameCount + sample] = frames[from + sample] }
+                playing[slot] = playing[slot + 1]
+            }
+            playing[calls.count] = false
         }
-        callPlaying[calls.count] = false
+        close(callFrames, callPlaying)
+        close(completedCallFrames, completedCallPlaying)
     }
 
     // MARK: Device
@@ -251,16 +276,25 @@ public final class CallMixer {
         for index in calls.indices { calls[index].reportXrun(direction) }
     }
 
-    /// Fills `playback` (any length, at the device's rate) with
-    /// the mix of every unheld call, rendering call frames as needed at `nowMs`.
+    /// Fills `playback` (any length, at the device's rate) with the mix of every unheld call,
+    /// rendering a frame of each call, or as much as the period needs (in 2.5 ms steps, with
+    /// `PlayoutTick.devicePeriod`), at `nowMs`.
     public func render(into playback: UnsafeMutableBufferPointer<Int16>, nowMs: Double) {
         // A period longer than the adapters hold is served in pieces that fit.
         var start = playback.startIndex
         while start < playback.endIndex {
             let piece = UnsafeMutableBufferPointer(rebasing: playback[start..<min(playback.endIndex, start + devicePeriodSamples)])
             while playbackAdapter.available < piece.count {
-                renderFrame(nowMs: nowMs)
-                playbackAdapter.push(UnsafeBufferPointer(mix))
+                // What the device still lacks, at the calls' rate, rounded up to the step.
+                let lacking = (piece.count - playbackAdapter.available) * configuration.sampleRate
+                let needed = (lacking + configuration.deviceSampleRate - 1) / configuration.deviceSampleRate
+                let steps = (needed + renderStep - 1) / renderStep
+                let rest = frameCount - framePosition
+                let count = configuration.playoutTick == .devicePeriod ? min(max(steps, 1) * renderStep, rest) : rest
+                let rendered = framePosition..<(framePosition + count)
+                renderPiece(rendered, nowMs: nowMs)
+                playbackAdapter.push(UnsafeBufferPointer(rebasing: mix[rendered]))
+                finishPiece(count)
             }
             _ = playbackAdapter.pop(into: piece)
             start += piece.count
@@ -285,7 +319,7 @@ public final class CallMixer {
     /// Samples (at the calls' rate) the loudspeaker has taken minus samples the microphone has
     /// given: constant on one clock, sliding when the two drift.
     private var sideLagSamples: Double {
-        let played = Double(renderedFrames * frameCount)
+        let played = Double(renderedSamples)
             - Double(playbackAdapter.available) * Double(configuration.sampleRate) / Double(configuration.deviceSampleRate)
         let captured = Double(capturedFrames * frameCount + captureAdapter.available)
         return played - captured
@@ -338,44 +372,60 @@ public final class CallMixer {
 
     // MARK: Frames
 
-    private func callFrame(_ index: Int) -> UnsafeMutableBufferPointer<Int16> {
-        UnsafeMutableBufferPointer(rebasing: callFrames[(index * frameCount)..<((index + 1) * frameCount)])
+    /// Call `index`'s frame in `frames` (`callFrames` or `completedCallFrames`).
+    private func callFrame(_ index: Int, in frames: UnsafeMutableBufferPointer<Int16>) -> UnsafeMutableBufferPointer<Int16> {
+        UnsafeMutableBufferPointer(rebasing: frames[(index * frameCount)..<((index + 1) * frameCount)])
     }
 
-    /// Renders every call's next frame and their mix; the mix becomes the echo reference.
-    private func renderFrame(nowMs: Double) {
-        accumulator.update(repeating: 0)
+    /// Renders `range` of the current frame: every call's audio there and their mix; the mix
+    /// becomes the echo reference.
+    private func renderPiece(_ range: Range<Int>, nowMs: Double) {
+        let sum = UnsafeMutableBufferPointer(rebasing: accumulator[range])
+        sum.update(repeating: 0)
         for index in calls.indices {
-            let frame = callFrame(index)
+            let piece = UnsafeMutableBufferPointer(rebasing: callFrame(index, in: callFrames)[range])
             let call = calls[index]
-            let playing = call.render(into: frame, nowMs: nowMs)
-            callPlaying[index] = playing
-            if playing { SampleMath.accumulate(UnsafeBufferPointer(frame), gain: call.playbackGain, into: accumulator) }
+            let playing = call.render(into: piece, nowMs: nowMs)
+            // A call plays in the frame if it played in any piece (a held piece is silence).
+            callPlaying[index] = (range.lowerBound > 0 && callPlaying[index]) || playing
+            if playing { SampleMath.accumulate(UnsafeBufferPointer(piece), gain: call.playbackGain, into: sum) }
         }
-        SampleMath.saturate(UnsafeBufferPointer(accumulator), into: mix)
-        renderedFrames += 1
-        if reference.count + frameCount > reference.capacity { reference.discard(frameCount) }
-        reference.push(UnsafeBufferPointer(mix))
+        let mixed = UnsafeMutableBufferPointer(rebasing: mix[range])
+        SampleMath.saturate(UnsafeBufferPointer(sum), into: mixed)
+        if reference.count + range.count > reference.capacity { reference.discard(range.count) }
+        reference.push(UnsafeBufferPointer(mixed))
+    }
+
+    /// Moves past `count` rendered samples; a whole frame becomes the bridge's.
+    private func finishPiece(_ count: Int) {
+        renderedSamples += count
+        framePosition += count
+        guard framePosition == frameCount else { return }
+        framePosition = 0
+        swap(&callFrames, &completedCallFrames)
+        swap(&callPlaying, &completedCallPlaying)
+        swap(&accumulator, &completedAccumulator)
     }
 
     /// Sends the processed microphone on every call, with the other playing calls bridged in:
-    /// each call's bridge is the last mix less its own contribution, so bridging costs one
-    /// pass per call however many calls there are.
+    /// each call's bridge is the last whole mix frame less its own contribution, so bridging
+    /// costs one pass per call however many calls there are.
     private func sendFrame() {
         let processedFrame = UnsafeBufferPointer(processed)
         var playingCount = 0
-        for index in calls.indices where callPlaying[index] { playingCount += 1 }
+        for index in calls.indices where completedCallPlaying[index] { playingCount += 1 }
         for index in calls.indices {
             let call = calls[index]
-            let othersPlaying = playingCount - (callPlaying[index] ? 1 : 0)
+            let othersPlaying = playingCount - (completedCallPlaying[index] ? 1 : 0)
             guard configuration.bridgesCalls, othersPlaying > 0 else {
                 call.send(microphone: processedFrame)
                 continue
             }
-            if callPlaying[index] {
-                SampleMath.subtract(UnsafeBufferPointer(callFrame(index)), gain: call.playbackGain, from: UnsafeBufferPointer(accumulator), into: bridge)
+            if completedCallPlaying[index] {
+                SampleMath.subtract(UnsafeBufferPointer(callFrame(index, in: completedCallFrames)), gain: call.playbackGain,
+                                    from: UnsafeBufferPointer(completedAccumulator), into: bridge)
             } else {
-                SampleMath.saturate(UnsafeBufferPointer(accumulator), into: bridge)
+                SampleMath.saturate(UnsafeBufferPointer(completedAccumulator), into: bridge)
             }
             call.send(microphone: processedFrame, bridged: UnsafeBufferPointer(bridge))
         }

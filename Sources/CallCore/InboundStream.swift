@@ -86,14 +86,14 @@ final class InboundStream {
     /// RFC 3611 §4.7.2 burst and gap statistics of the stream as received so far.
     var burstGapStatistics: BurstGapStatistics { burstGap.statistics }
 
-    /// Writes the next frame to play into `frame` (`samplesPerFrame` samples).
+    /// Writes the next audio to play into `frame` (1 to `samplesPerFrame` samples).
     func render(into frame: UnsafeMutableBufferPointer<Int16>, nowMs: Double) {
         if skippedSincePlaying {
             // The jitter buffer's clock stood still while frames were skipped: start afresh.
             skippedSincePlaying = false
             jitterBuffer.resynchronize()
         }
-        _ = jitterBuffer.nextFrame(into: frame, nowMs: nowMs)
+        _ = jitterBuffer.nextSamples(into: frame, nowMs: nowMs)
         level.measure(UnsafeBufferPointer(frame))
         watchForSilence(nowMs: nowMs)
     }

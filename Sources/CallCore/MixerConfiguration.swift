@@ -28,6 +28,10 @@ public struct MixerConfiguration: Sendable, Equatable {
     /// CallKit call group); otherwise each hears only the microphone.
     public var bridgesCalls = true
 
+    /// How much of each call is rendered at a time: a frame, or what the device period needs
+    /// (`PlayoutTick`).
+    public var playoutTick = PlayoutTick.frame
+
     /// Whether the microphone is resampled onto the loudspeaker's clock when the two drift
     /// apart (`DeviceDriftCompensator`); on one clock the correction stays at 0 ppm.
     public var compensatesDeviceDrift = true

@@ -6,8 +6,9 @@ import RTP
 /// Adaptive playout of one received RTP voice stream — Opus, G.711 or G.722, whichever the
 /// configuration's codec names (modelled on WebRTC NetEq).
 ///
-/// Call `insert` for each packet as it arrives and `nextFrame` once per playout tick, both on
-/// the same (receiver's) clock. Arrivals go into a `PacketStore` and teach a
+/// Call `insert` for each packet as it arrives and `nextFrame` once per playout tick (or
+/// `nextSamples` for ticks shorter than a frame: a device period), both on the same
+/// (receiver's) clock. Arrivals go into a `PacketStore` and teach a
 /// `RelativeDelayEstimator` the target delay. Each tick, `DecisionLogic` decides how the audio
 /// it needs next is produced — normal decode, merge after concealment, FEC recovery, expand
 /// (concealment, or waiting for an overtaken packet), DTX comfort noise, accelerate or
@@ -353,7 +354,17 @@ public final class AdaptiveJitterBuffer {
     /// (`.comfortNoise`, counted nowhere).
     public func nextFrame(into pcm: UnsafeMutableBufferPointer<Int16>, nowMs: Double) -> PlayoutEvent {
         precondition(pcm.count >= samplesPerFrame, "nextFrame: pcm holds fewer than samplesPerFrame samples")
-        let frame = UnsafeMutableBufferPointer(rebasing: pcm[0..<samplesPerFrame])
+        return nextSamples(into: UnsafeMutableBufferPointer(rebasing: pcm[0..<samplesPerFrame]), nowMs: nowMs)
+    }
+
+    /// Writes the next `pcm.count` samples (1 to `samplesPerFrame`) of audio into `pcm` and
+    /// reports how they were produced: a playout tick shorter than a frame, for a receiver that
+    /// plays a device period at a time. A packet is decoded only when the audio queued runs
+    /// short of the tick, so the decoding margin moves on the tick's lattice instead of the
+    /// frame's: a 20 ms stream played in 10 ms ticks waits half as long for its turn.
+    /// The audio is the same as `nextFrame`'s, only cut finer; `nowMs` as for `nextFrame`.
+    public func nextSamples(into pcm: UnsafeMutableBufferPointer<Int16>, nowMs: Double) -> PlayoutEvent {
+        precondition((1...samplesPerFrame).contains(pcm.count), "nextSamples: pcm must hold 1 to samplesPerFrame samples")
         if !isPlaying {
             if store.count > 0 && isStarted
                 && decisionLogic.startsPlayout(nextTimestamp: state.nextTimestamp, nowMs: nowMs,
@@ -361,16 +372,16 @@ public final class AdaptiveJitterBuffer {
                 isPlaying = true
                 queue.removeAll()
             } else {
-                frame.update(repeating: 0)
+                pcm.update(repeating: 0)
                 return PlayoutEvent(kind: .comfortNoise, sequenceNumber: nil)
             }
         }
         var productions = 0
-        while queue.count < samplesPerFrame {
-            produce(nowMs: nowMs, isFirstThisTick: productions == 0)
+        while queue.count < pcm.count {
+            produce(nowMs: nowMs, tickSamples: pcm.count, isFirstThisTick: productions == 0)
             productions += 1
         }
-        let emission = queue.emit(into: frame, nowMs: nowMs)
+        let emission = queue.emit(into: pcm, nowMs: nowMs)
         statistics.jitterBufferDelay += emission.delaySeconds
         statistics.jitterBufferEmittedCount += emission.packetSamples
         statistics.jitterBufferTargetDelay += Double(emission.packetSamples) * targetDelayMs / 1_000
@@ -383,11 +394,11 @@ public final class AdaptiveJitterBuffer {
 
     /// Appends one production (a frame, a stretched frame, concealment or comfort noise) to the
     /// queue: decides how, then carries it out.
-    private func produce(nowMs: Double, isFirstThisTick: Bool) {
+    private func produce(nowMs: Double, tickSamples: Int, isFirstThisTick: Bool) {
         let input = DecisionLogic.Input(
             state: state, next: store.first(from: state.nextSequence, through: highestSequence), nowMs: nowMs,
             fastestOffsetMs: estimator.minimumOffsetMs, targetDelayMs: targetDelayMs, queuedSamples: queue.count,
-            isFirstThisTick: isFirstThisTick)
+            tickSamples: tickSamples, isFirstThisTick: isFirstThisTick)
         let decision = decisionLogic.decide(input) { estimator.delayMs(atQuantile: DecisionLogic.holdQuantile) }
         state.apply(decision.realignment)
         switch decision.operation {

@@ -18,13 +18,21 @@ public enum AdaptiveJitterBufferReplay {
 
     /// Replays `trace` into a buffer of `configuration` (48 kHz, 20 ms frames), handing every
     /// tick's frame to `onFrame` (outside the timing): what a listener of that receiver hears,
-    /// from tick 0 (the first packet's send time) on.
+    /// from tick 0 (the first packet's send time) on. With `tickSamples` less than a frame, each
+    /// tick plays that many samples (`nextSamples`: a receiver playing a device period at a
+    /// time) and ticks come as often. `arrivalsAtTicks`: each packet is inserted with the tick
+    /// that takes it in as its arrival time, as a call's audio side does (it sees packets only
+    /// when it renders), instead of its arrival on the trace.
     public static func replay(_ trace: NetworkTrace, stream: OpusPacketStream, configuration: JitterBufferConfiguration,
-                              tickMs: Double = 20, onFrame: (UnsafeBufferPointer<Int16>) -> Void = { _ in }) throws -> PlayoutRun {
+                              tickMs: Double = 20, tickSamples: Int = OpusPacketStream.samplesPerFrame, arrivalsAtTicks: Bool = false,
+                              onFrame: (UnsafeBufferPointer<Int16>) -> Void = { _ in }) throws -> PlayoutRun {
+        precondition((1...OpusPacketStream.samplesPerFrame).contains(tickSamples), "tickSamples must be 1 to a frame")
+        let isFrameTick = tickSamples == OpusPacketStream.samplesPerFrame
+        let tickMs = isFrameTick ? tickMs : tickMs * Double(tickSamples) / Double(OpusPacketStream.samplesPerFrame)
         let buffer = try AdaptiveJitterBuffer(configuration: configuration)
         let arrivals = trace.arrivals
         let packets = arrivals.map { stream.rtpPacket($0.sequence) }  // built outside the timing
-        let pcm = UnsafeMutableBufferPointer<Int16>.allocate(capacity: OpusPacketStream.samplesPerFrame)
+        let pcm = UnsafeMutableBufferPointer<Int16>.allocate(capacity: tickSamples)
         defer { pcm.deallocate() }
         let endMs = (arrivals.last?.arrivalMs ?? 0) + 2_000
         var run = PlayoutRun()
@@ -37,11 +45,11 @@ public enum AdaptiveJitterBufferReplay {
             let start = DispatchTime.now().uptimeNanoseconds
             while next < arrivals.count, let arrival = arrivals[next].arrivalMs, arrival <= now {
                 try packets[next].withUnsafeBytes { bytes in
-                    buffer.insert(try RTPPacketView(bytes), arrivalTimeMs: arrival)
+                    buffer.insert(try RTPPacketView(bytes), arrivalTimeMs: arrivalsAtTicks ? now : arrival)
                 }
                 next += 1
             }
-            let event = buffer.nextFrame(into: pcm, nowMs: now)
+            let event = isFrameTick ? buffer.nextFrame(into: pcm, nowMs: now) : buffer.nextSamples(into: pcm, nowMs: now)
             run.elapsedNanoseconds += Double(DispatchTime.now().uptimeNanoseconds - start)
             onFrame(UnsafeBufferPointer(pcm))
             if event.kind == .accelerate || event.kind == .preemptiveExpand { run.stretchedTicks += 1 }

@@ -26,6 +26,8 @@ public struct MouthToEarMeasurement: Sendable {
     public var seconds = 8
     /// Voice processing on both sides (voiceChat: what a call runs).
     public var processing = ProcessingMode.voiceChat
+    /// How much of the call each mixer renders at a time (`MixerConfiguration.playoutTick`).
+    public var playoutTick = PlayoutTick.frame
 
     /// Voice processing on both sides: a call's, the same with the low-latency residual echo
     /// suppressor (`EchoCanceller.Configuration.residualFilterHalfLengthMs`), or none.
@@ -112,9 +114,9 @@ public struct MouthToEarMeasurement: Sendable {
         let aliceKey = SRTPKeyingMaterial.random(profile: .aesCM128HmacSha1_80)
         let bobKey = SRTPKeyingMaterial.random(profile: .aesCM128HmacSha1_80)
         let alice = try Party(device: AudioDeviceOpener(name: "alice", backend: aliceDevice), sendingKey: aliceKey, receivingKey: bobKey,
-                              periodMs: periodMs, frameMs: frameMs, processing: processing)
+                              periodMs: periodMs, frameMs: frameMs, processing: processing, playoutTick: playoutTick)
         let bob = try Party(device: AudioDeviceOpener(name: "bob", backend: bobDevice), sendingKey: bobKey, receivingKey: aliceKey,
-                            periodMs: periodMs, frameMs: frameMs, processing: processing)
+                            periodMs: periodMs, frameMs: frameMs, processing: processing, playoutTick: playoutTick)
         try alice.socket.setRemote(bob.socket.localEndpoint)
         try bob.socket.setRemote(alice.socket.localEndpoint)
         let bobCall = try bob.engine.addCall(bob.call, transport: CallTransport(rtp: bob.socket))
@@ -219,7 +221,7 @@ public struct MouthToEarMeasurement: Sendable {
         let lookaheadSamples: Int
 
         init(device: AudioDeviceOpener, sendingKey: SRTPKeyingMaterial, receivingKey: SRTPKeyingMaterial, periodMs: Int,
-             frameMs: Int, processing: ProcessingMode) throws {
+             frameMs: Int, processing: ProcessingMode, playoutTick: PlayoutTick) throws {
             socket = try UDPSocket(bindingTo: UDPEndpoint(host: "127.0.0.1", port: 0))
             var media = MediaConfiguration()
             media.frameDurationMs = frameMs
@@ -227,6 +229,7 @@ public struct MouthToEarMeasurement: Sendable {
             lookaheadSamples = try OpusEncoder(sampleRate: media.sampleRate, channels: 1, application: .voip).lookahead * MouthToEarMeasurement.rate / media.sampleRate
             var configuration = VoiceEngineConfiguration()
             configuration.mixer.frameDurationMs = frameMs
+            configuration.mixer.playoutTick = playoutTick
             configuration.device = device
             configuration.periodMs = periodMs
             configuration.realtimePriority = nil

@@ -6,6 +6,7 @@ import LatencyEvaluation
 enum LatencyCommand {
     static let usage = """
         usage: voicecall latency [--period-ms MS] [--ptime MS] [--seconds N] [--no-processing | --low-latency-echo]
+                                 [--period-playout]
           Two engines in this process call each other over UDP on 127.0.0.1 with SRTP, on
           virtual devices paced in real time (a clean network). Tone bursts go into Alice's
           microphone once a second; the devices' clocks say when each left Bob's loudspeaker.
@@ -18,6 +19,8 @@ enum LatencyCommand {
           --no-processing   voice processing off (measurement mode) on both sides
           --low-latency-echo  the residual echo suppressor applies its gains by a 4 ms filter
                             instead of overlap-add (a frame, 10 ms)
+          --period-playout  each call is rendered a device period at a time, not a frame
+                            (MixerConfiguration.playoutTick = .devicePeriod)
         """
 
     static func run(_ arguments: inout CommandArguments) throws {
@@ -30,6 +33,7 @@ enum LatencyCommand {
             guard measurement.processing != .off else { throw CommandError.usage("--low-latency-echo needs processing: drop --no-processing") }
             measurement.processing = .voiceChatLowLatencyEchoSuppression
         }
+        if arguments.flag("--period-playout") { measurement.playoutTick = .devicePeriod }
         try arguments.finish()
         let result = try measurement.run()
         print(report(result, periodMs: measurement.periodMs, frameMs: measurement.frameMs))
@@ -48,7 +52,7 @@ enum LatencyCommand {
             CPU: \(String(format: "%.1f", result.cpuMsPerSecond)) ms per second of the call (both engines)
             first audio: \(ms(max(result.firstCaptureMs, result.firstPlaybackMs))) (captured \(ms(result.firstCaptureMs)), played \(ms(result.firstPlaybackMs)) after start)
               capture buffering          \(ms(result.captureBufferingMs))   the burst waits for the end of its device period
-              framing and processing     \(ms(result.framingAndProcessingMs))   a whole frame, voice processing, encode, SRTP, send, decode, render-ahead
+              framing and processing     \(ms(result.framingAndProcessingMs))   a whole frame, voice processing, encode, SRTP, send, decode
               network                    \(ms(result.networkMs))   half the RTCP round trip (loopback)
               jitter buffer              \(ms(result.jitterBufferMs))   mean wait of played samples
               playback buffering         \(ms(result.playbackBufferingMs))   the playback ring's period and the device buffer (snd_pcm_delay)

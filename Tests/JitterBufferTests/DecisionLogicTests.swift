@@ -21,15 +21,15 @@ import Testing
     }
 
     /// Playout due at packet 0; `changes` adjusts the state.
-    static func input(next: PacketStore.Slot?, marginMs: Double = 60, queuedSamples: Int = 0, isFirstThisTick: Bool = true,
-                      _ changes: (inout PlayoutState) -> Void = { _ in }) -> DecisionLogic.Input {
+    static func input(next: PacketStore.Slot?, marginMs: Double = 60, queuedSamples: Int = 0, tickSamples: Int = 960,
+                      isFirstThisTick: Bool = true, _ changes: (inout PlayoutState) -> Void = { _ in }) -> DecisionLogic.Input {
         var state = PlayoutState()
         state.nextSequence = 100
         state.nextTimestamp = 48_000
         state.lastKind = .normal
         changes(&state)
         return DecisionLogic.Input(state: state, next: next, nowMs: 1_000 + marginMs, fastestOffsetMs: 0, targetDelayMs: 60,
-                                   queuedSamples: queuedSamples, isFirstThisTick: isFirstThisTick)
+                                   queuedSamples: queuedSamples, tickSamples: tickSamples, isFirstThisTick: isFirstThisTick)
     }
 
     /// The decision, failing the test if the hold quantile is asked for.
@@ -70,6 +70,25 @@ import Testing
         // Two and three frames above: fast accelerate, never more than three periods.
         #expect(Self.decide(logic, Self.input(next: Self.packet(0), marginMs: 100)).operation == .accelerate(Self.packet(0), .periods(2), .whenQuiet))
         #expect(Self.decide(logic, Self.input(next: Self.packet(0), marginMs: 500)).operation == .accelerate(Self.packet(0), .periods(3), .now))
+    }
+
+    @Test func playoutInDevicePeriodsKeepsTheWholeTargetOnTheTicksLattice() {
+        let logic = Self.logic()
+        // 10 ms ticks of a 20 ms stream: the margin moves in 10 ms steps, so it keeps the whole
+        // target (60, no tolerance) and a tick above it (60 + 10 + 5 = 75 ms) is worth stepping down.
+        #expect(Self.decide(logic, Self.input(next: Self.packet(0), marginMs: 75, tickSamples: 480)).operation
+                == .accelerate(Self.packet(0), .periods(1), .whenQuiet))
+        #expect(Self.decide(logic, Self.input(next: Self.packet(0), marginMs: 74.9, tickSamples: 480)).operation
+                == .normal(Self.packet(0)))
+        #expect(Self.decide(logic, Self.input(next: Self.packet(0), marginMs: 60, tickSamples: 480)).operation
+                == .normal(Self.packet(0)))
+        #expect(Self.decide(logic, Self.input(next: Self.packet(0), marginMs: 59.9, tickSamples: 480)).operation
+                == .preemptiveExpand(Self.packet(0), .whenQuiet))
+        // Frame ticks tolerate 5 ms below the target there.
+        #expect(Self.decide(logic, Self.input(next: Self.packet(0), marginMs: 59.9)).operation == .normal(Self.packet(0)))
+        // Each further frame above adds a period, as with frame ticks.
+        #expect(Self.decide(logic, Self.input(next: Self.packet(0), marginMs: 95, tickSamples: 480)).operation
+                == .accelerate(Self.packet(0), .periods(2), .whenQuiet))
     }
 
     @Test func onlyFarFromTheTargetDoesAStretchNotWaitForAPause() {

@@ -3,20 +3,21 @@ import Testing
 import TestSupport
 @testable import JitterBuffer
 
-/// On a steady link (constant delay, no loss) the playout margin settles within one frame above
+/// On a steady link (constant delay, no loss) the playout margin settles within one tick above
 /// the lowest margin plus the accelerate hysteresis, whatever the phase between the sender's
-/// packets and the receiver's ticks: the 20 ms lattice a frame-by-frame playout sits on, and the
-/// part of a clean call's mouth-to-ear delay that issue 22 is about (a mean wait of 20 ms over
-/// the phases; the physics asks for the phase alone, 10).
+/// packets and the receiver's ticks: the 20 ms lattice a frame-by-frame playout sits on (a mean
+/// wait of 20 ms over the phases; the physics asks for the phase alone, 10), or the 10 ms one of
+/// a playout a device period at a time.
 @Suite struct SteadyLinkMarginTests {
     /// The steady-state wait (tick − arrival of each packet started, over the last 5 s of 15 s)
-    /// for a link of `delayMs`.
-    static func steadyWaitMs(delayMs: Double) throws -> Double {
+    /// for a link of `delayMs`, played in ticks of `tickSamples`.
+    static func steadyWaitMs(delayMs: Double, tickSamples: Int = StreamFixture.frameSamples) throws -> Double {
         let buffer = try AdaptiveJitterBuffer(configuration: JitterBufferConfiguration())
         let deliveries = StreamFixture.stream(count: 750, delayMs: delayMs, talk: true)
-        let ticks = StreamFixture.run(buffer, deliveries: deliveries, ticks: 750)
+        let ticksPerFrame = StreamFixture.frameSamples / tickSamples
+        let ticks = StreamFixture.run(buffer, deliveries: deliveries, ticks: 750 * ticksPerFrame, tickSamples: tickSamples)
         var total = 0.0, count = 0
-        for tick in ticks.suffix(250) {
+        for tick in ticks.suffix(250 * ticksPerFrame) {
             guard let sequence = tick.event.sequenceNumber else { continue }
             total += tick.nowMs - deliveries[Int(sequence &- 1_000)].arrivalMs
             count += 1
@@ -34,6 +35,20 @@ import TestSupport
         let mean = waits.reduce(0, +) / Double(waits.count)
         // Uniform over the lattice: half a frame above the lowest margin and the hysteresis.
         let expected = DecisionLogic.minimumMarginMs + DecisionLogic.accelerateHysteresisMs + 10
+        #expect(abs(mean - expected) <= 1, "mean wait \(mean) ms over the phases \(waits.map { Int($0.rounded()) })")
+    }
+
+    /// Played a 10 ms device period at a time (`nextSamples`), the same 20 ms stream decodes on
+    /// the period's lattice: every phase settles within a period of the lowest margin, and the
+    /// mean wait falls by half the difference between a frame and a period (5 ms).
+    @Test func playedInDevicePeriodsEveryPhaseSettlesWithinAPeriodOfTheLowestMargin() async throws {
+        let waits = try await offCooperativePool { () throws -> [Double] in
+            try (0..<20).map { phase in try Self.steadyWaitMs(delayMs: 1.5 + Double(phase), tickSamples: StreamFixture.frameSamples / 2) }
+        }
+        let ceiling = DecisionLogic.minimumMarginMs + DecisionLogic.accelerateHysteresisMs + 10
+        #expect(waits.allSatisfy { $0 < ceiling }, "waits by phase \(waits.map { Int($0.rounded()) }), ceiling \(ceiling)")
+        let mean = waits.reduce(0, +) / Double(waits.count)
+        let expected = DecisionLogic.minimumMarginMs + DecisionLogic.accelerateHysteresisMs + 5
         #expect(abs(mean - expected) <= 1, "mean wait \(mean) ms over the phases \(waits.map { Int($0.rounded()) })")
     }
 }

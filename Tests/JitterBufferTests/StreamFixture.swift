@@ -110,22 +110,27 @@ enum StreamFixture {
         var pcm: [Int16]
     }
 
-    /// Runs `ticks` ticks of 20 ms on a virtual clock: before each tick, inserts every delivery
-    /// that has arrived (in arrival order, ties in list order).
-    static func run(_ buffer: AdaptiveJitterBuffer, deliveries: [Delivery], ticks: Int, keepAudio: Bool = false) -> [Tick] {
+    /// Runs `ticks` ticks of 20 ms (or of `tickSamples`, through `nextSamples`) on a virtual
+    /// clock: before each tick, inserts every delivery that has arrived (in arrival order, ties
+    /// in list order).
+    static func run(_ buffer: AdaptiveJitterBuffer, deliveries: [Delivery], ticks: Int, tickSamples: Int = frameSamples,
+                    keepAudio: Bool = false) -> [Tick] {
         let ordered = deliveries.enumerated().sorted { ($0.element.arrivalMs, $0.offset) < ($1.element.arrivalMs, $1.offset) }.map(\.element)
         var next = 0
-        var pcm = [Int16](repeating: 0, count: frameSamples)
+        var pcm = [Int16](repeating: 0, count: tickSamples)
         var result: [Tick] = []
+        let tickMs = frameMs * Double(tickSamples) / Double(frameSamples)
         for tick in 0..<ticks {
-            let now = Double(tick) * frameMs
+            let now = Double(tick) * tickMs
             while next < ordered.count && ordered[next].arrivalMs <= now {
                 ordered[next].bytes.withUnsafeBytes { raw in
                     if let view = try? RTPPacketView(raw) { buffer.insert(view, arrivalTimeMs: ordered[next].arrivalMs) }
                 }
                 next += 1
             }
-            let event = pcm.withUnsafeMutableBufferPointer { buffer.nextFrame(into: $0, nowMs: now) }
+            let event = pcm.withUnsafeMutableBufferPointer {
+                tickSamples == frameSamples ? buffer.nextFrame(into: $0, nowMs: now) : buffer.nextSamples(into: $0, nowMs: now)
+            }
             result.append(Tick(nowMs: now, event: event, pcm: keepAudio ? pcm : []))
         }
         return result

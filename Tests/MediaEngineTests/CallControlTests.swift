@@ -228,9 +228,13 @@ import TestSupport
         #expect(call.statistics.inbound.telephoneEventsReceived == 3)
     }
 
-    @Test func mixerPlaysEachCallAtItsGainAndBridgesTheOthers() throws {
+    /// Also played a 10 ms device period at a time: the bridge then takes each call's last
+    /// whole frame while the next is rendered in pieces.
+    @Test(arguments: [PlayoutTick.frame, .devicePeriod])
+    func mixerPlaysEachCallAtItsGainAndBridgesTheOthers(tick: PlayoutTick) throws {
         var mixing = MixerConfiguration()
         mixing.processing = ProcessingConfiguration()
+        mixing.playoutTick = tick
         let mixer = try CallMixer(configuration: mixing)
         let frequencies = [400.0, 900.0, 1_700.0], gains: [Float] = [1, 0.5, 0.25]
         var remotes: [CallMedia] = [], locals: [CallMedia] = []
@@ -252,9 +256,11 @@ import TestSupport
                 tone.withUnsafeBufferPointer { remotes[index].send(microphone: $0) }
                 remotes[index].sendDatagrams(nowMs: now) { datagram in var copy = Array(datagram); copy.withUnsafeMutableBytes { locals[index].receiveDatagram($0, arrivalTimeMs: now) } }
             }
-            frame.withUnsafeMutableBufferPointer { mixer.render(into: $0, nowMs: now) }
-            played += frame
-            silence.withUnsafeBufferPointer { mixer.capture($0) }
+            for start in stride(from: 0, to: 960, by: 480) {  // two 10 ms device periods
+                frame.withUnsafeMutableBufferPointer { mixer.render(into: UnsafeMutableBufferPointer(rebasing: $0[start..<(start + 480)]), nowMs: now + Double(start / 48)) }
+                played += frame[start..<(start + 480)]
+                silence.withUnsafeBufferPointer { mixer.capture(UnsafeBufferPointer(rebasing: $0[start..<(start + 480)])) }
+            }
             for index in 0..<3 {
                 locals[index].sendDatagrams(nowMs: now) { datagram in var copy = Array(datagram); copy.withUnsafeMutableBytes { remotes[index].receiveDatagram($0, arrivalTimeMs: now) } }
                 frame.withUnsafeMutableBufferPointer { _ = remotes[index].render(into: $0, nowMs: now) }

@@ -48,6 +48,7 @@ import TestSupport
             // Fixed sources and report timers: every run sends the same reports at the same ticks.
             let alice = try CallMedia(configuration: MediaConfiguration(), sendingKey: nil, receivingKey: nil, ssrc: 0x0A11CE, rtcpSeed: 5)
             let bob = try CallMedia(configuration: MediaConfiguration(), sendingKey: nil, receivingKey: nil, ssrc: 0x0B0B, rtcpSeed: 11)
+            voiceChat.playoutTick = .devicePeriod
             let aliceMixer = try CallMixer(configuration: voiceChat)
             let bobMixer = try CallMixer(configuration: plain)
             try aliceMixer.add(alice)
@@ -70,8 +71,14 @@ import TestSupport
                 toAlice.deliver(to: alice, nowMs: now)
                 let spoken = UnsafeBufferPointer(rebasing: input[((tick % inputFrames) * 960)..<((tick % inputFrames + 1) * 960)])
                 let (_, audio) = AllocationCounter.measure {
-                    aliceMixer.render(into: frame, nowMs: now)
-                    aliceMixer.capture(spoken)       // Alice's microphone: speech, through voiceChat processing
+                    // Alice plays two 10 ms device periods a period at a time (her jitter buffer
+                    // decodes on that lattice), Bob a whole frame at a time (his waits a frame,
+                    // so the next packet is there and FEC rebuilds every lost one).
+                    for start in stride(from: 0, to: 960, by: 480) {
+                        let half = start..<(start + 480)
+                        aliceMixer.render(into: UnsafeMutableBufferPointer(rebasing: frame[half]), nowMs: now + Double(start / 48))
+                        aliceMixer.capture(UnsafeBufferPointer(rebasing: spoken[half]))  // Alice's microphone: speech, through voiceChat
+                    }
                     bobMixer.render(into: frame, nowMs: now)
                     bobMixer.capture(UnsafeBufferPointer(frame))  // Bob's microphone hears his loudspeaker
                 }
@@ -109,6 +116,7 @@ import TestSupport
             #expect(alice.statistics.transport.rtcpPacketsSent > 30, "RTCP ran alongside")
             let inbound = bob.statistics.inbound
             #expect(inbound.fecPacketsRecovered > 500, "the lossy wire exercised FEC: \(inbound.fecPacketsRecovered)")
+            #expect(alice.statistics.inbound.concealmentEvents > 100, "Alice's period-by-period playout concealed lost packets")
             #expect(inbound.totalSamplesReceived == end * 960)
             // The drift compensator's resampler (on, so its path is counted too) holds back its
             // filter delay: the last frame is still in it.

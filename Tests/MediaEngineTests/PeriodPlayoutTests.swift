@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: Apache-2.0
+import AudioProcessing
+import Foundation
+import MediaEngine
+import Testing
+import TestSupport
+
+/// With `PlayoutTick.devicePeriod` the mixer renders playback a device period at a time, and
+/// each call's jitter buffer decodes on that period's lattice: a 20 ms call played on 10 ms
+/// periods hears a packet up to a period sooner than one played a whole frame at a time.
+@Suite struct PeriodPlayoutTests {
+    static let rate = 48_000
+
+    /// Mouth-to-ear on the virtual clock, in ms, for each tone burst Alice speaks: two mixers
+    /// (processing off) running 10 ms periods, Bob's playing `tick`, Alice's packets reaching
+    /// Bob `linkDelayMs` after she sent them.
+    static func burstDelaysMs(tick: PlayoutTick, linkDelayMs: Double) throws -> [Double] {
+        var mixing = MixerConfiguration()
+        mixing.processing = ProcessingConfiguration()
+        mixing.compensatesDeviceDrift = false
+        mixing.playoutTick = tick
+        let periodMs = 10
+        let aliceMixer = try CallMixer(configuration: mixing), bobMixer = try CallMixer(configuration: mixing)
+        let alice = try CallMedia(configuration: MediaConfiguration(), sendingKey: nil, receivingKey: nil, ssrc: 0xA11CE, rtcpSeed: 1)
+        let bob = try CallMedia(configuration: MediaConfiguration(), sendingKey: nil, receivingKey: nil, ssrc: 0xB0B, rtcpSeed: 2)
+        try aliceMixer.add(alice)
+        try bobMixer.add(bob)
+        let period = rate * periodMs / 1_000
+        let seconds = 12
+        // A low noise floor (no DTX pauses) with a 1 kHz burst of 100 ms every 700 ms from 6 s on
+        // (the jitter buffer has settled by then); 700 ms walks the bursts across the phases.
+        var random = SeededGenerator(seed: 22)
+        var microphone = (0..<(seconds * rate)).map { _ in Int16(Int.random(in: -30...30, using: &random)) }
+        var spoken: [Int] = []
+        var onset = 6 * rate
+        while onset + rate / 2 < microphone.count {
+            spoken.append(onset)
+            for index in 0..<(rate / 10) {
+                microphone[onset + index] = Int16(8_000 * sin(2 * Double.pi * 1_000 * Double(index) / Double(rate)))
+            }
+            onset += rate * 7 / 10
+        }
+        var inFlight: [(arrivalMs: Double, bytes: [UInt8])] = []
+        var played: [Int16] = []
+        var buffer = [Int16](repeating: 0, count: period)
+        for tick in 0..<(seconds * rate / period) {
+            let now = Double(tick * periodMs)
+            while let first = inFlight.first, first.arrivalMs <= now {
+                var bytes = first.bytes
+                bytes.withUnsafeMutableBytes { bob.receiveDatagram($0, arrivalTimeMs: first.arrivalMs) }
+                inFlight.removeFirst()
+            }
+            buffer.withUnsafeMutableBufferPointer { bobMixer.render(into: $0, nowMs: now) }
+            played.append(contentsOf: buffer)
+            buffer.withUnsafeMutableBufferPointer { aliceMixer.render(into: $0, nowMs: now) }
+            // The period that ended now (a device delivers capture at the end of its period);
+            // what Bob renders now starts playing now.
+            if tick > 0 { microphone[((tick - 1) * period)..<(tick * period)].withUnsafeBufferPointer { aliceMixer.capture($0) } }
+            alice.sendDatagrams(nowMs: now) { inFlight.append((now + linkDelayMs, Array($0))) }
+            bob.sendDatagrams(nowMs: now) { _ in }
+        }
+        return spoken.compactMap { start in
+            guard let heard = played[start...].firstIndex(where: { abs(Int($0)) > 2_000 }) else { return nil }
+            return Double(heard - start) * 1_000 / Double(rate)
+        }
+    }
+
+    @Test func aTwentyMillisecondCallPlayedByTheDevicePeriodIsHeardSooner() async throws {
+        let phases = [0.5, 4.5, 8.5, 12.5, 16.5]
+        let (framed, periodic) = try await offCooperativePool { () throws -> ([Double], [Double]) in
+            let framed = try phases.map { try Self.burstDelaysMs(tick: .frame, linkDelayMs: $0) }
+            let periodic = try phases.map { try Self.burstDelaysMs(tick: .devicePeriod, linkDelayMs: $0) }
+            func mean(_ runs: [[Double]]) -> [Double] { runs.map { $0.reduce(0, +) / Double(max($0.count, 1)) } }
+            #expect(framed.allSatisfy { $0.count == 8 } && periodic.allSatisfy { $0.count == 8 }, "every burst was heard")
+            return (mean(framed), mean(periodic))
+        }
+        let figures: Comment = "mouth-to-ear by link delay \(phases): a frame per tick \(framed.map { Int($0.rounded()) }), a period per tick \(periodic.map { Int($0.rounded()) })"
+        let framedMean = framed.reduce(0, +) / Double(framed.count)
+        let periodicMean = periodic.reduce(0, +) / Double(periodic.count)
+        // A frame (20) and the look-ahead (6.5) are the same in both; the jitter buffer's
+        // lattice and the wait for the next render halve with the tick.
+        #expect(periodicMean <= framedMean - 8, figures)
+        for (framedDelay, periodicDelay) in zip(framed, periodic) { #expect(periodicDelay <= framedDelay + 1, figures) }
+        print(figures)
+    }
+}
