@@ -60,6 +60,9 @@ struct QualityBenchmarks {
         var firstPassPairs: [Int] = []
         var steady: [WindowStatistics] = []
         var engineMOS: [Double] = []
+        /// What the estimate took as the share of audio missed (Ppl, %) and its burst ratio.
+        var engineLoss: [Double] = []
+        var engineBurstRatio: [Double] = []
     }
 
     func run() throws {
@@ -99,6 +102,10 @@ struct QualityBenchmarks {
                                                                   degraded: direction.warmUp.received, name: label + "-first"))
                         cell.steady.append(direction.scored.statistics)
                         if let mos = Self.engineMOS(direction.scored.receiverStatistics) { cell.engineMOS.append(mos) }
+                        if let quality = direction.scored.receiverStatistics.quality {
+                            cell.engineLoss.append(quality.effectiveLossPercent)
+                            cell.engineBurstRatio.append(quality.burstRatio)
+                        }
                     }
                 }
                 cells[Self.key(network, plan)] = cell
@@ -134,7 +141,7 @@ struct QualityBenchmarks {
         print("removed by time-stretching), plan (the sender's planned loss at the pass's start → end, each distinct pair) and")
         print("jb (mean jitter-buffer delay) are the receivers' counters over the steady pass")
         print(Self.row("network", "plan", "PESQ steady (min–max)", "first pass", "loss %", "FEC %", "rebuilt", "concealed %", "stretched %",
-                       "plan %", "jb ms", "E-model MOS"))
+                       "plan %", "jb ms", "E-model MOS", "Ppl %", "BurstR"))
         print(Self.row("—", "libopus direct", String(format: "%.2f", anchor), "", "", "", "", "", "", "", "", ""))
         report.add(BenchmarkFigure(group: Self.group, name: "anchor: libopus direct PESQ-WB", value: anchor, unit: "MOS-LQO",
                                    baseline: nil, baselineValue: nil, ratio: nil), quiet: true)
@@ -167,7 +174,9 @@ struct QualityBenchmarks {
                                String(format: "%.2f", Self.mean(first)), String(format: "%.2f", lossPercent),
                                String(format: "%.1f", fecPercent), "\(rebuilt)", String(format: "%.2f", concealedPercent),
                                String(format: "%.2f", stretchedPercent), plans.joined(separator: " "), String(format: "%.0f", delay),
-                               mos.map { String(format: "%.2f", $0) } ?? "n/a"))
+                               mos.map { String(format: "%.2f", $0) } ?? "n/a",
+                               cell.engineLoss.isEmpty ? "n/a" : String(format: "%.2f", Self.mean(cell.engineLoss)),
+                               cell.engineBurstRatio.isEmpty ? "n/a" : String(format: "%.2f", Self.mean(cell.engineBurstRatio))))
                 let name = "\(network.name) \(plan.label)"
                 let baseline = "libopus direct \(configuration.bitrate / 1_000) kb/s c\(configuration.complexity)"
                 let mean = Self.mean(steady)
@@ -273,7 +282,7 @@ struct QualityBenchmarks {
     }
 
     private static func row(_ columns: String...) -> String {
-        let widths = [10, 17, 24, 11, 8, 7, 8, 12, 12, 14, 7, 12]
+        let widths = [10, 17, 24, 11, 8, 7, 8, 12, 12, 14, 7, 12, 7, 7]
         return zip(columns, widths).map { text, width in
             text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
         }.joined()
