@@ -743,8 +743,10 @@ public final class CallMedia: @unchecked Sendable {
                                          transport: network.transport, remoteInbound: network.remoteInbound,
                                          remoteOutbound: network.remoteOutbound, eventsDropped: network.eventsDropped + uplinkNow.eventsDropped)
         if inbound.ssrc != nil {
-            result.quality = CallQualityEstimate(inputs: voipMetricsInputs(inbound, burstGap: playout.burstGap, configuration: configuration),
-                                                 roundTripTimeSeconds: network.remoteInbound.roundTripTime)
+            let inputs = voipMetricsInputs(inbound, burstGap: playout.burstGap, configuration: configuration)
+            result.qualityInputs = inputs
+            result.roundTripTimeSeconds = network.remoteInbound.roundTripTime
+            result.quality = CallQualityEstimate(inputs: inputs, roundTripTimeSeconds: network.remoteInbound.roundTripTime)
         }
         return result
     }

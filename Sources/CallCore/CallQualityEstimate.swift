@@ -28,7 +28,8 @@ public struct CallQualityEstimate: Sendable, Equatable {
     public var mouthToEarDelayMs: Double
     /// The share of audio missed, percent (G.107's Ppl).
     public var effectiveLossPercent: Double
-    /// G.107's burst ratio of the misses (1: random).
+    /// G.107's burst ratio of the misses as measured (1: random); the rating weighs it only for
+    /// a codec that `CodecImpairment.weighsBursts`.
     public var burstRatio: Double
     /// The codec impairment used (Ie,WB, Bpl,WB).
     public var codecImpairment: CodecImpairment
@@ -44,8 +45,8 @@ public struct CallQualityEstimate: Sendable, Equatable {
         model.echoPathDelayMs = delay
         model.roundTripDelayMs = 2 * delay
         model.packetLossPercent = inputs.effectiveLossPercent
-        model.burstRatio = inputs.burstGap.burstRatio
         let codec = inputs.codecImpairment
+        model.burstRatio = codec.weighsBursts ? inputs.burstRatio : 1
         model.equipmentImpairment = codec.equipmentImpairment
         model.packetLossRobustness = codec.packetLossRobustness
         widebandRating = model.rating
@@ -54,7 +55,7 @@ public struct CallQualityEstimate: Sendable, Equatable {
         listeningMeanOpinionScore = model.listeningMeanOpinionScore
         mouthToEarDelayMs = delay
         effectiveLossPercent = model.packetLossPercent
-        burstRatio = model.burstRatio
+        burstRatio = inputs.burstRatio
         codecImpairment = codec
     }
 }

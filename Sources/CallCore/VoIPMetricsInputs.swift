@@ -33,6 +33,8 @@ struct VoIPMetricsInputs: Sendable, Equatable {
     var jitterMs: Double
     /// The stream's packets in sequence order (RFC 3611 §4.7.2).
     var burstGap: BurstGapStatistics
+    /// G.107's burst ratio of the misses: `burstGap`'s, or over a span (`since(_:)`).
+    var burstRatio: Double
     /// Packet (frame) duration, ms.
     var frameDurationMs: Double
     /// The codec received.
@@ -40,6 +42,9 @@ struct VoIPMetricsInputs: Sendable, Equatable {
     /// The jitter buffer's mean delay from arrival to playout so far, and its current target, ms.
     var jitterBufferMeanDelayMs: Double
     var jitterBufferTargetDelayMs: Double
+    /// What that mean is made of: seconds waited by the samples emitted, and their count (W3C).
+    var jitterBufferDelaySeconds: Double
+    var jitterBufferEmittedCount: Int
     /// The most delay the jitter buffer may take, ms (its configuration's maximum).
     var jitterBufferAbsoluteMaximumMs: Int
     /// The audio device's delay from playback to capture, ms.
@@ -66,13 +71,43 @@ struct VoIPMetricsInputs: Sendable, Equatable {
         samplesConcealed = max(inbound.concealedSamples - inbound.silentConcealedSamples, 0)
         jitterMs = inbound.jitter * 1_000
         self.burstGap = burstGap
+        burstRatio = burstGap.burstRatio
         frameDurationMs = Double(configuration.frameDurationMs)
         codec = configuration.codec
         jitterBufferTargetDelayMs = inbound.jitterBufferTargetDelayMs
         jitterBufferMeanDelayMs = inbound.jitterBufferEmittedCount > 0
             ? inbound.jitterBufferDelay / Double(inbound.jitterBufferEmittedCount) * 1_000 : inbound.jitterBufferTargetDelayMs
+        jitterBufferDelaySeconds = inbound.jitterBufferDelay
+        jitterBufferEmittedCount = inbound.jitterBufferEmittedCount
         jitterBufferAbsoluteMaximumMs = configuration.jitterBuffer.maximumDelayMs
         self.deviceDelayMs = deviceDelayMs
+    }
+
+    /// These inputs over the span since `earlier` (inputs of the same call taken before): the
+    /// counters — packets, losses, discards, FEC, bytes, samples played and concealed, the
+    /// jitter buffer's waits, the burst ratio — as their differences; what is a state, not a
+    /// count (jitter, the target, the device's delay, the codec), as now. A span in which
+    /// nothing was played keeps the jitter buffer's mean from the whole call.
+    func since(_ earlier: VoIPMetricsInputs) -> VoIPMetricsInputs {
+        var span = self
+        span.packetsExpected = max(packetsExpected - earlier.packetsExpected, 0)
+        span.packetsLost = packetsLost - earlier.packetsLost
+        span.packetsDiscarded = max(packetsDiscarded - earlier.packetsDiscarded, 0)
+        span.packetsReceived = max(packetsReceived - earlier.packetsReceived, 0)
+        span.fecPacketsReceived = max(fecPacketsReceived - earlier.fecPacketsReceived, 0)
+        span.fecPacketsRecovered = max(fecPacketsRecovered - earlier.fecPacketsRecovered, 0)
+        span.payloadBytesReceived = max(payloadBytesReceived - earlier.payloadBytesReceived, 0)
+        span.speechPacketsReceived = max(speechPacketsReceived - earlier.speechPacketsReceived, 0)
+        span.speechBytesReceived = max(speechBytesReceived - earlier.speechBytesReceived, 0)
+        span.samplesPlayed = max(samplesPlayed - earlier.samplesPlayed, 0)
+        span.samplesConcealed = max(samplesConcealed - earlier.samplesConcealed, 0)
+        span.burstRatio = burstGap.burstRatio(since: earlier.burstGap)
+        span.jitterBufferDelaySeconds = jitterBufferDelaySeconds - earlier.jitterBufferDelaySeconds
+        span.jitterBufferEmittedCount = jitterBufferEmittedCount - earlier.jitterBufferEmittedCount
+        if span.jitterBufferEmittedCount > 0 {
+            span.jitterBufferMeanDelayMs = span.jitterBufferDelaySeconds / Double(span.jitterBufferEmittedCount) * 1_000
+        }
+        return span
     }
 
     /// Network loss over packets expected, 0…1.
@@ -151,6 +186,7 @@ struct VoIPMetricsInputs: Sendable, Equatable {
         func blend(_ value: KeyPath<CodecImpairment, Double>) -> Double {
             plain[keyPath: value] + share * (withFEC[keyPath: value] - plain[keyPath: value])
         }
-        return CodecImpairment(equipmentImpairment: blend(\.equipmentImpairment), packetLossRobustness: blend(\.packetLossRobustness))
+        return CodecImpairment(equipmentImpairment: blend(\.equipmentImpairment), packetLossRobustness: blend(\.packetLossRobustness),
+                               weighsBursts: plain.weighsBursts)
     }
 }

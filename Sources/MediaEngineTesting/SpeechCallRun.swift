@@ -30,6 +30,12 @@ public struct SpeechCallRun {
         /// The receiver's whole snapshot at the end of the window (cumulative since the call
         /// started), for figures the window's counters do not carry.
         public var receiverStatistics: CallMediaStatistics
+        /// The receiver's snapshot at the window's start.
+        public var receiverStatisticsAtStart: CallMediaStatistics
+
+        /// The receiver's own quality estimate over the window alone
+        /// (`CallMediaStatistics.quality(since:)`): the figure to set beside a score of `received`.
+        public var quality: CallQualityEstimate? { receiverStatistics.quality(since: receiverStatisticsAtStart) }
     }
 
     /// One direction of the call: what was said, and what was heard in each pass.
@@ -91,7 +97,7 @@ public struct SpeechCallRun {
                 statistics: WindowStatistics(from: before.inbound, to: after.inbound,
                                              plannedLossPercentAtStart: senderBefore.outbound.plannedLossPercent,
                                              plannedLossPercentAtEnd: senderAfter.outbound.plannedLossPercent),
-                receiverStatistics: after)
+                receiverStatistics: after, receiverStatisticsAtStart: before)
         }
         aliceToBob = Direction(
             speech: alice,

@@ -148,9 +148,21 @@ public struct BurstGapStatistics: Sendable, Hashable, BitwiseCopyable {
     /// the mean a random (Bernoulli) loss of the same rate would give, 1 / (1 − p). 1 for random
     /// loss, above 1 for bursty loss; 1 when nothing was impaired.
     public var burstRatio: Double {
-        let impaired = lostCount + discardedCount
-        guard impaired > 0, impairedRunCount > 0, impaired < packetCount else { return 1 }
-        let probability = Double(impaired) / Double(packetCount)
-        return max(1, Double(impaired) / Double(impairedRunCount) * (1 - probability))
+        Self.burstRatio(packets: packetCount, impaired: lostCount + discardedCount, impairedRuns: impairedRunCount)
+    }
+
+    /// The burst ratio of the packets recorded since `earlier` (a copy of these statistics
+    /// taken before): the same measure over that span alone (a run that began before it counts
+    /// as one of its runs).
+    public func burstRatio(since earlier: BurstGapStatistics) -> Double {
+        Self.burstRatio(packets: packetCount - earlier.packetCount,
+                        impaired: lostCount + discardedCount - earlier.lostCount - earlier.discardedCount,
+                        impairedRuns: max(impairedRunCount - earlier.impairedRunCount, 1))
+    }
+
+    private static func burstRatio(packets: Int, impaired: Int, impairedRuns: Int) -> Double {
+        guard impaired > 0, impairedRuns > 0, impaired < packets else { return 1 }
+        let probability = Double(impaired) / Double(packets)
+        return max(1, Double(impaired) / Double(impairedRuns) * (1 - probability))
     }
 }

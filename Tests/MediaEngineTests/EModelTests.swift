@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 import AudioCodecs
 import Foundation
+import MediaEngineTesting
+import NetworkSimulation
 @testable import CallCore
 @testable import MediaEngine
 import RTP
@@ -196,11 +198,14 @@ import Testing
         waited.silentConcealedSamples = 100 * 960  // DTX comfort noise is no loss
         #expect(abs(estimate(waited).effectiveLossPercent - 5) < 1e-9)
         #expect(rebuilt.meanOpinionScore > lossy.meanOpinionScore)
-        // Bursty misses cost more than random ones at the same rate.
+        // Bursts are measured; for Opus they are not weighed (`CodecImpairment.weighsBursts`:
+        // its concealment, as played here, is priced by Bpl alone).
         var bursty = BurstGapStatistics()
         for index in 0..<3_000 { bursty.record(index % 100 < 10 ? .lost : .received) }
         #expect(bursty.burstRatio > 5)
-        #expect(estimate(Self.inbound(lost: 300), burstGap: bursty).meanOpinionScore < estimate(Self.inbound(lost: 300)).meanOpinionScore)
+        let burstyEstimate = estimate(Self.inbound(lost: 300), burstGap: bursty)
+        #expect(burstyEstimate.burstRatio == bursty.burstRatio)
+        #expect(burstyEstimate.meanOpinionScore == estimate(Self.inbound(lost: 300)).meanOpinionScore)
         // Without a round trip measured the network counts as no delay.
         #expect(estimate(Self.inbound(lost: 0), rtt: nil).mouthToEarDelayMs == 96.5)
     }
@@ -220,5 +225,49 @@ import Testing
         #expect(estimate.codecImpairment.packetLossRobustness == robustness)
         #expect(abs(estimate.mouthToEarDelayMs - 120) < 1e-9, "no Opus look-ahead: \(estimate.mouthToEarDelayMs)")
         #expect(abs(estimate.listeningMeanOpinionScore - pesq) < 0.05, "\(codec): \(estimate.listeningMeanOpinionScore) against PESQ-WB \(pesq)")
+        // G.107's burst ratio still weighs their misses (no measurement says otherwise).
+        var bursty = BurstGapStatistics()
+        for index in 0..<3_000 { bursty.record(index % 100 < 10 ? .lost : .received) }
+        var lossy = Self.inbound(lost: 300)
+        lossy.bytesReceived = 2_700 * 160
+        lossy.speechBytesReceived = 2_700 * 160
+        func rated(_ burstGap: BurstGapStatistics) -> Double {
+            let inputs = VoIPMetricsInputs(inbound: lossy, burstGap: burstGap, configuration: configuration, deviceDelayMs: 30)
+            return CallQualityEstimate(inputs: inputs, roundTripTimeSeconds: 0.06).listeningMeanOpinionScore
+        }
+        #expect(estimate.codecImpairment.weighsBursts)
+        #expect(rated(bursty) < rated(BurstGapStatistics()))
+    }
+
+    /// `quality(since:)` rates a span alone: after a lossy start, the clean stretch that follows
+    /// reads clean (the whole call's estimate still carries the start), and from a snapshot
+    /// taken before the first packet it is the whole call's.
+    @Test func aSpansEstimateCountsOnlyThatSpan() throws {
+        // Alice → Bob loses every 4th packet for the first 10 s, then nothing.
+        let packets = (0..<1_000).map { (index: Int) -> TracePacket in
+            let sendMs = Double(index) * 20
+            let isLost = index < 500 && index % 4 == 3
+            return TracePacket(sequence: index, sendMs: sendMs, arrivalMs: isLost ? nil : sendMs + 30)
+        }
+        let loop = try CallLoop(aliceToBob: SimulatedLink(trace: NetworkTrace(packets: packets)), srtp: false)
+        let tone = { (index: Int, _: CallLoop.Side) -> [Int16] in
+            (0..<960).map { (sample: Int) -> Int16 in
+                Int16(6_000 * sin(2 * Double.pi * 440 * Double(index * 960 + sample) / 48_000))
+            }
+        }
+        let silence = { (_: Int, _: CallLoop.Side) in [Int16](repeating: 0, count: 960) }
+        let start = loop.bob.call.statistics
+        loop.run(frames: 600, aliceMicrophone: tone, bobMicrophone: silence)
+        let middle = loop.bob.call.statistics
+        loop.run(frames: 390, aliceMicrophone: tone, bobMicrophone: silence)
+        let end = loop.bob.call.statistics
+        let whole = try #require(end.quality), clean = try #require(end.quality(since: middle))
+        let lossy = try #require(middle.quality(since: start))
+        #expect(end.quality(since: start) == whole)
+        #expect(lossy.effectiveLossPercent > 15, "the first 12 s: \(lossy.effectiveLossPercent) % missed")
+        #expect(clean.effectiveLossPercent < 0.5, "the last 7.8 s: \(clean.effectiveLossPercent) % missed")
+        #expect(whole.effectiveLossPercent > 10 && whole.effectiveLossPercent < lossy.effectiveLossPercent)
+        #expect(clean.listeningMeanOpinionScore > whole.listeningMeanOpinionScore + 0.5,
+                "clean stretch \(clean.listeningMeanOpinionScore), whole call \(whole.listeningMeanOpinionScore)")
     }
 }
