@@ -22,6 +22,9 @@ struct JitterBenchmarks {
     var plotDirectory: String? = nil
     /// `--seed-offset`: another draw of the generated traces (0: docs/performance.md's table).
     var seedOffset: UInt64 = 0
+    /// `--tick-ms`: ours plays a frame per 20 ms tick, or a device period (10 or 5 ms) per tick
+    /// as the engine can (`PlayoutTick.devicePeriod`); speexdsp ticks per frame either way.
+    var tickMs = 20
 
     func run() throws {
         let stream = try OpusPacketStream()
@@ -34,6 +37,7 @@ struct JitterBenchmarks {
         print("\n== \(Self.group) (baselines: speexdsp 1.2.1 jitter buffer; fixed-delay oracle at the same late loss) ==")
         print("* = not stationary; oracle@X = the fixed delay D with X's late loss; concealed = ticks without a new packet;")
         print("ours = default policy (FEC first), judged with FEC recovery credited; ours, waiting = .waitForPacket, own payloads only")
+        if tickMs != 20 { print("ours plays \(tickMs) ms per tick (a device period, `nextSamples`); us/tick is per its tick") }
         print(row("trace", "buffer", "mean ms", "p95 ms", "late %", "concealed %", "us/tick", "mean/oracle", "mean/speex", "targets"))
         var met = [0, 0]
         for entry in traces {
@@ -51,7 +55,7 @@ struct JitterBenchmarks {
     /// per mode, whether ours met the targets on it.
     private func replay(_ entry: JitterTrace, stream: OpusPacketStream) throws -> [Bool] {
         let trace = entry.trace
-        let evaluation = try TraceEvaluation(entry, stream: stream)
+        let evaluation = try TraceEvaluation(entry, stream: stream, tickSamples: OpusPacketStream.samplesPerFrame * tickMs / 20)
         let speex = evaluation.speex
         let speexOracle = evaluation.speexOracle
         let name = entry.name + (entry.isStationary ? "" : " *")

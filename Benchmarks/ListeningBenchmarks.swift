@@ -256,7 +256,9 @@ struct ListeningBenchmarks {
               + "for every receiver of a row) ==")
         print("delay = send → play of played packets; late = received packets not played (FEC recoveries credited); concealed and")
         print("stretched = share of \(tickMs) ms ticks; \(seeds) seed(s) per network, seed offset \(seedOffset)")
-        print(Self.row("network", "receiver", "PESQ", "mean ms", "p95 ms", "late %", "concealed %", "stretched %"))
+        print("conv. MOS = the E-model's conversational MOS: PESQ as the listening quality, less the delay impairment of the mean")
+        print("delay plus \(Self.otherMouthToEarMs) ms the rest of mouth-to-ear takes for every receiver alike (G.107.1; talker echo at TELR 65)")
+        print(Self.row("network", "receiver", "PESQ", "mean ms", "p95 ms", "late %", "concealed %", "stretched %", "conv. MOS"))
         for (networkIndex, network) in Self.networks.enumerated() where !pairs[networkIndex][0].isEmpty {
             var pesq: [Receiver: Double] = [:]
             for (receiverIndex, receiver) in Receiver.allCases.enumerated() where !pairs[networkIndex][receiverIndex].isEmpty {
@@ -267,9 +269,11 @@ struct ListeningBenchmarks {
                     let values = runs.map(value).filter(\.isFinite)
                     return values.isEmpty ? "" : String(format: "%.1f", Self.mean(values) * scale)
                 }
+                let delay = Self.mean(runs.map(\.meanDelayMs).filter(\.isFinite))
+                let conversational = delay.isFinite ? String(format: "%.2f", Self.conversationalMOS(pesq: score, delayMs: delay)) : ""
                 print(Self.row(receiverIndex == 0 ? network.name : "", receiver.rawValue, String(format: "%.2f", score),
                                column(\.meanDelayMs), column(\.p95DelayMs), column(\.lateLoss, scale: 100),
-                               column(\.concealed, scale: 100), column(\.stretched, scale: 100)))
+                               column(\.concealed, scale: 100), column(\.stretched, scale: 100), conversational))
                 if receiver == .ours {
                     let meanDelay = Self.mean(runs.map(\.meanDelayMs).filter(\.isFinite))
                     report.add(BenchmarkFigure(group: Self.group, name: "\(network.name) ours mean delay", value: meanDelay, unit: "ms",
@@ -288,8 +292,32 @@ struct ListeningBenchmarks {
 
     private static func mean(_ values: [Double]) -> Double { values.isEmpty ? .nan : values.reduce(0, +) / Double(values.count) }
 
+    /// Mouth-to-ear outside the receive path's send → play delay, the same for every
+    /// receiver: a 20 ms frame, libopus's 6.5 ms look-ahead, a 10 ms device period each end.
+    static let otherMouthToEarMs = 46.5
+
+    /// The E-model's conversational MOS (G.107.1 on PESQ-WB's scale, as `CallQualityEstimate`
+    /// rates a call) for a receiver whose audio scored `pesq` at a send → play delay of
+    /// `delayMs`: PESQ taken as the listening quality (R by inverting G.107 Annex B, R_WB =
+    /// 1.29 R), less the delay impairment Id,WB of that mouth-to-ear (talker echo at TELR 65,
+    /// listener echo over twice the delay, absolute delay).
+    static func conversationalMOS(pesq: Double, delayMs: Double) -> Double {
+        var low = 0.0, high = 100.0
+        for _ in 0..<60 {
+            let middle = (low + high) / 2
+            if EModel.meanOpinionScore(rating: middle) < pesq { low = middle } else { high = middle }
+        }
+        var model = WidebandEModel()
+        let mouthToEar = delayMs + otherMouthToEarMs
+        model.absoluteDelayMs = mouthToEar
+        model.echoPathDelayMs = mouthToEar
+        model.roundTripDelayMs = 2 * mouthToEar
+        let rating = (low + high) / 2 * WidebandEModel.scaleFactor - model.delayImpairment
+        return EModel.meanOpinionScore(rating: rating / WidebandEModel.scaleFactor)
+    }
+
     private static func row(_ columns: String...) -> String {
-        let widths = [24, 24, 7, 9, 9, 8, 13, 0]
+        let widths = [24, 24, 7, 9, 9, 8, 13, 13, 0]
         return zip(columns, widths).map { text, width in
             text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
         }.joined()

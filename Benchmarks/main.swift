@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // `swift run -c release benchmarks [group…] [--rounds N] [--only ROW]… [--json PATH]` (listening: --only NETWORK)
-//   jitter options: [--trace FILE]… [--plot DIR] [--write-traces DIR] [--seed-offset N]
+//   jitter options: [--trace FILE]… [--plot DIR] [--write-traces DIR] [--seed-offset N] [--tick-ms 20|10|5]
 //   quality and listening options: [--seeds N] [--seed-offset N] [--python PATH]; listening: [--no-gstreamer] [--tick-ms 20|10|5] [--arrivals-at-ticks];
 //   processing: [--python PATH]
 //   soak options: [--minutes N] (240 by default); alsa-soak: [--minutes N] (3) [--device PCM] (pulse)
@@ -39,7 +39,7 @@ var seedOffset: UInt64 = 0
 var seeds: Int? = nil
 var python: String? = nil
 var withGStreamer = true
-var listeningTickMs = 20
+var playoutTickMs = 20
 var arrivalsAtTicks = false
 var soakMinutes: Double? = nil
 var soakDevice = "pulse"
@@ -80,7 +80,7 @@ while let argument = arguments.popFirst() {
         withGStreamer = false
     case "--tick-ms":
         guard let text = arguments.popFirst(), let value = Int(text), [20, 10, 5].contains(value) else { fail("--tick-ms needs 20, 10 or 5") }
-        listeningTickMs = value
+        playoutTickMs = value
     case "--arrivals-at-ticks":
         arrivalsAtTicks = true
     case "--python":
@@ -120,12 +120,13 @@ do {
             try QualityBenchmarks(report: report, seeds: seeds ?? 4, seedOffset: seedOffset, python: python).run()
         case "listening":
             try ListeningBenchmarks(report: report, seeds: seeds ?? 1, seedOffset: seedOffset, python: python,
-                                    onlyNetworks: onlyRows, withGStreamer: withGStreamer, tickMs: listeningTickMs,
+                                    onlyNetworks: onlyRows, withGStreamer: withGStreamer, tickMs: playoutTickMs,
                                     arrivalsAtTicks: arrivalsAtTicks).run()
         case "processing":
             try ProcessingBenchmarks(report: report, python: python).run()
         case "jitter":
-            try JitterBenchmarks(report: report, traceFiles: traceFiles, plotDirectory: plotDirectory, seedOffset: seedOffset).run()
+            try JitterBenchmarks(report: report, traceFiles: traceFiles, plotDirectory: plotDirectory, seedOffset: seedOffset,
+                                 tickMs: playoutTickMs).run()
         default: break
         }
     }

@@ -10,10 +10,10 @@ public enum AdaptiveJitterBufferReplay {
     /// Replays `trace` with `policy` for overtaken packets; a tick counts as concealed when its
     /// event is expand or comfort noise.
     public static func replay(_ trace: NetworkTrace, stream: OpusPacketStream, policy: LatePacketPolicy,
-                       tickMs: Double = 20) throws -> PlayoutRun {
+                       tickMs: Double = 20, tickSamples: Int = OpusPacketStream.samplesPerFrame) throws -> PlayoutRun {
         var configuration = JitterBufferConfiguration()
         configuration.latePacketPolicy = policy
-        return try replay(trace, stream: stream, configuration: configuration, tickMs: tickMs)
+        return try replay(trace, stream: stream, configuration: configuration, tickMs: tickMs, tickSamples: tickSamples)
     }
 
     /// Replays `trace` into a buffer of `configuration` (48 kHz, 20 ms frames), handing every

@@ -29,17 +29,18 @@ public struct TraceEvaluation: Sendable {
     /// Ours, one per mode, in the order given.
     public var outcomes: [Outcome]
 
-    /// Replays `trace` (packets from `stream`) into speex, then into ours in each of `modes`,
-    /// and judges ours by `targets`.
+    /// Replays `trace` (packets from `stream`) into speex, then into ours in each of `modes`
+    /// (a frame per tick, or `tickSamples` per tick: a device period), and judges ours by
+    /// `targets`.
     public init(_ trace: JitterTrace, stream: OpusPacketStream, modes: [PlayoutMode] = PlayoutMode.all,
-                targets: PlayoutTargets = PlayoutTargets()) throws {
+                targets: PlayoutTargets = PlayoutTargets(), tickSamples: Int = OpusPacketStream.samplesPerFrame) throws {
         self.trace = trace
         speexRun = try SpeexJitterBaseline.replay(trace.trace, stream: stream)
         speex = speexRun.summary(trace.trace)
         speexOracle = FixedDelayOracle(trace: trace.trace, lateLoss: speex.lateLoss)
         var outcomes: [Outcome] = []
         for mode in modes {
-            let run = try AdaptiveJitterBufferReplay.replay(trace.trace, stream: stream, policy: mode.policy)
+            let run = try AdaptiveJitterBufferReplay.replay(trace.trace, stream: stream, policy: mode.policy, tickSamples: tickSamples)
             let summary = run.summary(trace.trace)
             let late = mode.creditsFEC ? summary.lateLossCreditingFEC : summary.lateLoss
             let oracle = FixedDelayOracle(trace: trace.trace, lateLoss: late)
