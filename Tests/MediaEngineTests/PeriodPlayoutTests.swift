@@ -83,4 +83,43 @@ import TestSupport
         for (framedDelay, periodicDelay) in zip(framed, periodic) { #expect(periodicDelay <= framedDelay + 1, figures) }
         print(figures)
     }
+
+    /// On a device at another rate (44.1 kHz periods of 441 frames, resampled from the call's
+    /// 48 kHz), playout by the period renders what each period lacks and the tone plays through
+    /// whole: no period short, the level steady from one 100 ms stretch to the next.
+    @Test func aResampledDeviceIsServedPeriodByPeriod() throws {
+        var mixing = MixerConfiguration()
+        mixing.processing = ProcessingConfiguration()
+        mixing.compensatesDeviceDrift = false
+        mixing.deviceSampleRate = 44_100
+        mixing.playoutTick = .devicePeriod
+        let mixer = try CallMixer(configuration: mixing)
+        let alice = try CallMedia(configuration: MediaConfiguration(), sendingKey: nil, receivingKey: nil, ssrc: 0xA11CE, rtcpSeed: 1)
+        let bob = try CallMedia(configuration: MediaConfiguration(), sendingKey: nil, receivingKey: nil, ssrc: 0xB0B, rtcpSeed: 2)
+        try mixer.add(bob)
+        var played: [Int16] = []
+        var period = [Int16](repeating: 0, count: 441)
+        for tick in 0..<600 {  // 6 s of 10 ms periods
+            let now = Double(tick * 10)
+            if tick % 2 == 0 {  // Alice's 20 ms frame of a 500 Hz tone, delivered at once
+                let frame = (0..<960).map { (index: Int) -> Int16 in
+                    Int16(8_000 * sin(2 * Double.pi * 500 * Double(tick / 2 * 960 + index) / 48_000))
+                }
+                frame.withUnsafeBufferPointer { alice.send(microphone: $0) }
+                alice.sendDatagrams(nowMs: now) { datagram in
+                    var copy = Array(datagram)
+                    copy.withUnsafeMutableBytes { bob.receiveDatagram($0, arrivalTimeMs: now) }
+                }
+            }
+            period.withUnsafeMutableBufferPointer { mixer.render(into: $0, nowMs: now) }
+            played += period
+        }
+        let settled = Array(played[(2 * 44_100)...])
+        let levels = stride(from: 0, to: settled.count - 4_410, by: 4_410).map {
+            SignalComparison.toneAmplitude(settled[$0..<($0 + 4_410)], frequencyHz: 500, sampleRate: 44_100)
+        }
+        let figures: Comment = "500 Hz amplitude per 100 ms: \(levels.map { Int($0) })"
+        #expect(levels.allSatisfy { $0 > 6_000 && $0 < 10_000 }, figures)
+        #expect(bob.statistics.inbound.concealedSamples == 0, "nothing concealed: \(bob.statistics.inbound.concealedSamples)")
+    }
 }
