@@ -34,8 +34,8 @@ struct DecisionLogic {
     /// would cost 10 ms on average, and the few packets this tolerance makes late are mostly
     /// waited for. On a finer lattice (a device period per tick, `nextSamples`) the point above
     /// costs half as much and the margin keeps the whole target: the listener preferred it
-    /// (`benchmarks listening --tick-ms 10`: G.1050 A–C +0.03..+0.08 PESQ against a 2.5 ms
-    /// tolerance for 1–2 ms of delay).
+    /// (`benchmarks listening --tick-ms 10`, 3 seeds: G.1050 A +0.17, B ±0, C +0.08 PESQ
+    /// against a 2.5 ms tolerance, for 1–2 ms of delay).
     static let targetToleranceMs = 5.0
     /// The margin never sits below this, in ms: on a clean network whose clock drifts, inserting
     /// periods raises the margin only once a whole frame has built up (several ticks), so
