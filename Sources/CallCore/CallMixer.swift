@@ -285,12 +285,7 @@ public final class CallMixer {
         while start < playback.endIndex {
             let piece = UnsafeMutableBufferPointer(rebasing: playback[start..<min(playback.endIndex, start + devicePeriodSamples)])
             while playbackAdapter.available < piece.count {
-                // What the device still lacks, at the calls' rate, rounded up to the step.
-                let lacking = (piece.count - playbackAdapter.available) * configuration.sampleRate
-                let needed = (lacking + configuration.deviceSampleRate - 1) / configuration.deviceSampleRate
-                let steps = (needed + renderStep - 1) / renderStep
-                let rest = frameCount - framePosition
-                let count = configuration.playoutTick == .devicePeriod ? min(max(steps, 1) * renderStep, rest) : rest
+                let count = samplesToRender(lackingDeviceSamples: piece.count - playbackAdapter.available)
                 let rendered = framePosition..<(framePosition + count)
                 renderPiece(rendered, nowMs: nowMs)
                 playbackAdapter.push(UnsafeBufferPointer(rebasing: mix[rendered]))
@@ -314,6 +309,18 @@ public final class CallMixer {
             processCapturedFrames()
             start = end
         }
+    }
+
+    /// How much of the current frame to render next: the rest of it, or with
+    /// `PlayoutTick.devicePeriod` what the device lacks (at the calls' rate, rounded up to the
+    /// 2.5 ms step), never past the frame's end.
+    private func samplesToRender(lackingDeviceSamples: Int) -> Int {
+        let rest = frameCount - framePosition
+        guard configuration.playoutTick == .devicePeriod else { return rest }
+        let lacking = lackingDeviceSamples * configuration.sampleRate
+        let needed = (lacking + configuration.deviceSampleRate - 1) / configuration.deviceSampleRate
+        let steps = max((needed + renderStep - 1) / renderStep, 1)
+        return min(steps * renderStep, rest)
     }
 
     /// Samples (at the calls' rate) the loudspeaker has taken minus samples the microphone has
