@@ -44,12 +44,14 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CSpanDSP", pkgConfig: "spandsp", providers: [.apt(["libspandsp-dev"])]),
         .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
+        .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         // The C library's eventfd (sys/eventfd.h is not in Swift's Glibc module): SocketPoller's waker.
         .systemLibrary(name: "CEventFD"),
 
         // C shims: what Swift cannot call (variadic *_ctl, macros). Nothing else.
         .target(name: "COpusShims", dependencies: ["COpus"]),
         .target(name: "CALSAShims", dependencies: ["CALSA"]),
+        .target(name: "COpenSSLShims", dependencies: ["COpenSSL"]),
 
         // Typed errno (Errno) for the I/O layer's errors: pure Swift, no C library of its own.
         .target(name: "SystemErrors"),
@@ -77,7 +79,8 @@ let package = Package(
 
         // I/O.
         .target(name: "AudioDevices", dependencies: ["CALSA", "CALSAShims", "CEventFD", "SystemErrors", "Locking", "MediaBasics"]),
-        .target(name: "Transport", dependencies: ["CEventFD", "SystemErrors", "Locking"]),
+        // UDP sockets and the DTLS handshake that keys DTLS-SRTP (OpenSSL), whose keys are SRTP's.
+        .target(name: "Transport", dependencies: ["CEventFD", "SystemErrors", "Locking", "SRTP", "COpenSSL", "COpenSSLShims"]),
 
         // Call core: the per-call media (uplink, inbound stream, RTCP session, mixer, statistics,
         // events), sans-I/O: no devices, no sockets, no Foundation.
@@ -175,7 +178,7 @@ let package = Package(
         .testTarget(name: "JitterBufferTests", dependencies: ["JitterBuffer", "AudioCodecs", "JitterBufferEvaluation", "TestSupport"]),
         .testTarget(name: "JitterBufferEvaluationTests", dependencies: ["JitterBufferEvaluation", "JitterBuffer", "NetworkSimulation", "TestSupport"]),
         .testTarget(name: "AudioDevicesTests", dependencies: ["AudioDevices", "AudioDevicesTesting", "SystemErrors", "Locking", "TestSupport"]),
-        .testTarget(name: "TransportTests", dependencies: ["Transport", "SystemErrors", "TestSupport"]),
+        .testTarget(name: "TransportTests", dependencies: ["Transport", "SystemErrors", "SRTP", "TestSupport"]),
         .testTarget(name: "NetworkSimulationTests", dependencies: ["NetworkSimulation", "TestSupport"]),
         // The call core's own rules (its module boundary, read from the package).
         .testTarget(name: "CallCoreTests", dependencies: ["CallCore"]),

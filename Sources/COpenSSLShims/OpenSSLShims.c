@@ -21,3 +21,11 @@ unsigned long long ve_ssl_ctx_set_options(SSL_CTX *context, unsigned long long o
 }
 
 size_t ve_bio_pending(BIO *bio) { return BIO_ctrl_pending(bio); }
+
+int ve_ssl_ctx_set_min_proto_version(SSL_CTX *context, int version) { return (int)SSL_CTX_set_min_proto_version(context, version); }
+
+EVP_PKEY *ve_evp_ec_generate(const char *curve) { return EVP_EC_gen(curve); }
+
+int ve_ssl_set_app_data(SSL *ssl, void *data) { return SSL_set_app_data(ssl, data); }
+
+void *ve_ssl_get_app_data(const SSL *ssl) { return SSL_get_app_data(ssl); }

@@ -54,7 +54,10 @@ public struct CertificateFingerprint: Sendable, Hashable, CustomStringConvertibl
         var digest: [UInt8] = []
         digest.reserveCapacity(pairs.count)
         for pair in pairs {
-            guard pair.utf8.count == 2, let byte = UInt8(pair, radix: 16) else { return nil }
+            // Two hex digits exactly: UInt8(_:radix:) alone would take a sign ("+4").
+            guard pair.utf8.count == 2, pair.utf8.allSatisfy({ $0 < 128 && Character(Unicode.Scalar($0)).isHexDigit }),
+                  let byte = UInt8(pair, radix: 16)
+            else { return nil }
             digest.append(byte)
         }
         self.init(hashFunction: function, digest: digest)

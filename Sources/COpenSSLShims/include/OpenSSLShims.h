@@ -4,6 +4,8 @@
 // nothing else belongs here.
 #include <openssl/bio.h>
 #include <openssl/ssl.h>
+#include <openssl/evp.h>
+#include <openssl/ec.h>
 
 /// DTLSv1_get_timeout: 1 and the time left until the handshake's retransmission timer fires in
 /// `*microseconds`, or 0 when no timer runs.
@@ -22,3 +24,10 @@ unsigned long long ve_ssl_set_options(SSL *ssl, unsigned long long options);
 unsigned long long ve_ssl_ctx_set_options(SSL_CTX *context, unsigned long long options);
 /// BIO_pending / BIO_ctrl_pending: bytes waiting to be read from the BIO.
 size_t ve_bio_pending(BIO *bio);
+/// SSL_CTX_set_min_proto_version.
+int ve_ssl_ctx_set_min_proto_version(SSL_CTX *context, int version);
+/// EVP_EC_gen (variadic underneath): a fresh key on the named curve ("P-256"), or NULL.
+EVP_PKEY *ve_evp_ec_generate(const char *curve);
+/// SSL_set_app_data / SSL_get_app_data (ex_data index 0).
+int ve_ssl_set_app_data(SSL *ssl, void *data);
+void *ve_ssl_get_app_data(const SSL *ssl);
