@@ -60,6 +60,8 @@ public final class CallMedia: @unchecked Sendable {
     /// The keys in use as the control side knows them (what a rekey is compared with), and a
     /// rekey made there for the network side to take before its next datagram.
     private let rekeying: Locked<RekeyState>
+    /// Whether a DTLS handshake keys this call (`MediaProtection.srtpKeyedByHandshake`).
+    public let isKeyedByHandshake: Bool
     private let hasPendingRekey = Atomic<Bool>(false)
     private let uplink: UplinkPipeline
     private let inbound: InboundStream
@@ -124,7 +126,27 @@ public final class CallMedia: @unchecked Sendable {
     ///   - rtcpSeed: seeds the RTCP report timer's randomisation (random by default; fixed
     ///     in tests so a run repeats).
     /// - Throws: `CallMediaError` naming what was refused.
-    public init(configuration: MediaConfiguration, sendingKey: SRTPKeyingMaterial?, receivingKey: SRTPKeyingMaterial?,
+    public convenience init(configuration: MediaConfiguration, sendingKey: SRTPKeyingMaterial?, receivingKey: SRTPKeyingMaterial?,
+                            ssrc: UInt32 = .random(in: .min ... .max), rtcpSeed: UInt64 = .random(in: .min ... .max)) throws(CallMediaError) {
+        let protection: MediaProtection
+        switch (sendingKey, receivingKey) {
+        case let (sending?, receiving?): protection = .srtp(sending: sending, receiving: receiving)
+        case (nil, nil): protection = .plainRTP
+        default:
+            throw .configuration(.invalid(field: "keys", reason: "SRTP needs both a sending and a receiving key (or neither for plain RTP)"))
+        }
+        try self.init(configuration: configuration, protection: protection, ssrc: ssrc, rtcpSeed: rtcpSeed)
+    }
+
+    /// A call protected as `protection` says: plain RTP, SRTP with keys known now (SDES), or
+    /// SRTP keyed later by a DTLS handshake (`updateKeys` then installs its keys).
+    /// - Parameters:
+    ///   - configuration: the codec, payload types, SRTP suite and jitter buffer of the call.
+    ///   - protection: how the media is protected on the wire.
+    ///   - ssrc: the source to send as (random by default, RFC 3550 §8).
+    ///   - rtcpSeed: seeds the RTCP report timer's randomisation (random by default).
+    /// - Throws: `CallMediaError` naming what was refused.
+    public init(configuration: MediaConfiguration, protection: MediaProtection,
                 ssrc: UInt32 = .random(in: .min ... .max), rtcpSeed: UInt64 = .random(in: .min ... .max)) throws(CallMediaError) {
         do {
             try configuration.validate()
@@ -135,20 +157,25 @@ public final class CallMedia: @unchecked Sendable {
         networkConfiguration = configuration
         audioConfiguration = configuration
         audioCodecAdjustsBitrate = configuration.codec.capabilities.contains(.adjustableBitrate)
-        switch (sendingKey, receivingKey) {
-        case let (sending?, receiving?):
+        switch protection {
+        case let .srtp(sending, receiving):
             do {
                 srtp = try SRTPTransportStage(sendingKey: sending, receivingKey: receiving,
                                               maximumDatagramBytes: configuration.maximumDatagramBytes)
             } catch {
                 throw .srtp(error)
             }
-        case (nil, nil):
+            rekeying = Locked(RekeyState(sending: sending, receiving: receiving, keyedByHandshake: false))
+            isKeyedByHandshake = false
+        case .srtpKeyedByHandshake:
+            isKeyedByHandshake = true
+            srtp = SRTPTransportStage(awaitingKeysWithMaximumDatagramBytes: configuration.maximumDatagramBytes)
+            rekeying = Locked(RekeyState(sending: nil, receiving: nil, keyedByHandshake: true))
+        case .plainRTP:
+            isKeyedByHandshake = false
             srtp = nil
-        default:
-            throw .configuration(.invalid(field: "keys", reason: "SRTP needs both a sending and a receiving key (or neither for plain RTP)"))
+            rekeying = Locked(RekeyState(sending: nil, receiving: nil, keyedByHandshake: false))
         }
-        rekeying = Locked(RekeyState(sending: sendingKey, receiving: receivingKey))
         plannedLoss = Atomic(configuration.expectedPacketLossPercent)
         appliedLoss = configuration.expectedPacketLossPercent
         lossAdaptation = LossAdaptation(initialPercent: configuration.expectedPacketLossPercent)
@@ -302,16 +329,25 @@ public final class CallMedia: @unchecked Sendable {
     /// - Throws: `CallMediaError.configuration` on a plain-RTP call or keys of another suite
     ///   than the call's; `.srtp` when libsrtp refuses a key.
     public func updateKeys(sending: SRTPKeyingMaterial, receiving: SRTPKeyingMaterial) throws(CallMediaError) {
-        guard sending.profile == initial.srtpProfile, receiving.profile == initial.srtpProfile else {
-            throw .configuration(.invalid(field: "keys", reason: "a re-offer's keys must keep the call's suite \(initial.srtpProfile.sdesName)"))
-        }
         try rekeying.withLock { (state) throws(CallMediaError) in
-            guard let currentSending = state.sending, let currentReceiving = state.receiving else {
+            // SDES keys keep the negotiated suite; a handshake's keys keep the suite its first
+            // handshake chose (any with a DTLS-SRTP profile, the first time).
+            let suite = state.keyedByHandshake ? state.sending?.profile : initial.srtpProfile
+            if let suite {
+                guard sending.profile == suite, receiving.profile == suite else {
+                    throw .configuration(.invalid(field: "keys", reason: "new keys must keep the call's suite \(suite.sdesName)"))
+                }
+            } else {
+                guard sending.profile == receiving.profile, sending.profile.dtlsProfileIdentifier != nil else {
+                    throw .configuration(.invalid(field: "keys", reason: "a handshake's keys must both be of one suite with a DTLS-SRTP profile"))
+                }
+            }
+            guard state.keyedByHandshake || state.sending != nil else {
                 throw .configuration(.invalid(field: "keys", reason: "a plain RTP call has no keys to change"))
             }
             let rekey: SRTPTransportStage.Rekey
             do throws(SRTPError) {
-                rekey = try SRTPTransportStage.Rekey(from: (currentSending, currentReceiving), to: sending, receiving)
+                rekey = try SRTPTransportStage.Rekey(from: (state.sending, state.receiving), to: sending, receiving)
             } catch {
                 throw .srtp(error)
             }
@@ -388,6 +424,18 @@ public final class CallMedia: @unchecked Sendable {
             transport.invalidArrivalTimes += 1
             return .dropped
         }
+        // RFC 7983: what shares the port goes back to the caller, unread; only RTP and RTCP
+        // are ours.
+        switch datagram.first.map(MultiplexedProtocol.init(firstByte:)) ?? .unknown {
+        case .rtp:
+            break
+        case .unknown:
+            transport.unknownProtocolDatagrams += 1
+            return .dropped
+        case let other:
+            transport.multiplexedDatagrams += 1
+            return .multiplexed(other)
+        }
         if Self.isRTCP(UnsafeRawBufferPointer(datagram)) {
             return receiveControlDatagram(datagram, arrivalTimeMs: arrivalTimeMs)
         }
@@ -436,6 +484,11 @@ public final class CallMedia: @unchecked Sendable {
         defer { publishNetworkCounters() }
         applyPendingRekey()
         applyPendingNetworkSwitch()
+        // Before a handshake keys the call nothing goes out, not even in clear (RFC 5763 §5).
+        if let srtp, !srtp.isKeyed {
+            discardMediaDatagrams(srtp)
+            return
+        }
         sendMediaDatagrams(send)
         let uplinkNow = uplinkCounters.read()
         let sender = uplinkNow.packetsSent > 0
@@ -456,6 +509,7 @@ public final class CallMedia: @unchecked Sendable {
     /// Says goodbye (an RTCP BYE, RFC 3550 §6.6) on hang-up; `reason` is for people.
     public func sendBye(reason: String? = nil, _ send: (UnsafeRawBufferPointer) -> Void) {
         defer { publishNetworkCounters() }
+        if let srtp, !srtp.isKeyed { return }
         let space = UnsafeMutableRawBufferPointer(rebasing: controlBuffer[0..<(controlBuffer.count - SRTPSession.maximumTrailerLength)])
         guard let bye = rtcp.bye(reason: reason, into: space) else { return }
         sendControl(length: bye, send)
@@ -546,6 +600,16 @@ public final class CallMedia: @unchecked Sendable {
             if error == .keyLifetimeExpired, srtp.statistics.sendingKeyLifetimeExpired == 1 { postNetworkEvent(.sendingKeyExpired) }
             return nil
         }
+    }
+
+    /// Drops what the audio side queued while the call has no keys (counted in
+    /// `SRTPTransportStatistics.discardedBeforeKeys`).
+    private func discardMediaDatagrams(_ srtp: SRTPTransportStage) {
+        while outgoing.consumer.oldest() != nil {
+            outgoing.consumer.release()
+            srtp.discardBeforeKeys()
+        }
+        transport.srtp = srtp.statistics
     }
 
     private func sendMediaDatagrams(_ send: (UnsafeRawBufferPointer) -> Void) {
@@ -817,7 +881,15 @@ public final class CallMedia: @unchecked Sendable {
 private struct RekeyState {
     var sending: SRTPKeyingMaterial?
     var receiving: SRTPKeyingMaterial?
+    /// Keys come from a DTLS handshake (`MediaProtection.srtpKeyedByHandshake`).
+    let keyedByHandshake: Bool
     var pending: SRTPTransportStage.Rekey?
+
+    init(sending: SRTPKeyingMaterial?, receiving: SRTPKeyingMaterial?, keyedByHandshake: Bool) {
+        self.sending = sending
+        self.receiving = receiving
+        self.keyedByHandshake = keyedByHandshake
+    }
 }
 
 /// The two event consumers, drained together.

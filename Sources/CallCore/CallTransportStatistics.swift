@@ -11,6 +11,13 @@ public struct CallTransportStatistics: Sendable, Equatable, BitwiseCopyable {
     /// Datagrams handed in with an arrival time that is not finite or beyond ±10^12 ms (a
     /// broken clock): dropped.
     public var invalidArrivalTimes = 0
+    /// Datagrams of a protocol that shares the port (STUN, DTLS, ZRTP, TURN channels: RFC
+    /// 7983's first-byte ranges), handed back to the caller for its ICE agent or DTLS
+    /// association, never parsed as RTP.
+    public var multiplexedDatagrams = 0
+    /// Datagrams whose first byte is in no RFC 7983 range (neither RTP/RTCP nor any protocol
+    /// that may share the port): dropped unread.
+    public var unknownProtocolDatagrams = 0
     /// RTCP datagrams received (RFC 5761 demultiplexing on the payload-type byte).
     public var rtcpDatagramsReceived = 0
     /// RTCP compound packets that did not parse (after SRTCP): dropped.

@@ -35,6 +35,11 @@ public struct SRTPTransportStatistics: Sendable, Equatable, BitwiseCopyable {
     /// Ours: of `protectFailures`, the packets (SRTP and SRTCP) refused because our sending
     /// master key reached its negotiated lifetime: not sent (the call needs a re-key).
     public var sendingKeyLifetimeExpired = 0
+    /// Ours: datagrams that arrived before a DTLS handshake keyed the call
+    /// (`MediaProtection.srtpKeyedByHandshake`): dropped unread, never played.
+    public var receivedBeforeKeys = 0
+    /// Ours: RTP packets the call had to send before it was keyed: dropped, never sent in clear.
+    public var discardedBeforeKeys = 0
 
     /// All counters zero.
     public init() {}
@@ -51,8 +56,9 @@ public final class SRTPTransportStage {
     /// What has been protected and unprotected so far.
     public private(set) var statistics = SRTPTransportStatistics()
 
-    private var outbound: SRTPSession
-    private var inbound: SRTPSession
+    /// Nil until keyed, for a stage made `awaitingKeys`.
+    private var outbound: SRTPSession?
+    private var inbound: SRTPSession?
     /// The receiving session a new key replaced, still tried for what the peer sent before it
     /// switched (packets in flight) until `previousKeyRetirement` packets authenticated under
     /// the new one.
@@ -74,7 +80,21 @@ public final class SRTPTransportStage {
         scratch = .allocate(byteCount: max(maximumDatagramBytes, 1), alignment: 16)
     }
 
+    /// A stage without keys yet (DTLS-SRTP: the handshake gives them): it protects nothing
+    /// and drops what arrives (counted in `receivedBeforeKeys`) until a `Rekey` keys both ways.
+    public init(awaitingKeysWithMaximumDatagramBytes maximumDatagramBytes: Int = 1_500) {
+        outbound = nil
+        inbound = nil
+        scratch = .allocate(byteCount: max(maximumDatagramBytes, 1), alignment: 16)
+    }
+
     deinit { scratch.deallocate() }
+
+    /// Whether both directions have keys.
+    public var isKeyed: Bool { outbound != nil && inbound != nil }
+
+    /// Counts an RTP packet dropped because the stage has no keys yet.
+    public func discardBeforeKeys() { statistics.discardedBeforeKeys += 1 }
 
     /// The sessions a re-offer's new keys need, made where allocating is allowed (creating a
     /// libsrtp session allocates): only for a key that changed, so a direction whose key stays
@@ -83,8 +103,9 @@ public final class SRTPTransportStage {
         let outbound: SRTPSession?
         let inbound: SRTPSession?
 
-        /// Sessions for `sending` and `receiving` where they differ from `current`.
-        public init(from current: (sending: SRTPKeyingMaterial, receiving: SRTPKeyingMaterial),
+        /// Sessions for `sending` and `receiving` where they differ from `current` (both, when
+        /// the stage has no keys yet).
+        public init(from current: (sending: SRTPKeyingMaterial?, receiving: SRTPKeyingMaterial?),
                     to sending: SRTPKeyingMaterial, _ receiving: SRTPKeyingMaterial) throws(SRTPError) {
             outbound = sending == current.sending ? nil : try SRTPSession(direction: .outbound, keyingMaterial: sending)
             inbound = receiving == current.receiving ? nil : try SRTPSession(direction: .inbound, keyingMaterial: receiving)
@@ -100,6 +121,7 @@ public final class SRTPTransportStage {
     public func apply(_ rekey: Rekey) {
         if let outbound = rekey.outbound { self.outbound = outbound }
         if let inbound = rekey.inbound {
+            // The first keys replace nothing: there is no earlier key to try.
             previousInbound = self.inbound
             self.inbound = inbound
             packetsUnderNewKey = 0
@@ -109,7 +131,7 @@ public final class SRTPTransportStage {
     /// Protects the RTP packet in `buffer[0..<length]` in place; `buffer` must have
     /// `SRTPSession.maximumTrailerLength` spare bytes. Returns the SRTP packet.
     public func protect(_ buffer: UnsafeMutableRawBufferPointer, length: Int) throws(SRTPError) -> UnsafeRawBufferPointer {
-        let protected = try counting { () throws(SRTPError) in try outbound.protect(buffer, length: length) }
+        let protected = try counting { () throws(SRTPError) in try sendingSession().protect(buffer, length: length) }
         statistics.packetsProtected += 1
         statistics.bytesProtected += protected
         return UnsafeRawBufferPointer(rebasing: buffer[0..<protected])
@@ -118,8 +140,14 @@ public final class SRTPTransportStage {
     /// Protects the RTCP compound packet in `buffer[0..<length]` in place (SRTCP); `buffer`
     /// must have `SRTPSession.maximumTrailerLength` spare bytes. Returns the SRTCP packet.
     public func protectRTCP(_ buffer: UnsafeMutableRawBufferPointer, length: Int) throws(SRTPError) -> UnsafeRawBufferPointer {
-        let protected = try counting { () throws(SRTPError) in try outbound.protectRTCP(buffer, length: length) }
+        let protected = try counting { () throws(SRTPError) in try sendingSession().protectRTCP(buffer, length: length) }
         return UnsafeRawBufferPointer(rebasing: buffer[0..<protected])
+    }
+
+    /// The sending session; without keys, `.badParameter` (callers check `isKeyed` first).
+    private func sendingSession() throws(SRTPError) -> SRTPSession {
+        guard let outbound else { throw .badParameter("no SRTP key yet: the DTLS handshake has not completed") }
+        return outbound
     }
 
     /// Runs a protect call, counting its failure.
@@ -148,6 +176,10 @@ public final class SRTPTransportStage {
     private func unprotect(_ datagram: UnsafeMutableRawBufferPointer,
                            using body: (SRTPSession, UnsafeMutableRawBufferPointer) throws(SRTPError) -> Int) -> UnsafeRawBufferPointer? {
         statistics.datagramsReceived += 1
+        guard let inbound else {
+            statistics.receivedBeforeKeys += 1
+            return nil
+        }
         let fallback = previousInbound.flatMap { datagram.count <= scratch.count ? $0 : nil }
         if fallback != nil { UnsafeMutableRawBufferPointer(rebasing: scratch[0..<datagram.count]).copyMemory(from: UnsafeRawBufferPointer(datagram)) }
         do throws(SRTPError) {

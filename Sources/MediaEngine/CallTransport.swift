@@ -10,11 +10,33 @@ public struct CallTransport: Sendable {
     public var rtp: UDPSocket
     /// The RTCP socket, or nil with rtcp-mux.
     public var rtcp: UDPSocket?
+    /// The DTLS handshake that keys the call's SRTP on the RTP socket (DTLS-SRTP), or nil when
+    /// the keys came with the call (SDES) or there are none.
+    public var dtls: DTLSKeying?
 
-    /// A call's sockets: `rtp`, and `rtcp` unless RTCP is multiplexed.
-    public init(rtp: UDPSocket, rtcp: UDPSocket? = nil) {
+    /// A call's sockets: `rtp`, and `rtcp` unless RTCP is multiplexed; `dtls` when a DTLS
+    /// handshake on `rtp` keys the call (then RTCP must be multiplexed, and the call made
+    /// with `MediaProtection.srtpKeyedByHandshake`).
+    public init(rtp: UDPSocket, rtcp: UDPSocket? = nil, dtls: DTLSKeying? = nil) {
         self.rtp = rtp
         self.rtcp = rtcp
+        self.dtls = dtls
+    }
+}
+
+/// How a call's DTLS-SRTP handshake runs: the certificate we present (its fingerprint in our
+/// SDP) and the association's configuration (our role from `a=setup`, the peer's fingerprints
+/// from its SDP, suites, timers).
+public struct DTLSKeying: Sendable {
+    /// Our certificate.
+    public var certificate: DTLSCertificate
+    /// The handshake's role, the peer's fingerprints, suites and timers.
+    public var configuration: DTLSAssociation.Configuration
+
+    /// A handshake presenting `certificate`, run as `configuration` says.
+    public init(certificate: DTLSCertificate, configuration: DTLSAssociation.Configuration) {
+        self.certificate = certificate
+        self.configuration = configuration
     }
 }
 

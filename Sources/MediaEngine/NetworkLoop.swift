@@ -1,8 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 import AudioDevices
 import Locking
+import SRTP
 import Synchronization
 import Transport
+
+/// A DTLS association on its way from the control side (which made it) to the network thread
+/// (which alone uses it from then on).
+struct DTLSAssociationHandoff: @unchecked Sendable {
+    let association: DTLSAssociation
+}
 
 /// The engine's network thread: one `poll` over every call's sockets (and a waker), each
 /// datagram stamped on the engine clock and handed to its call's network side (SRTP, RTCP,
@@ -31,11 +38,13 @@ final class NetworkLoop: @unchecked Sendable {
         let media: CallMedia
         let transport: CallTransport
         var tokens: [SocketPoller.Token]
+        /// The DTLS association keying the call's SRTP, when a handshake does.
+        let dtls: DTLSAssociation?
     }
 
     /// A change for the network thread.
     enum Command {
-        case add(EngineCallID, CallMedia, CallTransport)
+        case add(EngineCallID, CallMedia, CallTransport, DTLSAssociationHandoff?)
         /// Removes the call, after a BYE when `bye`.
         case remove(EngineCallID, bye: Bool)
     }
@@ -99,6 +108,7 @@ final class NetworkLoop: @unchecked Sendable {
         }
         applyCommands()
         let nowMs = clock.milliseconds
+        for entry in entries where entry.dtls != nil { pollHandshake(entry, nowMs: nowMs) }
         for entry in entries { send(entry, nowMs: nowMs) }
         for entry in entries {
             let id = entry.id
@@ -110,6 +120,21 @@ final class NetworkLoop: @unchecked Sendable {
     /// How long to wait: until just after the next frame is due while audio runs, else 20 ms
     /// (RTCP's timing needs no finer).
     private func nextTimeoutMs() -> Int {
+        min(nextFrameTimeoutMs(), nextHandshakeTimeoutMs())
+    }
+
+    /// Until the first DTLS retransmission or deadline is due (at most 20 ms).
+    private func nextHandshakeTimeoutMs() -> Int {
+        let nowMs = clock.milliseconds
+        var timeout = 20
+        for entry in entries {
+            guard let wakeUp = entry.dtls?.nextWakeUpMs(nowMs: nowMs) else { continue }
+            timeout = min(timeout, max(0, Int((wakeUp - nowMs).rounded(.up))))
+        }
+        return timeout
+    }
+
+    private func nextFrameTimeoutMs() -> Int {
         guard audioRunning.load(ordering: .relaxed), !entries.isEmpty else { return 20 }
         let last = audioCycle.lastUplinkFrameNanoseconds.load(ordering: .acquiring)
         guard last > 0 else { return 2 }
@@ -127,7 +152,7 @@ final class NetworkLoop: @unchecked Sendable {
         }
         for command in commands {
             switch command {
-            case let .add(id, media, transport):
+            case let .add(id, media, transport, handoff):
                 var tokens: [SocketPoller.Token] = []
                 for socket in [transport.rtp, transport.rtcp].compactMap({ $0 }) {
                     do {
@@ -136,10 +161,20 @@ final class NetworkLoop: @unchecked Sendable {
                         post(.socketFailed(id, error))
                     }
                 }
-                entries.append(Entry(id: id, media: media, transport: transport, tokens: tokens))
+                let entry = Entry(id: id, media: media, transport: transport, tokens: tokens, dtls: handoff?.association)
+                entries.append(entry)
+                if let association = entry.dtls {
+                    association.start(nowMs: clock.milliseconds)
+                    sendHandshake(entry, association)
+                }
             case let .remove(id, bye):
                 guard let index = entries.firstIndex(where: { $0.id == id }) else { continue }
                 if bye { sendBye(entries[index]) }
+                if let association = entries[index].dtls {
+                    // close_notify: the peer's association ends with ours.
+                    association.close()
+                    sendHandshake(entries[index], association)
+                }
                 for token in entries[index].tokens { _ = poller.remove(token) }
                 entries.remove(at: index)
             }
@@ -155,11 +190,13 @@ final class NetworkLoop: @unchecked Sendable {
             // Read straight into the call's receive queue: an RTP packet is never copied on
             // its way to the audio side.
             var source: PeerAddress?
+            var read = UnsafeRawBufferPointer(start: nil, count: 0)
             let disposition: ReceivedDatagramDisposition?
             do throws(SocketError) {
                 disposition = try entry.media.receiveDatagram { buffer throws(SocketError) in
                     guard let datagram = try socket.receive(into: buffer) else { return nil }
                     source = datagram.source
+                    read = UnsafeRawBufferPointer(rebasing: buffer[0..<min(datagram.length, buffer.count)])
                     return (datagram.length, clock.milliseconds)
                 }
             } catch {
@@ -168,7 +205,61 @@ final class NetworkLoop: @unchecked Sendable {
             }
             guard let disposition, let source else { return }
             received += 1
+            // A DTLS datagram stays where it was read (the call did not take it) until the
+            // next read: the association takes it now. Only from the peer's address: anyone
+            // who can reach the port could otherwise talk to the handshake.
+            if disposition == .multiplexed(.dtls), let association = entry.dtls, socket === entry.transport.rtp,
+               entry.transport.rtp.remote.map({ $0 == source }) ?? true {
+                let outcome = association.receive(read, nowMs: clock.milliseconds)
+                handle(outcome, of: entry)
+                sendHandshake(entry, association)
+            }
             latch(entry, socket: socket, source: source, disposition: disposition)
+        }
+    }
+
+    /// Retransmits a lost handshake flight when due, and fails a handshake past its deadline.
+    private func pollHandshake(_ entry: Entry, nowMs: Double) {
+        guard let association = entry.dtls, association.state == .handshaking else { return }
+        handle(association.poll(nowMs: nowMs), of: entry)
+        sendHandshake(entry, association)
+    }
+
+    /// Sends what the association has for the peer, on the RTP socket.
+    private func sendHandshake(_ entry: Entry, _ association: DTLSAssociation) {
+        var failure: SocketError?
+        association.drainDatagrams { datagram in
+            datagram.withUnsafeBytes { bytes in
+                do throws(SocketError) {
+                    _ = try entry.transport.rtp.send(bytes)
+                } catch {
+                    failure = error
+                }
+            }
+        }
+        if let failure { post(.socketFailed(entry.id, failure)) }
+    }
+
+    /// Keys the call when its handshake completes; reports a failed or closed association.
+    private func handle(_ outcome: DTLSAssociation.Outcome?, of entry: Entry) {
+        switch outcome {
+        case nil:
+            break
+        case let .connected(keys):
+            do throws(CallMediaError) {
+                try entry.media.updateKeys(sending: keys.sending, receiving: keys.receiving)
+                post(.dtlsConnected(entry.id, profile: keys.profile, peerFingerprint: keys.peerFingerprint))
+            } catch {
+                guard case let .srtp(refusal) = error else {
+                    post(.dtlsFailed(entry.id, .badParameter("\(error)")))
+                    return
+                }
+                post(.dtlsFailed(entry.id, .keys(refusal)))
+            }
+        case let .failed(error):
+            post(.dtlsFailed(entry.id, error))
+        case .closed:
+            post(.dtlsClosed(entry.id))
         }
     }
 

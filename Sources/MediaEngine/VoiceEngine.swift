@@ -122,6 +122,7 @@ public final class VoiceEngine: Sendable {
             throw .callFormatMismatch(callSampleRate: call.configuration.sampleRate, callFrameDurationMs: call.configuration.frameDurationMs,
                                       engineSampleRate: mixer.sampleRate, engineFrameDurationMs: mixer.frameDurationMs)
         }
+        let association = try Self.dtlsAssociation(for: call, transport: transport)
         if let dscp = configuration.trafficClass {
             do {
                 for socket in [transport.rtp, transport.rtcp].compactMap({ $0 }) { try socket.setTrafficClass(dscp) }
@@ -145,8 +146,26 @@ public final class VoiceEngine: Sendable {
             if control.stream == nil { cycle.applyCommands() }
             return id
         }
-        network.enqueue(.add(id, call, transport))
+        network.enqueue(.add(id, call, transport, association.map(DTLSAssociationHandoff.init)))
         return id
+    }
+
+    /// The DTLS association that keys `call`, made here (where allocating is allowed), or nil
+    /// when the call is keyed otherwise. Checks that the call's keying and the transport agree.
+    private static func dtlsAssociation(for call: CallMedia, transport: CallTransport) throws(VoiceEngineError) -> DTLSAssociation? {
+        guard let keying = transport.dtls else {
+            if call.isKeyedByHandshake { throw .keyingMismatch("the call waits for DTLS-SRTP keys, but its transport runs no DTLS handshake") }
+            return nil
+        }
+        guard call.isKeyedByHandshake else {
+            throw .keyingMismatch("the transport runs a DTLS handshake, but the call was not made to be keyed by one (MediaProtection.srtpKeyedByHandshake)")
+        }
+        guard transport.rtcp == nil else { throw .keyingMismatch("DTLS-SRTP needs RTCP on the RTP port (rtcp-mux)") }
+        do {
+            return try DTLSAssociation(certificate: keying.certificate, configuration: keying.configuration)
+        } catch {
+            throw .dtls(error)
+        }
     }
 
     /// Removes the call `id`: it stops playing and sending at the next device period, and the

@@ -27,6 +27,12 @@ public enum VoiceEngineError: Error, Equatable, Sendable, CustomStringConvertibl
     case sessionNotActive
     /// The request is valid only while device I/O is stopped.
     case audioRunning
+    /// The call's keying and its transport disagree: a call keyed by a DTLS handshake needs
+    /// `CallTransport.dtls` and RTCP on the RTP port, and a transport with DTLS needs a call
+    /// made with `MediaProtection.srtpKeyedByHandshake`. The string says which.
+    case keyingMismatch(String)
+    /// The DTLS association could not be set up.
+    case dtls(DTLSError)
 
     public var description: String {
         switch self {
@@ -42,6 +48,8 @@ public enum VoiceEngineError: Error, Equatable, Sendable, CustomStringConvertibl
         case .shutDown: return "the engine was shut down"
         case .sessionNotActive: return "device I/O starts and stops only inside an activation of the engine's audio session (requiresAudioSession): activate the session, or start audio in didActivate"
         case .audioRunning: return "device I/O runs: stop it first"
+        case let .keyingMismatch(why): return "keying: \(why)"
+        case let .dtls(error): return "\(error)"
         }
     }
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import AudioDevices
+import SRTP
 import SystemErrors
 import Transport
 
@@ -21,6 +22,14 @@ public enum VoiceEngineEvent: Sendable, Equatable {
     case remoteAddressLatched(EngineCallID, UDPEndpoint, rtcp: Bool)
     /// A call's socket failed; the call stays, its network side idle on that socket.
     case socketFailed(EngineCallID, SocketError)
+    /// A call's DTLS handshake completed: its SRTP is keyed with `profile`, and the peer
+    /// presented the certificate its SDP named (`peerFingerprint`). Media flows from now on.
+    case dtlsConnected(EngineCallID, profile: SRTPProfile, peerFingerprint: CertificateFingerprint)
+    /// A call's DTLS association failed (a forged fingerprint, no handshake in time, no common
+    /// suite, a fatal alert): the call has no keys, and sends and plays nothing new.
+    case dtlsFailed(EngineCallID, DTLSError)
+    /// The peer closed a call's DTLS association (close_notify): it has hung up its media.
+    case dtlsClosed(EngineCallID)
     /// The device reported a fault or a recovery.
     case device(AudioDeviceEvent)
     /// The audio thread runs at normal priority: SCHED_FIFO was refused (`.notPermitted`

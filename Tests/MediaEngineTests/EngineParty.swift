@@ -22,11 +22,12 @@ final class EngineParty: Sendable {
     /// A party speaking `speech` on a virtual device (or on `opener` when given).
     init(speech: [Int16], sendingKey: SRTPKeyingMaterial = .random(profile: .aesCM128HmacSha1_80),
          receivingKey: SRTPKeyingMaterial? = nil, pacing: DevicePacing = .realtime, recordingSeconds: Int = 30,
-         opener: AudioDeviceOpener? = nil, loops: Bool = false, configure: (inout VoiceEngineConfiguration) -> Void = { _ in }) throws {
+         opener: AudioDeviceOpener? = nil, loops: Bool = false, keyedByHandshake: Bool = false,
+         configure: (inout VoiceEngineConfiguration) -> Void = { _ in }) throws {
         socket = try UDPSocket(bindingTo: UDPEndpoint(host: "127.0.0.1", port: 0))
         self.sendingKey = sendingKey
-        call = try CallMedia(configuration: MediaConfiguration(), sendingKey: sendingKey, receivingKey: receivingKey ?? sendingKey,
-                             ssrc: .random(in: 1 ... .max), rtcpSeed: 7)
+        let protection = keyedByHandshake ? MediaProtection.srtpKeyedByHandshake : .srtp(sending: sendingKey, receiving: receivingKey ?? sendingKey)
+        call = try CallMedia(configuration: MediaConfiguration(), protection: protection, ssrc: .random(in: 1 ... .max), rtcpSeed: 7)
         var configuration = VoiceEngineConfiguration()
         if let opener {
             device = nil

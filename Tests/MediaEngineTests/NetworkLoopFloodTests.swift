@@ -22,7 +22,7 @@ import Transport
         _ = try socket.setReceiveBufferSize(bytes: 1 << 20)
         let peer = try UDPSocket(bindingTo: UDPEndpoint(host: "127.0.0.1", port: 0))
         socket.setRemote(try PeerAddress(peer.localEndpoint))
-        loop.enqueue(.add(EngineCallID(rawValue: 1), media, CallTransport(rtp: socket)))
+        loop.enqueue(.add(EngineCallID(rawValue: 1), media, CallTransport(rtp: socket), nil))
         loop.turn(timeoutMs: 0)
 
         // The flood: more than one bite of forged RTP, queued before the turn.
