@@ -162,7 +162,7 @@ let package = Package(
 
         // Test and benchmark support (never linked into the libraries).
         .target(name: "CAllocationCounter"),
-        .target(name: "CBaseline", dependencies: ["COpus", "CSRTP", "CSpeexDSP"]),
+        .target(name: "CBaseline", dependencies: ["COpus", "CSRTP", "CSpeexDSP", "COpenSSL"]),
         .target(name: "TestSupport", dependencies: ["CAllocationCounter", "Locking"]),
         .target(name: "JitterBufferEvaluation", dependencies: ["JitterBuffer", "NetworkSimulation", "Opus", "RTP", "CSpeexDSP", "TestSupport"]),
 

@@ -54,8 +54,8 @@ struct Comparison {
         let perOperation = Double(operations) * 1_000  // ns per round → µs per operation
         let total = Double(rounds * operations)
         return Result(
-            ours: median(oursTimes) / perOperation,
-            baseline: median(baselineTimes) / perOperation,
+            ours: Self.median(oursTimes) / perOperation,
+            baseline: Self.median(baselineTimes) / perOperation,
             oursAllocationsPerOperation: Double(oursAllocations) / total,
             baselineAllocationsPerOperation: Double(baselineAllocations) / total
         )
@@ -79,7 +79,8 @@ struct Comparison {
         return (elapsed, AllocationCounter.current - before)
     }
 
-    private func median(_ values: [Double]) -> Double {
+    /// The middle value (the mean of the two middle ones for an even count).
+    static func median(_ values: [Double]) -> Double {
         let sorted = values.sorted()
         return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
     }

@@ -4,7 +4,7 @@
 //   quality and listening options: [--seeds N] [--seed-offset N] [--python PATH]; listening: [--no-gstreamer] [--tick-ms 20|10|5] [--arrivals-at-ticks];
 //   processing: [--python PATH]
 //   soak options: [--minutes N] (240 by default); alsa-soak: [--minutes N] (3) [--device PCM] (pulse)
-// Groups: opus, codecs, srtp, jitter, aec, call, engine, directory (all of these when none is named);
+// Groups: opus, codecs, srtp, dtls, jitter, aec, call, engine, directory (all of these when none is named);
 // codec-quality, only when named: G.711/G.722 concealment under loss and the codecs beside GStreamer's,
 // scored with PESQ (NB for G.711, WB for G.722; [--seeds N] [--python PATH]); quality, which
 // runs only when named (`make quality`): it scores speech with PESQ from PyPI, so it needs Python
@@ -24,7 +24,7 @@ func fail(_ message: String, status: Int32 = 2) -> Never {
     exit(status)
 }
 
-let availableGroups = ["opus", "codecs", "codec-quality", "srtp", "jitter", "aec", "call", "engine", "directory", "quality", "listening", "processing", "soak",
+let availableGroups = ["opus", "codecs", "codec-quality", "srtp", "dtls", "jitter", "aec", "call", "engine", "directory", "quality", "listening", "processing", "soak",
                        "alsa-soak"]
 /// The groups run when none is named: every group that needs nothing beyond this package.
 let defaultGroups = availableGroups.filter { !["codec-quality", "quality", "listening", "processing", "soak", "alsa-soak"].contains($0) }
@@ -110,6 +110,7 @@ do {
         case "codecs": try CodecBenchmarks(comparison: comparison, report: report).run()
         case "codec-quality": try CodecQualityBenchmarks(report: report, seeds: seeds ?? 3, python: python).run()
         case "srtp": try SRTPBenchmarks(comparison: comparison, report: report).run()
+        case "dtls": try DTLSBenchmarks(comparison: comparison, report: report).run()
         case "aec": try AECBenchmarks(comparison: comparison, report: report).run()
         case "call": try CallBenchmarks(comparison: comparison, report: report).run()
         case "engine": try EngineBenchmarks(report: report).run()

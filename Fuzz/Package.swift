@@ -17,6 +17,7 @@ let package = Package(
                 "CFuzzerDriver",
                 .product(name: "RTP", package: "VoiceEngine"),
                 .product(name: "SRTP", package: "VoiceEngine"),
+                .product(name: "Transport", package: "VoiceEngine"),
                 .product(name: "Opus", package: "VoiceEngine"),
                 .product(name: "JitterBuffer", package: "VoiceEngine"),
                 .product(name: "AudioDevices", package: "VoiceEngine"),

@@ -5,10 +5,10 @@ import SRTP
 import Synchronization
 import Transport
 
-/// A DTLS association on its way from the control side (which made it) to the network thread
-/// (which alone uses it from then on).
-struct DTLSAssociationHandoff: @unchecked Sendable {
-    let association: DTLSAssociation
+/// A call's DTLS keying on its way from the control side (which made it) to the network
+/// thread (which alone uses it from then on).
+struct DTLSKeyingHandoff: @unchecked Sendable {
+    let keying: DTLSCallKeying
 }
 
 /// The engine's network thread: one `poll` over every call's sockets (and a waker), each
@@ -38,13 +38,13 @@ final class NetworkLoop: @unchecked Sendable {
         let media: CallMedia
         let transport: CallTransport
         var tokens: [SocketPoller.Token]
-        /// The DTLS association keying the call's SRTP, when a handshake does.
-        let dtls: DTLSAssociation?
+        /// The DTLS handshake keying the call's SRTP, when one does.
+        let dtls: DTLSCallKeying?
     }
 
     /// A change for the network thread.
     enum Command {
-        case add(EngineCallID, CallMedia, CallTransport, DTLSAssociationHandoff?)
+        case add(EngineCallID, CallMedia, CallTransport, DTLSKeyingHandoff?)
         /// Removes the call, after a BYE when `bye`.
         case remove(EngineCallID, bye: Bool)
     }
@@ -161,7 +161,7 @@ final class NetworkLoop: @unchecked Sendable {
                         post(.socketFailed(id, error))
                     }
                 }
-                let entry = Entry(id: id, media: media, transport: transport, tokens: tokens, dtls: handoff?.association)
+                let entry = Entry(id: id, media: media, transport: transport, tokens: tokens, dtls: handoff?.keying)
                 entries.append(entry)
                 if let association = entry.dtls {
                     association.start(nowMs: clock.milliseconds)
@@ -210,8 +210,7 @@ final class NetworkLoop: @unchecked Sendable {
             // who can reach the port could otherwise talk to the handshake.
             if disposition == .multiplexed(.dtls), let association = entry.dtls, socket === entry.transport.rtp,
                entry.transport.rtp.remote.map({ $0 == source }) ?? true {
-                let outcome = association.receive(read, nowMs: clock.milliseconds)
-                handle(outcome, of: entry)
+                report(association.receive(read, nowMs: clock.milliseconds), of: entry)
                 sendHandshake(entry, association)
             }
             latch(entry, socket: socket, source: source, disposition: disposition)
@@ -220,13 +219,13 @@ final class NetworkLoop: @unchecked Sendable {
 
     /// Retransmits a lost handshake flight when due, and fails a handshake past its deadline.
     private func pollHandshake(_ entry: Entry, nowMs: Double) {
-        guard let association = entry.dtls, association.state == .handshaking else { return }
-        handle(association.poll(nowMs: nowMs), of: entry)
+        guard let association = entry.dtls, association.association.state == .handshaking else { return }
+        report(association.poll(nowMs: nowMs), of: entry)
         sendHandshake(entry, association)
     }
 
     /// Sends what the association has for the peer, on the RTP socket.
-    private func sendHandshake(_ entry: Entry, _ association: DTLSAssociation) {
+    private func sendHandshake(_ entry: Entry, _ association: DTLSCallKeying) {
         var failure: SocketError?
         association.drainDatagrams { datagram in
             datagram.withUnsafeBytes { bytes in
@@ -240,26 +239,13 @@ final class NetworkLoop: @unchecked Sendable {
         if let failure { post(.socketFailed(entry.id, failure)) }
     }
 
-    /// Keys the call when its handshake completes; reports a failed or closed association.
-    private func handle(_ outcome: DTLSAssociation.Outcome?, of entry: Entry) {
-        switch outcome {
-        case nil:
-            break
-        case let .connected(keys):
-            do throws(CallMediaError) {
-                try entry.media.updateKeys(sending: keys.sending, receiving: keys.receiving)
-                post(.dtlsConnected(entry.id, profile: keys.profile, peerFingerprint: keys.peerFingerprint))
-            } catch {
-                guard case let .srtp(refusal) = error else {
-                    post(.dtlsFailed(entry.id, .badParameter("\(error)")))
-                    return
-                }
-                post(.dtlsFailed(entry.id, .keys(refusal)))
-            }
-        case let .failed(error):
-            post(.dtlsFailed(entry.id, error))
-        case .closed:
-            post(.dtlsClosed(entry.id))
+    /// Posts what became of a call's handshake.
+    private func report(_ event: DTLSCallKeying.Event?, of entry: Entry) {
+        switch event {
+        case nil: break
+        case let .connected(profile, peerFingerprint): post(.dtlsConnected(entry.id, profile: profile, peerFingerprint: peerFingerprint))
+        case let .failed(error): post(.dtlsFailed(entry.id, error))
+        case .closed: post(.dtlsClosed(entry.id))
         }
     }
 

@@ -146,26 +146,19 @@ public final class VoiceEngine: Sendable {
             if control.stream == nil { cycle.applyCommands() }
             return id
         }
-        network.enqueue(.add(id, call, transport, association.map(DTLSAssociationHandoff.init)))
+        network.enqueue(.add(id, call, transport, association.map(DTLSKeyingHandoff.init)))
         return id
     }
 
-    /// The DTLS association that keys `call`, made here (where allocating is allowed), or nil
-    /// when the call is keyed otherwise. Checks that the call's keying and the transport agree.
-    private static func dtlsAssociation(for call: CallMedia, transport: CallTransport) throws(VoiceEngineError) -> DTLSAssociation? {
+    /// The DTLS handshake that keys `call`, made here (where allocating is allowed), or nil when
+    /// the call is keyed otherwise. Checks that the call's keying and the transport agree.
+    private static func dtlsAssociation(for call: CallMedia, transport: CallTransport) throws(VoiceEngineError) -> DTLSCallKeying? {
         guard let keying = transport.dtls else {
             if call.isKeyedByHandshake { throw .keyingMismatch("the call waits for DTLS-SRTP keys, but its transport runs no DTLS handshake") }
             return nil
         }
-        guard call.isKeyedByHandshake else {
-            throw .keyingMismatch("the transport runs a DTLS handshake, but the call was not made to be keyed by one (MediaProtection.srtpKeyedByHandshake)")
-        }
         guard transport.rtcp == nil else { throw .keyingMismatch("DTLS-SRTP needs RTCP on the RTP port (rtcp-mux)") }
-        do {
-            return try DTLSAssociation(certificate: keying.certificate, configuration: keying.configuration)
-        } catch {
-            throw .dtls(error)
-        }
+        return try DTLSCallKeying(media: call, keying: keying)
     }
 
     /// Removes the call `id`: it stops playing and sending at the next device period, and the

@@ -22,6 +22,7 @@ struct FuzzTarget: Sendable {
         JitterBufferTarget.target,
         CallMediaTarget.plain,
         CallMediaTarget.srtp,
+        DTLSRecordTarget.target,
         DirectoryStoreTarget.target,
         HistoryRowTarget.target,
     ]

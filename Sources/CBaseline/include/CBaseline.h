@@ -47,3 +47,14 @@ int cbase_srtp_unprotect_loop(cbase_srtp *session, const uint8_t *packets, int s
 /// hblkhd, the large blocks it maps directly): the heap a set of objects holds is the
 /// difference around creating them.
 size_t cbase_heap_bytes_in_use(void);
+
+// MARK: - DTLS-SRTP (OpenSSL), the raw calls behind `benchmarks dtls`
+
+/// A P-256 key and a self-signed certificate (SHA-256), as a DTLS-SRTP endpoint makes one.
+typedef struct cbase_dtls_identity cbase_dtls_identity;
+cbase_dtls_identity *cbase_dtls_identity_create(void);
+void cbase_dtls_identity_destroy(cbase_dtls_identity *identity);
+/// `count` complete DTLS 1.2 handshakes between `client` and `server` in memory (use_srtp with
+/// SRTP_AEAD_AES_128_GCM:SRTP_AES128_CM_SHA1_80, both certificates requested and their SHA-256
+/// digests taken, 1200-byte MTU, 60 bytes of keying material exported per side). 0 on success.
+int cbase_dtls_handshakes(const cbase_dtls_identity *client, const cbase_dtls_identity *server, int count);
