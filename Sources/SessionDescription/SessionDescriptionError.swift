@@ -30,6 +30,9 @@ public enum SessionDescriptionError: Error, Equatable, Sendable, CustomStringCon
     /// (`UNENCRYPTED_SRTP`, `UNENCRYPTED_SRTCP`, `UNAUTHENTICATED_SRTP`, RFC 4568 §6.3): its
     /// line and the parameter. We never send or accept unprotected media.
     case unprotectedCrypto(line: Int, parameter: String)
+    /// An ICE attribute (`a=candidate`, `a=ice-ufrag`, `a=ice-pwd`, `a=ice-options`) is not what
+    /// RFC 8839 allows: its line, its kind and what is wrong (an `ice-pwd` is never quoted).
+    case ice(line: Int, kind: String, ICEAttributeError)
 
     /// One line naming what failed and, when it is about a line, which.
     public var description: String {
@@ -49,6 +52,7 @@ public enum SessionDescriptionError: Error, Equatable, Sendable, CustomStringCon
             return (line.map { "SDP line \($0) (m=): " } ?? "SDP: ") + "port 0: the audio stream is rejected or disabled"
         case let .unprotectedCrypto(line, parameter):
             return "SDP line \(line) (a=crypto): \(parameter) asks for unprotected media, which we refuse"
+        case let .ice(line, kind, error): return "SDP line \(line) (\(kind)): \(error)"
         }
     }
 }
