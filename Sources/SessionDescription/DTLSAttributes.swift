@@ -14,7 +14,8 @@ public struct DTLSAttributes: Sendable, Equatable, CustomStringConvertible {
     /// them (e.g. `md5`), as written. Like `AudioDescription.unsupportedSuites`: not written
     /// back, there to say why nothing was usable.
     public var unsupportedFingerprintHashes: [String]
-    /// `a=setup`, nil when absent (which RFC 4145 §4.1 reads as `active`).
+    /// `a=setup`, nil when absent (which RFC 4145 §4.1 reads as `active` in an offer,
+    /// `passive` in an answer: `DTLSSetup.absentInOffer`, `absentInAnswer`).
     public var setup: DTLSSetup?
 
     /// Attributes from their parts; by default none.

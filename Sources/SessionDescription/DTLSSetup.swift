@@ -18,8 +18,8 @@ public enum DTLSSetup: String, Sendable, Hashable, CaseIterable {
     /// `active`, so its ClientHello goes out at once): `active` to `actpass` and `passive`,
     /// `passive` to `active`; nil for `holdconn`, which leaves no role to take.
     ///
-    /// An offer without `a=setup` counts as `active` (RFC 4145 §4.1, `DTLSSetup.absent`), so
-    /// it is answered `passive`.
+    /// An offer without `a=setup` counts as `active` (RFC 4145 §4.1, `absentInOffer`), so it
+    /// is answered `passive`.
     public var answer: DTLSSetup? {
         switch self {
         case .actpass, .passive: return .active
@@ -38,8 +38,11 @@ public enum DTLSSetup: String, Sendable, Hashable, CaseIterable {
         }
     }
 
-    /// The setup a side means when it writes none: `active` (RFC 4145 §4.1).
-    public static let absent = DTLSSetup.active
+    /// The setup an offer means when it writes none: `active` (RFC 4145 §4.1).
+    public static let absentInOffer = DTLSSetup.active
+    /// The setup an answer means when it writes none: `passive` (RFC 4145 §4.1). RFC 5763 §5
+    /// has DTLS-SRTP answers always write one; older ones may not.
+    public static let absentInAnswer = DTLSSetup.passive
 }
 
 extension DTLSRole {

@@ -3,8 +3,9 @@
 /// kept as data for the ICE layer, which is not this module. `SessionDescription.audioICE`
 /// says which apply to the audio (the media level's, else the session's).
 ///
-/// `password` is the secret of the connectivity checks: `description` leaves it out.
-public struct ICEAttributes: Sendable, Equatable, CustomStringConvertible {
+/// `password` is the secret of the connectivity checks: `description`, `debugDescription` and
+/// `dump` leave it out.
+public struct ICEAttributes: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// `a=ice-ufrag`: the username fragment (ice-chars, at most 256).
     public var usernameFragment: String?
     /// `a=ice-pwd`: the password (ice-chars, at most 256). Not printed by `description`.
@@ -14,7 +15,7 @@ public struct ICEAttributes: Sendable, Equatable, CustomStringConvertible {
     /// The `a=candidate` lines, in order. Media level only (RFC 8839 §5.1): a session's are
     /// neither read nor written.
     public var candidates: [ICECandidate]
-    /// Whether `a=end-of-candidates` is present (RFC 8840 §8.2): the sender has no more
+    /// Whether `a=end-of-candidates` is present (RFC 8840): the sender has no more
     /// candidates to trickle.
     public var endOfCandidates: Bool
 
@@ -24,7 +25,7 @@ public struct ICEAttributes: Sendable, Equatable, CustomStringConvertible {
     public static let maximumCandidateCount = 64
     /// The most `a=ice-options` tokens kept (RFC 8839 registers a handful).
     public static let maximumOptionCount = 16
-    /// The longest username fragment or password (RFC 8839 §5.4: 4…256 and 22…256 ice-chars).
+    /// The longest username fragment or password (RFC 8839: 4…256 and 22…256 ice-chars).
     public static let maximumCredentialLength = 256
 
     /// Attributes from their parts; by default none.
@@ -42,7 +43,7 @@ public struct ICEAttributes: Sendable, Equatable, CustomStringConvertible {
         usernameFragment == nil && password == nil && options.isEmpty && candidates.isEmpty && !endOfCandidates
     }
 
-    /// Whether the sender trickles candidates (`a=ice-options:trickle`, RFC 8840 §4.1.1).
+    /// Whether the sender trickles candidates (`a=ice-options:trickle`, RFC 8840).
     public var trickle: Bool { options.contains("trickle") }
 
     /// The attribute lines, without line ends; candidates only at media level.
@@ -61,6 +62,15 @@ public struct ICEAttributes: Sendable, Equatable, CustomStringConvertible {
         "ufrag \(usernameFragment ?? "none"), " + (password == nil ? "no password" : "password set")
             + (options.isEmpty ? "" : ", options [\(options.joined(separator: ", "))]")
             + ", \(candidates.count) candidate(s)" + (endOfCandidates ? ", end-of-candidates" : "")
+    }
+
+    /// As `description`.
+    public var debugDescription: String { "ICEAttributes(\(description))" }
+
+    /// The fields but the password, which shows only as set or not.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["usernameFragment": usernameFragment as Any, "password": password == nil ? "nil" : "<not shown>",
+                                "options": options, "candidates": candidates, "endOfCandidates": endOfCandidates], displayStyle: .struct)
     }
 
     /// Checks a username fragment or password: ice-chars only, `minimumLength`…256 of them.

@@ -116,6 +116,11 @@ public struct ICECandidate: Sendable, Hashable, CustomStringConvertible {
             }
         }
         guard extensions.count <= Self.maximumExtensionCount else { throw .tooManyExtensions(limit: Self.maximumExtensionCount) }
+        // An extension named raddr or rport where the related address or port would be read
+        // back as that, not as an extension (parsing never makes one).
+        if let first = extensions.first, (first.name == "raddr" && relatedAddress == nil && relatedPort == nil) || (first.name == "rport" && relatedPort == nil) {
+            throw .invalidField("extension name", value: ICEAttributeError.quoted(first.name), allowed: "raddr or rport where it reads back as one")
+        }
         for item in extensions {
             guard Self.isToken(item.name) else {
                 throw .invalidField("extension name", value: ICEAttributeError.quoted(item.name), allowed: "a token")

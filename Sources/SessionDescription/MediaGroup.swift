@@ -19,7 +19,7 @@ public struct MediaGroup: Sendable, Equatable {
         MediaGroup(semantics: bundleSemantics, identificationTags: identificationTags)
     }
 
-    /// Whether this is a `BUNDLE` group (RFC 8843 §7.1).
+    /// Whether this is a `BUNDLE` group (RFC 8843).
     public var isBundle: Bool { semantics == Self.bundleSemantics }
 
     static let bundleSemantics = "BUNDLE"

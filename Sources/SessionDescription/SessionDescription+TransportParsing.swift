@@ -12,7 +12,7 @@ extension SessionDescription {
     /// The most `a=group` lines, and the most tags in one.
     static let maximumGroupCount = 8
     static let maximumGroupSize = 16
-    /// The longest `a=mid` (RFC 8843 §15.2's MID header extension carries at most 16 bytes;
+    /// The longest `a=mid` (RFC 8843's MID header extension carries at most 16 bytes;
     /// longer ones are kept for sections that are not bundled).
     static let maximumMIDLength = 64
 
@@ -105,7 +105,7 @@ extension SessionDescription {
     }
 
     /// Parses `a=group`'s value: semantics and the tags of the sections grouped (RFC 5888 §5;
-    /// none at all is an empty BUNDLE group, RFC 8843 §7.1).
+    /// none at all is an empty BUNDLE group, RFC 8843).
     static func parseGroup(_ argument: Substring, line number: Int, count: Int) throws(SessionDescriptionError) -> MediaGroup {
         guard count < maximumGroupCount else { throw .malformed(line: number, kind: "a=group", reason: "more than \(maximumGroupCount) groups") }
         let fields = argument.split(separator: " ")

@@ -50,8 +50,8 @@ public struct SessionDescription: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The ICE attributes that apply to the audio: its own username fragment, password and
-    /// options, each else the session's (RFC 8839 §5.4, §5.6); its candidates; end-of-candidates
-    /// at either level (RFC 8840 §8.2).
+    /// options, each else the session's (RFC 8839); its candidates; end-of-candidates
+    /// at either level (RFC 8840).
     public var audioICE: ICEAttributes {
         let media = audio?.ice ?? ICEAttributes()
         return ICEAttributes(usernameFragment: media.usernameFragment ?? ice.usernameFragment, password: media.password ?? ice.password,

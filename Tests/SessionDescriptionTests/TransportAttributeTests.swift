@@ -247,6 +247,12 @@ import Testing
             try ICECandidate(foundation: "1", componentID: 1, priority: 1, address: "192.0.2.1", port: 1, type: .host,
                              extensions: [.init(name: "ufrag", value: "a b")])
         }
+        // An extension named rport where the related port goes would read back as the port.
+        #expect(throws: ICEAttributeError.invalidField("extension name", value: "\"rport\"", allowed: "raddr or rport where it reads back as one")) {
+            try ICECandidate(foundation: "1", componentID: 1, priority: 1, address: "192.0.2.1", port: 1, type: .host,
+                             extensions: [.init(name: "rport", value: "5")])
+        }
+        #expect(try ICECandidate(parsing: "1 1 UDP 1 192.0.2.1 1 typ host rport 5 raddr x rport 6").extensions.map(\.name) == ["raddr", "rport"])
         #expect(throws: ICEAttributeError.invalidField("priority", value: "0", allowed: "1…2147483647")) {
             try ICECandidate(foundation: "1", componentID: 1, priority: 0, address: "192.0.2.1", port: 1, type: .host)
         }
