@@ -2,7 +2,8 @@
 import SRTP
 
 /// What this side offers or answers with: where it receives, its codecs and payload types and
-/// packet time, and the crypto suites it accepts, most preferred first.
+/// packet time, how it keys SRTP (SDES, DTLS-SRTP or either) and the SDES suites it accepts,
+/// most preferred first, and its ICE credentials and candidates when an ICE layer gives them.
 public struct LocalAudio: Sendable, Equatable {
     /// The address the peer sends to (numeric IPv4 or IPv6).
     public var address: String
@@ -30,9 +31,16 @@ public struct LocalAudio: Sendable, Equatable {
     /// Which way we want media to flow (`a=sendrecv` by default; `sendonly` or `inactive` to
     /// put the peer on hold in a re-offer). An answer narrows it to what the offer allows.
     public var direction: MediaDirection = .sendReceive
-    /// The suites we accept, most preferred first: by default every suite the SRTP layer
+    /// How we key SRTP: SDES by default (`a=crypto`, what every existing caller does), DTLS-SRTP
+    /// with our certificate's fingerprint, or either.
+    public var keyExchange: KeyExchange = .sdes
+    /// The SDES suites we accept, most preferred first: by default every suite the SRTP layer
     /// supports (`SRTPProfile.allCases`), the RFC 4568 ones first as most peers expect them.
+    /// DTLS-SRTP does not use them: its handshake offers `SRTPProfile.dtlsPreference`.
     public var suites: [SRTPProfile] = LocalAudio.supportedSuites
+    /// Our ICE credentials and candidates, written into offers and answers when set; nil (the
+    /// default) writes no ICE attribute.
+    public var ice: LocalICE?
 
     /// Every suite `SRTPSession` protects and unprotects, most preferred first.
     public static let supportedSuites: [SRTPProfile] = [
