@@ -121,6 +121,9 @@ enum SDPTarget {
             // A rejected stream, then the one to use.
             "v=0\r\nc=IN IP4 127.0.0.1\r\nm=audio 0 RTP/SAVP 111\r\nm=audio 4000/2 RTP/SAVP 111\r\na=rtpmap:111 opus/48000\r\n"
                 + "a=crypto:1 AES_CM_128_HMAC_SHA1_32 inline:\(key80)\r\n",
+            // What the parser refuses: a NUL in c=, a session parameter turning encryption off.
+            "v=0\r\nc=IN IP4 127.0.0.1\u{0}evil\r\nm=audio 4000 RTP/SAVP 111\r\n",
+            "v=0\r\nc=IN IP4 127.0.0.1\r\nm=audio 4000 RTP/SAVP 111\r\na=crypto:1 AES_CM_128_HMAC_SHA1_80 inline:\(key80) UNENCRYPTED_SRTP\r\n",
             // A WebRTC offer keyed by DTLS with ICE, and crypto too (the SDES-only local side
             // answers by it): the transport attributes at both levels.
             "v=0\r\no=- 46117 2 IN IP4 127.0.0.1\r\ns=-\r\nt=0 0\r\na=group:BUNDLE 0\r\na=ice-options:trickle\r\n"
@@ -132,9 +135,6 @@ enum SDPTarget {
                 + "a=candidate:435653019 1 udp 1686052607 203.0.113.17 46243 typ srflx raddr 192.168.0.196 rport 46243\r\n"
                 + "a=end-of-candidates\r\na=fingerprint:sha-256 " + (0..<32).map { _ in "AB" }.joined(separator: ":") + "\r\n"
                 + "a=setup:actpass\r\na=crypto:1 AES_CM_128_HMAC_SHA1_80 inline:\(key80)\r\n",
-            // What the parser refuses: a NUL in c=, a session parameter turning encryption off.
-            "v=0\r\nc=IN IP4 127.0.0.1\u{0}evil\r\nm=audio 4000 RTP/SAVP 111\r\n",
-            "v=0\r\nc=IN IP4 127.0.0.1\r\nm=audio 4000 RTP/SAVP 111\r\na=crypto:1 AES_CM_128_HMAC_SHA1_80 inline:\(key80) UNENCRYPTED_SRTP\r\n",
         ].map { Array($0.utf8) }
     }
 }
