@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import CallCore
+import SRTP
 import SessionDescription
 
 extension NegotiatedAudio {
@@ -10,7 +11,8 @@ extension NegotiatedAudio {
     ///
     /// - Throws: `.peerFormatParameters` for an Opus `a=fmtp` that does not parse,
     ///   `.configuration` when the result is not a valid configuration (a packet time or
-    ///   `maxptime` we cannot meet, or an invalid `base`).
+    ///   `maxptime` we cannot meet, or an invalid `base`), `.needsDTLSHandshake` for a
+    ///   DTLS-SRTP call (no suite until its handshake).
     public func mediaConfiguration(base: MediaConfiguration = MediaConfiguration()) throws(CallNegotiationError) -> MediaConfiguration {
         try mediaConfiguration(base: base, packetTime: peerPtime)
     }
@@ -22,7 +24,7 @@ extension NegotiatedAudio {
         configuration.codec = codec
         configuration.payloadType = payloadType
         configuration.alternativeReceiveCodecs = alternativeReceiveCodecs
-        configuration.srtpProfile = profile
+        configuration.srtpProfile = try sdesKeys().sending.profile
         configuration.telephoneEventPayloadType = telephoneEvent?.payloadType
         configuration.telephoneEventClockRate = telephoneEvent?.clockRate ?? codec.rtpClockRate
         // Opus's fmtp shapes what we send; the fixed-rate codecs take only the packet time
@@ -48,14 +50,15 @@ extension NegotiatedAudio {
     /// the negotiated `direction` (a call on hold sends or plays nothing). Send its datagrams
     /// to `remoteAddress`:`remotePort` (RTCP there too with `rtcpMux`).
     ///
-    /// - Throws: what `mediaConfiguration(base:)` throws, or `.media` when `CallMedia`
-    ///   refuses the configuration or the keys.
+    /// - Throws: what `mediaConfiguration(base:)` throws (`.needsDTLSHandshake` for a DTLS-SRTP
+    ///   call among it), or `.media` when `CallMedia` refuses the configuration or the keys.
     public func makeCallMedia(base: MediaConfiguration = MediaConfiguration(),
                               ssrc: UInt32 = .random(in: .min ... .max)) throws(CallNegotiationError) -> CallMedia {
+        let keys = try sdesKeys()
         let configuration = try mediaConfiguration(base: base)
         let media: CallMedia
         do {
-            media = try CallMedia(configuration: configuration, sendingKey: sendingKey, receivingKey: receivingKey, ssrc: ssrc)
+            media = try CallMedia(configuration: configuration, sendingKey: keys.sending, receivingKey: keys.receiving, ssrc: ssrc)
         } catch {
             throw .media(error)
         }
@@ -85,13 +88,16 @@ extension NegotiatedAudio {
     ///
     /// Returns whether the peer's address changed: then send to `remoteAddress`:`remotePort`
     /// from now on (the transport's `setRemote`).
-    /// - Throws: `.needsNewMedia` for a change a running call cannot take (rtcp-mux, the SRTP
+    /// - Throws: `.needsDTLSHandshake` when either negotiation is keyed by DTLS-SRTP;
+    ///   `.needsNewMedia` for a change a running call cannot take (rtcp-mux, the SRTP
     ///   suite, a packet time the peer's limits exclude); `.peerFormatParameters` or
     ///   `.configuration` as `mediaConfiguration(base:)`; `.media` when the call refuses the
     ///   switch or SRTP a key (the codec switch, made first, then stands).
     @discardableResult
     public func apply(to media: CallMedia, replacing previous: NegotiatedAudio,
                       base: MediaConfiguration? = nil) throws(CallNegotiationError) -> Bool {
+        let keys = try sdesKeys()
+        let previousKeys = try previous.sdesKeys()
         let changed: String? = rtcpMux != previous.rtcpMux ? "rtcp-mux" : profile != previous.profile ? "SRTP suite" : nil
         if let changed { throw .needsNewMedia(changed) }
         if codec != previous.codec || payloadType != previous.payloadType || alternativeReceiveCodecs != previous.alternativeReceiveCodecs
@@ -106,15 +112,23 @@ extension NegotiatedAudio {
                 throw .media(error)
             }
         }
-        if sendingKey != previous.sendingKey || receivingKey != previous.receivingKey {
+        if keys.sending != previousKeys.sending || keys.receiving != previousKeys.receiving {
             do {
-                try media.updateKeys(sending: sendingKey, receiving: receivingKey)
+                try media.updateKeys(sending: keys.sending, receiving: keys.receiving)
             } catch {
                 throw .media(error)
             }
         }
         media.direction = direction
         return remoteAddress != previous.remoteAddress || remotePort != previous.remotePort
+    }
+
+    /// The SDES keys each way; a DTLS-SRTP call has none in its SDP (`.needsDTLSHandshake`).
+    private func sdesKeys() throws(CallNegotiationError) -> (sending: SRTPKeyingMaterial, receiving: SRTPKeyingMaterial) {
+        switch keying {
+        case let .sdes(sending, receiving): return (sending, receiving)
+        case .dtls: throw .needsDTLSHandshake
+        }
     }
 
     /// Whether `updated` (a re-negotiation of this call) differs from this one only in its

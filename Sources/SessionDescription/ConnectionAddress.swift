@@ -46,6 +46,12 @@ public struct ConnectionAddress: Sendable, Equatable {
         self.init(family: family, address: address)
     }
 
+    /// Whether `text` may be an address of either family or a host name, by the rule above:
+    /// 1…253 letters, digits, `.`, `-` and `:`. (ICE candidates give no family.)
+    static func isAddress(_ text: some StringProtocol) -> Bool {
+        !text.isEmpty && text.utf8.count <= 253 && text.unicodeScalars.allSatisfy { isAddressCharacter($0, family: .ipv6) }
+    }
+
     private static func isAddressCharacter(_ scalar: Unicode.Scalar, family: Family) -> Bool {
         switch scalar {
         case "0"..."9", "a"..."z", "A"..."Z", ".", "-": return true

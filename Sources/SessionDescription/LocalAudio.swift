@@ -2,7 +2,8 @@
 import SRTP
 
 /// What this side offers or answers with: where it receives, its codecs and payload types and
-/// packet time, and the crypto suites it accepts, most preferred first.
+/// packet time, how it keys SRTP (SDES, DTLS-SRTP or either) and the SDES suites it accepts,
+/// most preferred first, and its ICE credentials and candidates when an ICE layer gives them.
 public struct LocalAudio: Sendable, Equatable {
     /// The address the peer sends to (numeric IPv4 or IPv6).
     public var address: String
@@ -30,9 +31,16 @@ public struct LocalAudio: Sendable, Equatable {
     /// Which way we want media to flow (`a=sendrecv` by default; `sendonly` or `inactive` to
     /// put the peer on hold in a re-offer). An answer narrows it to what the offer allows.
     public var direction: MediaDirection = .sendReceive
-    /// The suites we accept, most preferred first: by default every suite the SRTP layer
+    /// How we key SRTP: SDES by default (`a=crypto`, what every existing caller does), DTLS-SRTP
+    /// with our certificate's fingerprint, or either.
+    public var keyExchange: KeyExchange = .sdes
+    /// The SDES suites we accept, most preferred first: by default every suite the SRTP layer
     /// supports (`SRTPProfile.allCases`), the RFC 4568 ones first as most peers expect them.
+    /// DTLS-SRTP does not use them: its handshake offers `SRTPProfile.dtlsPreference`.
     public var suites: [SRTPProfile] = LocalAudio.supportedSuites
+    /// Our ICE credentials and candidates, written into offers and answers when set; nil (the
+    /// default) writes no ICE attribute.
+    public var ice: LocalICE?
 
     /// Every suite `SRTPSession` protects and unprotects, most preferred first.
     public static let supportedSuites: [SRTPProfile] = [
@@ -52,51 +60,5 @@ public struct LocalAudio: Sendable, Equatable {
     /// The `o=` value for this side.
     var origin: String {
         "\(originUser) \(sessionID) 1 IN \(ConnectionAddress(address: address).family.rawValue) \(address)"
-    }
-}
-
-/// What an offer/answer settled for one audio stream: where to send, what to send it as,
-/// and the keys each way.
-///
-/// Holds keys: `description` leaves them out; never print the keys themselves.
-public struct NegotiatedAudio: Sendable, Equatable, CustomStringConvertible {
-    /// The peer's media address (its `c=`).
-    public var remoteAddress: String
-    /// The peer's RTP port (its `m=audio`).
-    public var remotePort: UInt16
-    /// The codec both sides use.
-    public var codec: AudioCodec
-    /// Its payload type (dynamic for Opus, the static one or as mapped for the others).
-    public var payloadType: UInt8
-    /// The answer's other codecs that we offered too, by payload type: the answerer may
-    /// switch to any of them without a new offer (RFC 3264 §5.1), so the call plays them too.
-    /// Empty when we answered (our answer lists one codec) or the answer listed one.
-    public var alternativeReceiveCodecs: [UInt8: AudioCodec] = [:]
-    /// The peer's `a=fmtp` parameters for that payload type (what it wants to receive), as
-    /// written; empty when it gave none.
-    public var peerFormatParameters: String
-    /// telephone-event's payload type and clock rate both sides use, or nil without DTMF.
-    public var telephoneEvent: RTPMap?
-    /// The peer's `a=ptime`, if it gave one.
-    public var peerPtime: Int?
-    /// Whether RTCP shares the RTP port (both sides said `a=rtcp-mux`).
-    public var rtcpMux: Bool
-    /// The SRTP suite both sides use.
-    public var profile: SRTPProfile { sendingKey.profile }
-    /// Our key: we protect what we send with it.
-    public var sendingKey: SRTPKeyingMaterial
-    /// The peer's key: we unprotect what we receive with it.
-    public var receivingKey: SRTPKeyingMaterial
-    /// Which way media flows, from our side: `receiveOnly` when the peer put us on hold with
-    /// `sendonly`, `inactive` when neither sends, … (RFC 3264 § 6.1).
-    public var direction: MediaDirection = .sendReceive
-
-    /// Where to send, the payload types and suite; no keys.
-    public var description: String {
-        let address = remoteAddress.contains(":") ? "[\(remoteAddress)]" : remoteAddress
-        return "send to \(address):\(remotePort), \(codec) pt \(payloadType)"
-            + alternativeReceiveCodecs.sorted { $0.key < $1.key }.map { ", may receive \($0.value) pt \($0.key)" }.joined()
-            + (telephoneEvent.map { ", telephone-event pt \($0.payloadType)/\($0.clockRate)" } ?? "")
-            + ", \(profile.sdesName)" + (rtcpMux ? ", rtcp-mux" : "") + (direction == .sendReceive ? "" : ", \(direction)")
     }
 }

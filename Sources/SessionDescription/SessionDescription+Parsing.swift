@@ -7,20 +7,29 @@ extension SessionDescription {
     /// Takes the first `m=audio` section with a port (a port of 0 is a rejected or disabled
     /// stream, RFC 3264) and skips other media sections and unknown attributes. `a=crypto`
     /// lines naming a suite we do not support are listed in `unsupportedSuites` and otherwise
-    /// skipped (offers often list several).
+    /// skipped (offers often list several); so are `a=fingerprint` lines naming a hash function
+    /// we do not support (`DTLSAttributes.unsupportedFingerprintHashes`). `a=fingerprint`,
+    /// `a=setup` and the ICE credentials and options are read at session and media level,
+    /// `a=group` at session level, `a=mid` and `a=candidate` at media level.
     ///
     /// - Throws: `SessionDescriptionError.malformed` naming the line number and kind of the
     ///   first line that is not what its kind takes (a control character such as NUL anywhere
     ///   in a line included: RFC 8866 text never holds one), `.crypto` for an `a=crypto` line
     ///   with a known suite that is malformed (the line itself is never quoted: it holds a
     ///   key), `.unprotectedCrypto` for one asking for unencrypted or unauthenticated SRTP,
-    ///   `.audioRejected` when the only audio sections have port 0.
+    ///   `.audioRejected` when the only audio sections have port 0, `.ice` for an ICE attribute
+    ///   RFC 8839 does not allow (a candidate's port above 65535, a priority of 0, …). A
+    ///   malformed `a=fingerprint`, `a=setup`, `a=mid` or `a=group`, one given twice where only
+    ///   one may be, or more of a kind than we keep, is `.malformed`.
     public init(parsing text: String) throws(SessionDescriptionError) {
         var origin = "-"
         var sessionName = "-"
         var connection: ConnectionAddress?
         var audio: AudioDescription?
         var sessionDirection: MediaDirection?
+        var groups: [MediaGroup] = []
+        var sessionDTLS = DTLSAttributes()
+        var sessionICE = ICEAttributes()
         // Which section the lines belong to: the session, our audio section, or one we skip.
         enum Section { case session, audio, skipped }
         var section = Section.session
@@ -82,14 +91,23 @@ extension SessionDescription {
             case (.audio, "a"):
                 try Self.parseAttribute(value, line: number, into: &audio!)
             case (.session, "a"):
-                if let direction = MediaDirection(rawValue: String(value)) { sessionDirection = direction }
+                let (name, argument) = Self.splitAttribute(value)
+                if try Self.parseTransportAttribute(name, argument, line: number, dtls: &sessionDTLS, ice: &sessionICE) { continue }
+                if name == "group" {
+                    groups.append(try Self.parseGroup(argument, line: number, count: groups.count))
+                } else if let direction = MediaDirection(rawValue: String(value)) {
+                    sessionDirection = direction
+                }
             default:
-                continue  // v=, t=, b=, session-level a=, …: nothing we use
+                continue  // v=, t=, b=, …: nothing we use
             }
         }
         if audio == nil, let rejectedAudioLine { throw .audioRejected(line: rejectedAudioLine) }
         self.init(origin: origin, sessionName: sessionName, connection: connection, audio: audio)
         self.sessionDirection = sessionDirection
+        self.groups = groups
+        self.dtls = sessionDTLS
+        self.ice = sessionICE
     }
 
     /// C0 controls but tab, and DEL: RFC 8866 text fields exclude NUL, CR and LF, and no field
@@ -104,16 +122,13 @@ extension SessionDescription {
     }
 
     private static func parseAttribute(_ value: Substring, line number: Int, into audio: inout AudioDescription) throws(SessionDescriptionError) {
-        let name: Substring
-        let argument: Substring
-        if let colon = value.firstIndex(of: ":") {
-            name = value[..<colon]
-            argument = value[value.index(after: colon)...]
-        } else {
-            name = value
-            argument = ""
-        }
+        let (name, argument) = splitAttribute(value)
+        if try parseTransportAttribute(name, argument, line: number, dtls: &audio.dtls, ice: &audio.ice) { return }
         switch name {
+        case "candidate":
+            try parseCandidate(argument, line: number, into: &audio.ice)
+        case "mid":
+            audio.mid = try parseMID(argument, line: number, current: audio.mid)
         case "rtpmap":
             guard let map = RTPMap(value: argument) else {
                 throw .malformed(line: number, kind: "a=rtpmap", reason: "needs <pt> <encoding>/<clock rate>[/<channels>], got \(String(argument).debugDescription)")

@@ -18,7 +18,8 @@ public enum SessionDescriptionError: Error, Equatable, Sendable, CustomStringCon
     /// The audio section lists no codec we have in common (by `a=rtpmap` or static payload
     /// type): what it offered, and what we accept.
     case noCommonCodec(offered: [String], accepted: [String])
-    /// The audio section is not `RTP/SAVP` (or `RTP/SAVPF`): this tool sends only SRTP.
+    /// The audio section is not `RTP/SAVP`, `RTP/SAVPF`, `UDP/TLS/RTP/SAVP` or
+    /// `UDP/TLS/RTP/SAVPF`: this module sends only SRTP.
     case notSecure(profile: String)
     /// No `a=crypto` line names a suite we accept: the suites that were offered (or answered),
     /// and those this side accepts (`LocalAudio.suites`, or the suites of our offer).
@@ -30,6 +31,25 @@ public enum SessionDescriptionError: Error, Equatable, Sendable, CustomStringCon
     /// (`UNENCRYPTED_SRTP`, `UNENCRYPTED_SRTCP`, `UNAUTHENTICATED_SRTP`, RFC 4568 §6.3): its
     /// line and the parameter. We never send or accept unprotected media.
     case unprotectedCrypto(line: Int, parameter: String)
+    /// An ICE attribute (`a=candidate`, `a=ice-ufrag`, `a=ice-pwd`, `a=ice-options`) is not what
+    /// RFC 8839 allows: its line, its kind and what is wrong (an `ice-pwd` is never quoted).
+    case ice(line: Int, kind: String, ICEAttributeError)
+    /// Offer and answer have no way of keying SRTP in common: the methods offered (or
+    /// answered), `DTLS-SRTP` for `a=fingerprint` and `SDES` for `a=crypto`, and those this side
+    /// accepts (`LocalAudio.keyExchange`, or what our offer carried).
+    case noCommonKeyExchange(offered: [String], accepted: [String])
+    /// DTLS-SRTP was offered (or answered) only with fingerprints of hash functions we cannot
+    /// check (their names): no certificate of the peer's could be verified.
+    case noSupportedFingerprint(hashFunctions: [String])
+    /// An `a=setup` that leaves no DTLS role to take: `holdconn` in an offer, `actpass` or
+    /// `holdconn` in an answer (RFC 4145 §4, RFC 5763 §5).
+    case unacceptableSetup(DTLSSetup)
+    /// The answer's `a=setup` is not one the offer's allows (both `active`, or both `passive`):
+    /// both setups as written, nil where absent (`active` in an offer, `passive` in an answer).
+    case conflictingSetup(offered: DTLSSetup?, answered: DTLSSetup?)
+    /// DTLS-SRTP without `a=rtcp-mux` in the offer (or the answer): DTLS, SRTP and SRTCP share
+    /// one port here (RFC 7983's demultiplexing, as RFC 8829 has WebRTC do), so we require it.
+    case rtcpMuxRequired
 
     /// One line naming what failed and, when it is about a line, which.
     public var description: String {
@@ -40,7 +60,7 @@ public enum SessionDescriptionError: Error, Equatable, Sendable, CustomStringCon
         case .noConnection: return "SDP has no c= line (neither session nor audio level)"
         case let .noCommonCodec(offered, accepted):
             return "SDP audio section offers no codec in common: offered [\(offered.joined(separator: ", "))], accepted [\(accepted.joined(separator: ", "))]"
-        case let .notSecure(profile): return "SDP audio section uses \(profile), not RTP/SAVP (SRTP with SDES keys)"
+        case let .notSecure(profile): return "SDP audio section uses \(profile), not SRTP (RTP/SAVP, RTP/SAVPF, UDP/TLS/RTP/SAVP(F))"
         case let .noCommonSuite(offered, accepted):
             let list = offered.isEmpty ? "none" : offered.joined(separator: ", ")
             return "SDP offers no crypto suite we accept (offered: \(list); we accept "
@@ -49,6 +69,19 @@ public enum SessionDescriptionError: Error, Equatable, Sendable, CustomStringCon
             return (line.map { "SDP line \($0) (m=): " } ?? "SDP: ") + "port 0: the audio stream is rejected or disabled"
         case let .unprotectedCrypto(line, parameter):
             return "SDP line \(line) (a=crypto): \(parameter) asks for unprotected media, which we refuse"
+        case let .ice(line, kind, error): return "SDP line \(line) (\(kind)): \(error)"
+        case let .noCommonKeyExchange(offered, accepted):
+            return "SDP offers no way of keying SRTP we accept (offered: "
+                + (offered.isEmpty ? "neither a=crypto nor a=fingerprint" : offered.joined(separator: ", "))
+                + "; we accept \(accepted.joined(separator: ", ")))"
+        case let .noSupportedFingerprint(hashFunctions):
+            return "SDP offers DTLS-SRTP only with fingerprints we cannot check (\(hashFunctions.joined(separator: ", ")); we check "
+                + CertificateFingerprint.HashFunction.allCases.map(\.rawValue).joined(separator: ", ") + ")"
+        case let .unacceptableSetup(setup): return "SDP a=setup:\(setup.rawValue) leaves no DTLS role to take"
+        case let .conflictingSetup(offered, answered):
+            return "SDP answer's a=setup:\(answered?.rawValue ?? "(absent: passive)") does not fit the offer's "
+                + "a=setup:\(offered?.rawValue ?? "(absent: active)")"
+        case .rtcpMuxRequired: return "SDP asks for DTLS-SRTP without a=rtcp-mux, which we require (DTLS, SRTP and SRTCP on one port)"
         }
     }
 }

@@ -92,7 +92,9 @@ enum RealCallSetup {
     /// (`NegotiatedAudio.makeCallMedia`): the options' choices with the negotiated payload
     /// types, suite, keys and direction, what we send fitted to the peer's fmtp and ptime.
     static func media(_ options: RealCallOptions, negotiated: NegotiatedAudio, ssrc: UInt32? = nil) throws(RealCallFailure) -> CallMedia {
-        let base = try configuration(options, profile: negotiated.profile)
+        // A DTLS-SRTP call has no suite before its handshake: any valid one makes the base, and
+        // makeCallMedia refuses the call (voicecall keys only by SDES).
+        let base = try configuration(options, profile: negotiated.profile ?? SRTPProfile.dtlsPreference[0])
         do {
             return try negotiated.makeCallMedia(base: base, ssrc: ssrc ?? .random(in: .min ... .max))
         } catch {

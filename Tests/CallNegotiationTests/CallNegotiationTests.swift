@@ -153,6 +153,28 @@ import TestSupport
         #expect(loop.alice.call.statistics.inbound.packetsLost == 0, "a hold is not loss")
     }
 
+    /// A DTLS-SRTP negotiation carries no keys in its SDP: making or re-keying media from it
+    /// waits for the handshake (the engine's), said as a typed error rather than a call on
+    /// keys that are not there.
+    @Test func aDTLSNegotiationNeedsItsHandshake() throws {
+        let fingerprint = try #require(CertificateFingerprint(hashFunction: .sha256, digest: [UInt8](repeating: 7, count: 32)))
+        var alice = LocalAudio(address: "192.0.2.1", port: 40_000)
+        alice.keyExchange = .dtls(fingerprint: fingerprint)
+        var bob = LocalAudio(address: "192.0.2.2", port: 50_000)
+        bob.keyExchange = .dtlsOrSDES(fingerprint: fingerprint)
+        let (aliceSide, bobSide) = try Self.negotiate(alice: alice, bob: bob)
+        #expect(aliceSide.dtls?.role == .server && bobSide.dtls?.role == .client)
+        #expect(throws: CallNegotiationError.needsDTLSHandshake) { try aliceSide.makeCallMedia() }
+        #expect(throws: CallNegotiationError.needsDTLSHandshake) { try bobSide.mediaConfiguration() }
+        let (sdesSide, _) = try Self.negotiate(alice: LocalAudio(address: "192.0.2.1", port: 40_000),
+                                               bob: LocalAudio(address: "192.0.2.2", port: 50_000))
+        let media = try sdesSide.makeCallMedia()
+        #expect(throws: CallNegotiationError.needsDTLSHandshake) { try aliceSide.apply(to: media, replacing: sdesSide) }
+        #expect(throws: CallNegotiationError.needsDTLSHandshake) { try sdesSide.apply(to: media, replacing: aliceSide) }
+        #expect(!sdesSide.differsOnlyInDirectionOrAddress(from: aliceSide))
+        #expect("\(CallNegotiationError.needsDTLSHandshake)".contains("DTLS handshake"))
+    }
+
     /// What the running call cannot take in place is said: a new key or packet time needs new
     /// media; a new address or direction does not.
     @Test func renegotiationsThatNeedNewMedia() throws {
@@ -164,7 +186,7 @@ import TestSupport
         moved.direction = .inactive
         #expect(aliceSide.differsOnlyInDirectionOrAddress(from: moved))
         var rekeyed = aliceSide
-        rekeyed.receivingKey = SRTPKeyingMaterial.random(profile: aliceSide.profile)
+        rekeyed.keying = .sdes(sending: try #require(aliceSide.sendingKey), receiving: SRTPKeyingMaterial.random(profile: try #require(aliceSide.profile)))
         #expect(!aliceSide.differsOnlyInDirectionOrAddress(from: rekeyed))
         var slower = aliceSide
         slower.peerPtime = 60

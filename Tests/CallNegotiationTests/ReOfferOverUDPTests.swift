@@ -169,7 +169,7 @@ import Transport
         var holding = aliceLocal
         holding.direction = .sendOnly
         holding.sessionID += 1
-        let aliceKeys = [aliceSide.sendingKey]
+        let aliceKeys = [try #require(aliceSide.sendingKey)]
         let (aliceHeld, bobHeld) = try Self.exchange(alice: holding, keys: aliceKeys, bob: bobLocal, bobKey: bobSide.sendingKey)
         #expect(bobHeld.direction == .receiveOnly && aliceHeld.direction == .sendOnly)
         #expect(try !bobHeld.apply(to: bob.media, replacing: bobSide) && !aliceHeld.apply(to: alice.media, replacing: aliceSide))
@@ -208,12 +208,12 @@ import Transport
             try other.apply(to: media, replacing: aliceSide)
         }
         other = aliceSide
-        other.sendingKey = .random(profile: .aeadAES128GCM)
-        other.receivingKey = .random(profile: .aeadAES128GCM)
+        other.keying = .sdes(sending: .random(profile: .aeadAES128GCM), receiving: .random(profile: .aeadAES128GCM))
         #expect(throws: CallNegotiationError.needsNewMedia("SRTP suite")) { try other.apply(to: media, replacing: aliceSide) }
         let plain = try CallMedia(configuration: MediaConfiguration(), sendingKey: nil, receivingKey: nil)
-        #expect(throws: CallMediaError.self) { try plain.updateKeys(sending: aliceSide.sendingKey, receiving: aliceSide.receivingKey) }
-        let same = try SRTPTransportStage.Rekey(from: (aliceSide.sendingKey, aliceSide.receivingKey), to: aliceSide.sendingKey, aliceSide.receivingKey)
+        let (sending, receiving) = (try #require(aliceSide.sendingKey), try #require(aliceSide.receivingKey))
+        #expect(throws: CallMediaError.self) { try plain.updateKeys(sending: sending, receiving: receiving) }
+        let same = try SRTPTransportStage.Rekey(from: (sending, receiving), to: sending, receiving)
         #expect(same.isEmpty)
     }
 
@@ -238,8 +238,9 @@ import Transport
             recodec.codecs = codecs
             recodec.sessionID += 1
             let offer = try SessionDescription.offer(from: recodec, keys: aliceKeys)
+            let bobKey = try #require(bobSide.sendingKey)
             let (answer, bobNext) = try SessionDescription(parsing: offer.formatted).answer(from: bobLocal) { profile in
-                profile == bobSide.sendingKey.profile ? bobSide.sendingKey : .random(profile: profile)
+                profile == bobKey.profile ? bobKey : .random(profile: profile)
             }
             let aliceNext = try SessionDescription(parsing: answer.formatted).negotiated(offer: offer)
             #expect(aliceNext.codec == codecs[0] && bobNext.codec == codecs[0])

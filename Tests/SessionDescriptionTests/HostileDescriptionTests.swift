@@ -71,7 +71,7 @@ import Testing
         #expect(negotiated.profile == profile)
         #expect(answer.audio?.crypto.map(\.profile) == [profile])
         // Both sides' keys work with the SRTP layer: what one protects, the other unprotects.
-        let sender = try SRTPSession(direction: .outbound, keyingMaterial: negotiated.sendingKey)
+        let sender = try SRTPSession(direction: .outbound, keyingMaterial: try #require(negotiated.sendingKey))
         let receiver = try SRTPSession(direction: .inbound, keyingMaterial: try #require(answer.audio?.crypto.first).keyingMaterial)
         let packet: [UInt8] = [0x80, 111, 0, 1, 0, 0, 0, 160, 0, 0, 0, 7] + Array(repeating: 0x55, count: 40)
         var buffer = packet + [UInt8](repeating: 0, count: 256)

@@ -7,7 +7,8 @@ import SessionDescription
 /// `SessionDescription(parsing:)` over any text, and offer/answer from what parses against a
 /// fixed local side. Invariants: nothing traps; what parses is written (`formatted`) as a
 /// body that parses to the same description (less what is not written: other suites'
-/// names, `a=fmtp` of payload types the `m=` line does not list); an answer we make parses
+/// names, other fingerprints' hash functions, `a=fmtp` of payload types the `m=` line does
+/// not list); an answer we make parses
 /// and settles, for the offerer, the same stream with the keys crossed; no description
 /// shows our key; the two sides settle mirror-image directions, and what the answerer settled
 /// becomes a call's media or a typed error (`makeCallMedia`), never a trap.
@@ -32,8 +33,10 @@ enum SDPTarget {
         }
         let formatted = sdp.formatted
         var expected = sdp
+        expected.dtls.unsupportedFingerprintHashes = []
         if var audio = expected.audio {
             audio.unsupportedSuites = []
+            audio.dtls.unsupportedFingerprintHashes = []
             audio.formatParameters = audio.formatParameters.filter { audio.payloadTypes.contains($0.key) }
             expected.audio = audio
         }
@@ -49,7 +52,11 @@ enum SDPTarget {
             blackHole(error.description)
             return
         }
-        let ourKey = answered.negotiated.sendingKey
+        // The local side keys by SDES only: an answer it makes has our key.
+        guard let ourKey = answered.negotiated.sendingKey else {
+            check(false, "an SDES-only answer without an SDES key")
+            return
+        }
         let ourKeyText = Data(ourKey.keyAndSalt).base64EncodedString()
         for description in ["\(answered.answer)", "\(answered.negotiated)", "\(sdp)"] {
             check(!description.contains(ourKeyText.prefix(16)), "a description shows our key")
@@ -117,6 +124,17 @@ enum SDPTarget {
             // What the parser refuses: a NUL in c=, a session parameter turning encryption off.
             "v=0\r\nc=IN IP4 127.0.0.1\u{0}evil\r\nm=audio 4000 RTP/SAVP 111\r\n",
             "v=0\r\nc=IN IP4 127.0.0.1\r\nm=audio 4000 RTP/SAVP 111\r\na=crypto:1 AES_CM_128_HMAC_SHA1_80 inline:\(key80) UNENCRYPTED_SRTP\r\n",
+            // A WebRTC offer keyed by DTLS with ICE, and crypto too (the SDES-only local side
+            // answers by it): the transport attributes at both levels.
+            "v=0\r\no=- 46117 2 IN IP4 127.0.0.1\r\ns=-\r\nt=0 0\r\na=group:BUNDLE 0\r\na=ice-options:trickle\r\n"
+                + "a=fingerprint:md5 00:11:22:33:44:55:66:77:88:99:AA:BB:CC:DD:EE:FF\r\n"
+                + "m=audio 9 UDP/TLS/RTP/SAVPF 111 110\r\nc=IN IP4 0.0.0.0\r\na=mid:0\r\na=rtcp-mux\r\n"
+                + "a=rtpmap:111 opus/48000/2\r\na=rtpmap:110 telephone-event/48000\r\na=ice-ufrag:Oyef\r\n"
+                + "a=ice-pwd:7Ry4UtpGTeSoOVgqKPYZPXqL\r\n"
+                + "a=candidate:1467250027 1 udp 2122260223 192.168.0.196 46243 typ host generation 0 network-id 1\r\n"
+                + "a=candidate:435653019 1 udp 1686052607 203.0.113.17 46243 typ srflx raddr 192.168.0.196 rport 46243\r\n"
+                + "a=end-of-candidates\r\na=fingerprint:sha-256 " + (0..<32).map { _ in "AB" }.joined(separator: ":") + "\r\n"
+                + "a=setup:actpass\r\na=crypto:1 AES_CM_128_HMAC_SHA1_80 inline:\(key80)\r\n",
         ].map { Array($0.utf8) }
     }
 }
