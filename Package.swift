@@ -108,7 +108,7 @@ let package = Package(
         // offer/answer over it (keys from SRTP's a=crypto).
         .target(name: "SessionDescription", dependencies: ["SRTP", "MediaBasics"]),
         // From what offer/answer settled to the call's media (configuration, keys, direction).
-        .target(name: "CallNegotiation", dependencies: ["SessionDescription", "CallCore", "Opus", "SRTP"]),
+        .target(name: "CallNegotiation", dependencies: ["SessionDescription", "CallCore", "Opus", "SRTP", "Transport"]),
 
         // The umbrella: one import for a softphone (re-exports the libraries above, no testing target).
         .target(name: "VoiceEngineKit", dependencies: [

@@ -16,12 +16,6 @@ public enum CallNegotiationError: Error, Equatable, Sendable, CustomStringConver
     /// A re-negotiation changed what a running call cannot take in place (`what`: rtcp-mux, the
     /// SRTP suite, or a packet time the peer's limits exclude): make new media for it.
     case needsNewMedia(String)
-    /// The call is keyed by DTLS-SRTP (`NegotiatedKeying.dtls`): its SRTP suite and keys come
-    /// from a DTLS handshake on the media path, not from the SDP, so they are not here to make
-    /// or update the call's media with. The engine keys such calls from the handshake (the
-    /// role and the peer's fingerprints in `NegotiatedDTLS`, the keys from
-    /// `SRTPKeyingMaterial.dtlsKeys(exported:profile:role:)`).
-    case needsDTLSHandshake
 
     public var description: String {
         switch self {
@@ -30,7 +24,6 @@ public enum CallNegotiationError: Error, Equatable, Sendable, CustomStringConver
         case let .configuration(error): return "the negotiated configuration: \(error)"
         case let .media(error): return "the call's media: \(error)"
         case let .needsNewMedia(what): return "the running call cannot take a new \(what) in place: it needs new media"
-        case .needsDTLSHandshake: return "the call is keyed by DTLS-SRTP: its SRTP suite and keys come from the DTLS handshake, not the SDP"
         }
     }
 }

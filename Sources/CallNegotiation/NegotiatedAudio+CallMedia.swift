@@ -2,6 +2,7 @@
 import CallCore
 import SRTP
 import SessionDescription
+import Transport
 
 extension NegotiatedAudio {
     /// The call's media configuration as offer/answer settled it: `base` (our own choices:
@@ -11,8 +12,8 @@ extension NegotiatedAudio {
     ///
     /// - Throws: `.peerFormatParameters` for an Opus `a=fmtp` that does not parse,
     ///   `.configuration` when the result is not a valid configuration (a packet time or
-    ///   `maxptime` we cannot meet, or an invalid `base`), `.needsDTLSHandshake` for a
-    ///   DTLS-SRTP call (no suite until its handshake).
+    ///   `maxptime` we cannot meet, or an invalid `base`). A DTLS-SRTP call keeps `base`'s
+    ///   `srtpProfile`: its suite is the one its handshake chooses.
     public func mediaConfiguration(base: MediaConfiguration = MediaConfiguration()) throws(CallNegotiationError) -> MediaConfiguration {
         try mediaConfiguration(base: base, packetTime: peerPtime)
     }
@@ -24,7 +25,7 @@ extension NegotiatedAudio {
         configuration.codec = codec
         configuration.payloadType = payloadType
         configuration.alternativeReceiveCodecs = alternativeReceiveCodecs
-        configuration.srtpProfile = try sdesKeys().sending.profile
+        if case let .sdes(sending, _) = keying { configuration.srtpProfile = sending.profile }
         configuration.telephoneEventPayloadType = telephoneEvent?.payloadType
         configuration.telephoneEventClockRate = telephoneEvent?.clockRate ?? codec.rtpClockRate
         // Opus's fmtp shapes what we send; the fixed-rate codecs take only the packet time
@@ -46,24 +47,39 @@ extension NegotiatedAudio {
     }
 
     /// The call's media, in one step from what offer/answer settled: the configuration
-    /// (`mediaConfiguration(base:)`), our key to send with and the peer's to receive with, and
-    /// the negotiated `direction` (a call on hold sends or plays nothing). Send its datagrams
-    /// to `remoteAddress`:`remotePort` (RTCP there too with `rtcpMux`).
+    /// (`mediaConfiguration(base:)`), its SRTP keys (SDES: our key to send with and the peer's
+    /// to receive with; DTLS-SRTP: keyed by the handshake that `dtlsKeying(certificate:)`
+    /// describes, nothing sent or played before), and the negotiated `direction` (a call on
+    /// hold sends or plays nothing). Send its datagrams to `remoteAddress`:`remotePort` (RTCP
+    /// there too with `rtcpMux`).
     ///
-    /// - Throws: what `mediaConfiguration(base:)` throws (`.needsDTLSHandshake` for a DTLS-SRTP
-    ///   call among it), or `.media` when `CallMedia` refuses the configuration or the keys.
+    /// - Throws: what `mediaConfiguration(base:)` throws, or `.media` when `CallMedia` refuses
+    ///   the configuration or the keys.
     public func makeCallMedia(base: MediaConfiguration = MediaConfiguration(),
                               ssrc: UInt32 = .random(in: .min ... .max)) throws(CallNegotiationError) -> CallMedia {
-        let keys = try sdesKeys()
         let configuration = try mediaConfiguration(base: base)
+        let protection: MediaProtection
+        switch keying {
+        case let .sdes(sending, receiving): protection = .srtp(sending: sending, receiving: receiving)
+        case .dtls: protection = .srtpKeyedByHandshake
+        }
         let media: CallMedia
         do {
-            media = try CallMedia(configuration: configuration, sendingKey: keys.sending, receivingKey: keys.receiving, ssrc: ssrc)
+            media = try CallMedia(configuration: configuration, protection: protection, ssrc: ssrc)
         } catch {
             throw .media(error)
         }
         media.direction = direction
         return media
+    }
+
+    /// The DTLS handshake that keys a DTLS-SRTP call (`CallTransport.dtls`): `certificate` (the
+    /// one whose fingerprint our SDP carried), our role from `a=setup`, and the peer's
+    /// fingerprints to check its certificate against; nil for a call keyed by SDES.
+    public func dtlsKeying(certificate: DTLSCertificate) -> DTLSKeying? {
+        guard case let .dtls(negotiated) = keying else { return nil }
+        return DTLSKeying(certificate: certificate,
+                          configuration: DTLSAssociation.Configuration(role: negotiated.role, remoteFingerprints: negotiated.remoteFingerprints))
     }
 
     /// Applies this negotiation's direction to a running call, from the next frame on: a SIP
@@ -86,19 +102,26 @@ extension NegotiatedAudio {
     ///   the replaced receiving key still opens packets in flight);
     /// - the direction (SIP hold and resume).
     ///
+    /// A DTLS-SRTP call keeps its keys through a re-offer that keeps the DTLS role and the
+    /// peer's fingerprints (RFC 5763: the association goes on).
+    ///
     /// Returns whether the peer's address changed: then send to `remoteAddress`:`remotePort`
     /// from now on (the transport's `setRemote`).
-    /// - Throws: `.needsDTLSHandshake` when either negotiation is keyed by DTLS-SRTP;
-    ///   `.needsNewMedia` for a change a running call cannot take (rtcp-mux, the SRTP
-    ///   suite, a packet time the peer's limits exclude); `.peerFormatParameters` or
+    /// - Throws: `.needsNewMedia` for a change a running call cannot take (rtcp-mux, the SRTP
+    ///   suite, SDES to DTLS-SRTP or back, a new DTLS role or peer certificate, a packet time
+    ///   the peer's limits exclude); `.peerFormatParameters` or
     ///   `.configuration` as `mediaConfiguration(base:)`; `.media` when the call refuses the
     ///   switch or SRTP a key (the codec switch, made first, then stands).
     @discardableResult
     public func apply(to media: CallMedia, replacing previous: NegotiatedAudio,
                       base: MediaConfiguration? = nil) throws(CallNegotiationError) -> Bool {
-        let keys = try sdesKeys()
-        let previousKeys = try previous.sdesKeys()
-        let changed: String? = rtcpMux != previous.rtcpMux ? "rtcp-mux" : profile != previous.profile ? "SRTP suite" : nil
+        let changed: String?
+        switch (keying, previous.keying) {
+        case (.sdes, .sdes): changed = rtcpMux != previous.rtcpMux ? "rtcp-mux" : profile != previous.profile ? "SRTP suite" : nil
+        case let (.dtls(now), .dtls(before)):
+            changed = now.role != before.role ? "DTLS role" : now.remoteFingerprints != before.remoteFingerprints ? "the peer's DTLS certificate" : nil
+        default: changed = "key exchange (SDES and DTLS-SRTP)"
+        }
         if let changed { throw .needsNewMedia(changed) }
         if codec != previous.codec || payloadType != previous.payloadType || alternativeReceiveCodecs != previous.alternativeReceiveCodecs
             || peerFormatParameters != previous.peerFormatParameters || telephoneEvent != previous.telephoneEvent || peerPtime != previous.peerPtime {
@@ -112,23 +135,16 @@ extension NegotiatedAudio {
                 throw .media(error)
             }
         }
-        if keys.sending != previousKeys.sending || keys.receiving != previousKeys.receiving {
+        if case let .sdes(sending, receiving) = keying, case let .sdes(previousSending, previousReceiving) = previous.keying,
+           sending != previousSending || receiving != previousReceiving {
             do {
-                try media.updateKeys(sending: keys.sending, receiving: keys.receiving)
+                try media.updateKeys(sending: sending, receiving: receiving)
             } catch {
                 throw .media(error)
             }
         }
         media.direction = direction
         return remoteAddress != previous.remoteAddress || remotePort != previous.remotePort
-    }
-
-    /// The SDES keys each way; a DTLS-SRTP call has none in its SDP (`.needsDTLSHandshake`).
-    private func sdesKeys() throws(CallNegotiationError) -> (sending: SRTPKeyingMaterial, receiving: SRTPKeyingMaterial) {
-        switch keying {
-        case let .sdes(sending, receiving): return (sending, receiving)
-        case .dtls: throw .needsDTLSHandshake
-        }
     }
 
     /// Whether `updated` (a re-negotiation of this call) differs from this one only in its

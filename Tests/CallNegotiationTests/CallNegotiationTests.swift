@@ -6,6 +6,7 @@ import MediaEngineTesting
 import SRTP
 import SessionDescription
 import Testing
+import Transport
 import TestSupport
 
 /// From an SDP offer and answer, as text, to two calls that talk: the library's one step
@@ -153,26 +154,42 @@ import TestSupport
         #expect(loop.alice.call.statistics.inbound.packetsLost == 0, "a hold is not loss")
     }
 
-    /// A DTLS-SRTP negotiation carries no keys in its SDP: making or re-keying media from it
-    /// waits for the handshake (the engine's), said as a typed error rather than a call on
-    /// keys that are not there.
-    @Test func aDTLSNegotiationNeedsItsHandshake() throws {
-        let fingerprint = try #require(CertificateFingerprint(hashFunction: .sha256, digest: [UInt8](repeating: 7, count: 32)))
+    /// A DTLS-SRTP negotiation carries no keys in its SDP: its media is made to be keyed by the
+    /// handshake (nothing sent before), the handshake's description carries each side's role and
+    /// the other's fingerprint, and a re-negotiation that changes the key exchange, the role or
+    /// the peer's certificate needs new media.
+    @Test func aDTLSNegotiationMakesMediaKeyedByItsHandshake() throws {
+        let aliceCertificate = try DTLSCertificate(), bobCertificate = try DTLSCertificate()
         var alice = LocalAudio(address: "192.0.2.1", port: 40_000)
-        alice.keyExchange = .dtls(fingerprint: fingerprint)
+        alice.keyExchange = .dtls(fingerprint: aliceCertificate.fingerprint)
         var bob = LocalAudio(address: "192.0.2.2", port: 50_000)
-        bob.keyExchange = .dtlsOrSDES(fingerprint: fingerprint)
+        bob.keyExchange = .dtlsOrSDES(fingerprint: bobCertificate.fingerprint)
         let (aliceSide, bobSide) = try Self.negotiate(alice: alice, bob: bob)
-        #expect(aliceSide.dtls?.role == .server && bobSide.dtls?.role == .client)
-        #expect(throws: CallNegotiationError.needsDTLSHandshake) { try aliceSide.makeCallMedia() }
-        #expect(throws: CallNegotiationError.needsDTLSHandshake) { try bobSide.mediaConfiguration() }
+        let media = try aliceSide.makeCallMedia()
+        #expect(media.isKeyedByHandshake)
+        #expect(try bobSide.makeCallMedia().isKeyedByHandshake)
+        let aliceKeying = try #require(aliceSide.dtlsKeying(certificate: aliceCertificate))
+        let bobKeying = try #require(bobSide.dtlsKeying(certificate: bobCertificate))
+        #expect(aliceKeying.configuration.role == .server && bobKeying.configuration.role == .client)
+        #expect(aliceKeying.configuration.remoteFingerprints == [bobCertificate.fingerprint])
+        #expect(bobKeying.configuration.remoteFingerprints == [aliceCertificate.fingerprint])
+        // Unkeyed, it sends nothing (not even RTCP).
+        var sent = 0
+        media.sendDatagrams(nowMs: 10_000) { _ in sent += 1 }
+        #expect(sent == 0)
+        // The same negotiation again goes on in place; another key exchange or peer does not.
+        #expect(try aliceSide.apply(to: media, replacing: aliceSide) == false)
         let (sdesSide, _) = try Self.negotiate(alice: LocalAudio(address: "192.0.2.1", port: 40_000),
                                                bob: LocalAudio(address: "192.0.2.2", port: 50_000))
-        let media = try sdesSide.makeCallMedia()
-        #expect(throws: CallNegotiationError.needsDTLSHandshake) { try aliceSide.apply(to: media, replacing: sdesSide) }
-        #expect(throws: CallNegotiationError.needsDTLSHandshake) { try sdesSide.apply(to: media, replacing: aliceSide) }
+        #expect(sdesSide.dtlsKeying(certificate: aliceCertificate) == nil)
+        #expect(throws: CallNegotiationError.needsNewMedia("key exchange (SDES and DTLS-SRTP)")) { try sdesSide.apply(to: media, replacing: aliceSide) }
+        var stranger = aliceSide
+        stranger.keying = .dtls(NegotiatedDTLS(role: .server, remoteFingerprints: [aliceCertificate.fingerprint]))
+        #expect(throws: CallNegotiationError.needsNewMedia("the peer's DTLS certificate")) { try stranger.apply(to: media, replacing: aliceSide) }
+        var swapped = aliceSide
+        swapped.keying = .dtls(NegotiatedDTLS(role: .client, remoteFingerprints: [bobCertificate.fingerprint]))
+        #expect(throws: CallNegotiationError.needsNewMedia("DTLS role")) { try swapped.apply(to: media, replacing: aliceSide) }
         #expect(!sdesSide.differsOnlyInDirectionOrAddress(from: aliceSide))
-        #expect("\(CallNegotiationError.needsDTLSHandshake)".contains("DTLS handshake"))
     }
 
     /// What the running call cannot take in place is said: a new key or packet time needs new
