@@ -45,6 +45,7 @@ let package = Package(
         .systemLibrary(name: "CSpanDSP", pkgConfig: "spandsp", providers: [.apt(["libspandsp-dev"])]),
         .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CNice", pkgConfig: "nice", providers: [.apt(["libnice-dev"])]),
         // The C library's eventfd (sys/eventfd.h is not in Swift's Glibc module): SocketPoller's waker.
         .systemLibrary(name: "CEventFD"),
 
@@ -52,6 +53,7 @@ let package = Package(
         .target(name: "COpusShims", dependencies: ["COpus"]),
         .target(name: "CALSAShims", dependencies: ["CALSA"]),
         .target(name: "COpenSSLShims", dependencies: ["COpenSSL"]),
+        .target(name: "CNiceShims", dependencies: ["CNice"]),
 
         // Typed errno (Errno) for the I/O layer's errors: pure Swift, no C library of its own.
         .target(name: "SystemErrors"),
@@ -79,8 +81,8 @@ let package = Package(
 
         // I/O.
         .target(name: "AudioDevices", dependencies: ["CALSA", "CALSAShims", "CEventFD", "SystemErrors", "Locking", "MediaBasics"]),
-        // UDP sockets and the DTLS handshake that keys DTLS-SRTP (OpenSSL), whose keys are SRTP's.
-        .target(name: "Transport", dependencies: ["CEventFD", "SystemErrors", "Locking", "SRTP", "COpenSSL", "COpenSSLShims"]),
+        // UDP sockets, ICE (libnice) and the DTLS handshake that keys DTLS-SRTP (OpenSSL), whose keys are SRTP's.
+        .target(name: "Transport", dependencies: ["CEventFD", "SystemErrors", "Locking", "SRTP", "COpenSSL", "COpenSSLShims", "CNice", "CNiceShims"]),
 
         // Call core: the per-call media (uplink, inbound stream, RTCP session, mixer, statistics,
         // events), sans-I/O: no devices, no sockets, no Foundation.
