@@ -38,6 +38,15 @@ public final class DTLSCallKeying {
         self.media = media
     }
 
+    /// Whether a datagram the call handed back as `disposition`, from `source`, is for the
+    /// handshake: DTLS (RFC 7983) from the peer's address `peer` (nil: not known yet, any).
+    /// Only the peer's: anyone who can reach the port could otherwise talk to the handshake
+    /// (and a failed handshake ends the call). Every program that runs a call's network side
+    /// filters with this, so they all take the same datagrams.
+    public static func takes(_ disposition: ReceivedDatagramDisposition, from source: PeerAddress, peer: PeerAddress?) -> Bool {
+        disposition == .multiplexed(.dtls) && (peer.map { $0 == source } ?? true)
+    }
+
     /// Starts the handshake (a client's first flight is then in `drainDatagrams`).
     public func start(nowMs: Double) { association.start(nowMs: nowMs) }
 

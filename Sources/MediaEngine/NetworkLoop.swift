@@ -208,8 +208,8 @@ final class NetworkLoop: @unchecked Sendable {
             // A DTLS datagram stays where it was read (the call did not take it) until the
             // next read: the association takes it now. Only from the peer's address: anyone
             // who can reach the port could otherwise talk to the handshake.
-            if disposition == .multiplexed(.dtls), let association = entry.dtls, socket === entry.transport.rtp,
-               entry.transport.rtp.remote.map({ $0 == source }) ?? true {
+            if let association = entry.dtls, socket === entry.transport.rtp,
+               DTLSCallKeying.takes(disposition, from: source, peer: entry.transport.rtp.remote) {
                 report(association.receive(read, nowMs: clock.milliseconds), of: entry)
                 sendHandshake(entry, association)
             }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import Locking
 import MediaEngine
 import SRTP
 import SessionDescription
@@ -11,17 +12,25 @@ enum CallCommand {
     static let usage = """
         usage: voicecall call --listen HOST:PORT (--device NAME | --input IN.wav --output OUT.wav)
                               [--sdp FILE|- [--answer-out FILE|-] | --offer-out FILE|- --answer-in FILE|-]
-                              [--codec NAME] [--seconds N] [--bitrate BPS] [--ptime MS] [--ssrc N] [--give-up S]
+                              [--dtls] [--codec NAME] [--seconds N] [--bitrate BPS] [--ptime MS] [--ssrc N] [--give-up S]
           Without --sdp we offer: the offer goes to --offer-out (default standard output) and the
           answer is read from --answer-in (default standard input: paste it, then an empty line;
           a file is waited for up to 10 minutes). With --sdp we answer that offer: the answer goes
           to --answer-out (default standard output). SDP on standard output holds our key, for
-          the peer; everything else goes to standard error.
+          the peer (with --dtls no key, only our certificate's fingerprint); everything else goes
+          to standard error.
           --device NAME  a live call on the ALSA PCM NAME ("default", "pulse", "plughw:1,0"),
                          until --seconds pass or Ctrl-C
           --input/--output  send IN.wav, record OUT.wav (48 kHz mono) instead of a sound card;
                          the call ends when IN.wav is sent and the peer has stopped for 2 s
           --listen       where we receive; the address goes into our SDP (0.0.0.0 → 127.0.0.1)
+          --dtls         key SRTP by a DTLS-SRTP handshake on the media port (RFC 5763/5764)
+                         instead of SDES keys in the SDP: our SDP carries the fingerprint of a
+                         certificate made for this run; the peer's certificate must match the
+                         a=fingerprint of its SDP, or the call ends (exit 8). Offering, we offer
+                         DTLS-SRTP only (UDP/TLS/RTP/SAVPF); answering, we accept only an offer
+                         with a=fingerprint (an SDES-only offer is refused, exit 3, rather than
+                         quietly keyed in the SDP). Nothing is sent or played before the keys.
           --codec        offer or accept only this codec: opus, pcmu, pcma or g722 (default: all
                          four, Opus first; answering, the offer's order decides)
           --seconds      the longest the call lasts, up to 36000
@@ -29,11 +38,13 @@ enum CallCommand {
           --ptime        our packet time, 10, 20, 40 or 60 ms (default 20; the peer's a=ptime wins)
           --ssrc         the RTP source to send as, 0…4294967295 (default random)
           --give-up      fail (exit 6) when nothing authenticates within this many seconds, or the
-                         peer's host refuses every packet that long (default 10)
+                         peer's host refuses every packet that long (default 10); with --dtls the
+                         handshake must complete within it (at most 120 s), and media counts from there
 
         two terminals on one machine:
           A$ voicecall call --listen 127.0.0.1:40000 --device default --offer-out offer.sdp --answer-in answer.sdp
           B$ voicecall call --listen 127.0.0.1:40002 --device default --sdp offer.sdp --answer-out answer.sdp
+          (keyed by DTLS-SRTP: add --dtls on both sides)
 
         """ + RealCallFailure.exitStatusHelp
 
@@ -56,35 +67,19 @@ enum CallCommand {
         let engine = try options.device.map { name throws(RealCallFailure) in try startEngine(name) }
         defer { engine?.shutdown() }
 
-        let local = RealCallSetup.localAudio(options, socket: socket.localEndpoint)
-        let negotiated: NegotiatedAudio
-        do {
-            if let offerPath = options.sdp {
-                let offer = try SDPExchange.read(offerPath)
-                let answer: SessionDescription
-                (answer, negotiated) = try offer.answer(from: local) { SRTPKeyingMaterial.random(profile: $0) }
-                try SDPExchange.write(answer, to: options.answerOut, option: "--answer-out")
-            } else {
-                let offer = try SessionDescription.offer(from: local, keys: local.suites.map { SRTPKeyingMaterial.random(profile: $0) })
-                // Taken before the offer exists, so the peer cannot have answered it yet: an
-                // answer file left from an earlier run is never taken for this one's.
-                let stale = SDPExchange.snapshot(options.answerIn)
-                try SDPExchange.write(offer, to: options.offerOut, option: "--offer-out")
-                RealCallSetup.say("call", "offered; waiting for the answer on \(options.answerIn == "-" ? "standard input (paste it, then an empty line)" : options.answerIn)")
-                negotiated = try SDPExchange.awaitAnswer(options.answerIn, to: offer, stale: stale, waitingSeconds: 600)
-            }
-        } catch let failure as RealCallFailure {
-            throw failure
-        } catch {
-            throw .badDescription("offer/answer: \(error)")
-        }
+        let certificate = try RealCallDTLS.certificate(options)
+        let local = RealCallSetup.localAudio(options, socket: socket.localEndpoint, certificate: certificate)
+        let negotiated = options.offers
+            ? try SDPNegotiation.offer(local, options: options, command: "call")
+            : try SDPNegotiation.answer(try SDPExchange.read(options.sdp ?? "-"), from: local, options: options)
         RealCallSetup.say("call", "negotiated: \(negotiated)")
         let media = try RealCallSetup.media(options, negotiated: negotiated, ssrc: options.ssrc)
         let remote = try RealCallSetup.peer(UDPEndpoint(host: negotiated.remoteAddress, port: negotiated.remotePort))
+        let keying = try RealCallDTLS.keying(negotiated, certificate: certificate, giveUpSeconds: options.giveUpSeconds)
         RealCallSetup.handleInterrupts()
 
         if let engine {
-            try talk(on: engine, media: media, socket: socket, remote: remote, options: options)
+            try talk(on: engine, media: media, socket: socket, remote: remote, dtls: keying, options: options)
             return
         }
         var plan = RealTimeMediaLoop.Plan()
@@ -95,7 +90,8 @@ enum CallCommand {
         plan.endsWhenSourceEnds = true
         plan.maximumSeconds = options.seconds
         plan.giveUpSeconds = options.giveUpSeconds
-        let outcome = try RealTimeMediaLoop(media: media, socket: socket, remote: remote, plan: plan)
+        let handshake = try RealCallDTLS.handshake(keying, media: media, peer: remote, command: "call")
+        let outcome = try RealTimeMediaLoop(media: media, socket: socket, remote: remote, plan: plan, handshake: handshake)
             .run { RealCallSetup.interrupted.load(ordering: .relaxed) }
         if let output = options.output {
             try plan.recording?.finish(keepingSamples: outcome.recordingFrames * media.samplesPerFrame)
@@ -120,31 +116,60 @@ enum CallCommand {
         }
     }
 
-    /// A live call on the engine until `--seconds` pass, Ctrl-C, or the peer stops.
+    /// A live call on the engine until `--seconds` pass, Ctrl-C, or the peer hangs up (closes
+    /// its DTLS association). With `dtls`, the engine runs the handshake on the call's port and
+    /// says what became of it: keyed (the status line names the suite and the peer's
+    /// certificate), failed (the call ends with its exit status), closed by the peer.
     private static func talk(on engine: VoiceEngine, media: CallMedia, socket: UDPSocket, remote: PeerAddress,
-                             options: RealCallOptions) throws(RealCallFailure) {
+                             dtls: DTLSKeying?, options: RealCallOptions) throws(RealCallFailure) {
         socket.setRemote(remote)
+        // The engine posts on a queue of ours; this thread looks at what came every 100 ms.
+        let handshakeEvents = Locked<[VoiceEngineEvent]>([])
+        engine.setEventHandler(queue: DispatchQueue(label: "voicecall.call.events")) { event in
+            switch event {
+            case .dtlsConnected, .dtlsFailed, .dtlsClosed: handshakeEvents.withLock { $0.append(event) }
+            default: break
+            }
+        }
         let id: EngineCallID
         do {
-            id = try engine.addCall(media, transport: CallTransport(rtp: socket))
+            id = try engine.addCall(media, transport: CallTransport(rtp: socket, dtls: dtls))
         } catch {
             throw .failed("\(error)")
         }
-        RealCallSetup.say("call", "talking on \(engine.deviceName); Ctrl-C hangs up")
+        // However the call ends, it leaves the engine: a DTLS one with a close_notify to the peer.
+        defer { try? engine.removeCall(id) }
+        RealCallSetup.say("call", "talking on \(engine.deviceName)" + (dtls == nil ? "" : " once the DTLS-SRTP handshake keys the call") + "; Ctrl-C hangs up")
         let start = Date()
+        // Media is waited for from the keys on: the handshake has its own deadline (--give-up).
+        var keyedAt: Double? = dtls == nil ? 0 : nil
         var everReceived = false
-        while !RealCallSetup.interrupted.load(ordering: .relaxed) {
+        talking: while !RealCallSetup.interrupted.load(ordering: .relaxed) {
             usleep(100_000)
             let elapsed = Date().timeIntervalSince(start)
+            for event in handshakeEvents.withLock({ queued in defer { queued.removeAll() }; return queued }) {
+                switch event {
+                case let .dtlsConnected(call, profile, peerFingerprint) where call == id:
+                    keyedAt = elapsed
+                    RealCallSetup.say("call", RealCallDTLS.connected(profile: profile, peerFingerprint: peerFingerprint))
+                case let .dtlsFailed(call, error) where call == id:
+                    throw RealCallDTLS.failure(error, peer: "\(remote)", keyed: keyedAt != nil)
+                case let .dtlsClosed(call) where call == id:
+                    RealCallSetup.say("call", RealCallDTLS.closed)
+                    break talking
+                default:
+                    break
+                }
+            }
             if let seconds = options.seconds, elapsed >= seconds { break }
             let received = (engine.statistics(of: id)?.inbound.packetsReceived ?? 0) > 0
             everReceived = everReceived || received
-            if !everReceived && elapsed >= options.giveUpSeconds {
-                throw .unreachable("no SRTP packet that authenticates arrived in \(Int(options.giveUpSeconds)) s on \(socket.localEndpoint)")
+            if !everReceived, let keyedAt, elapsed - keyedAt >= options.giveUpSeconds {
+                throw .unreachable("no SRTP packet that authenticates arrived in \(Int(options.giveUpSeconds)) s"
+                    + (dtls == nil ? "" : " after the DTLS-SRTP handshake") + " on \(socket.localEndpoint)")
             }
         }
         let statistics = engine.statistics(of: id)
-        try? engine.removeCall(id)
         if let statistics {
             RealCallSetup.say("call", String(format: "sent %d packets; received %d, %d lost, jitter %.1f ms",
                                               statistics.outbound.packetsSent, statistics.inbound.packetsReceived,

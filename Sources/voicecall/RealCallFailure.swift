@@ -17,6 +17,10 @@ enum RealCallFailure: Error, Equatable, CustomStringConvertible {
     case unreachable(String)
     /// A WAV or SDP file cannot be read or written (exit 7).
     case file(String)
+    /// The DTLS-SRTP handshake failed (exit 8): the peer's certificate does not match the
+    /// fingerprint in its SDP (forged or mixed-up signalling), no SRTP profile in common, or an
+    /// alert from the peer. A handshake that never completes is `.unreachable` instead.
+    case handshake(String)
     /// Anything else that went wrong while the call ran (exit 1).
     case failed(String)
 
@@ -30,6 +34,7 @@ enum RealCallFailure: Error, Equatable, CustomStringConvertible {
         case .device: return 5
         case .unreachable: return 6
         case .file: return 7
+        case .handshake: return 8
         }
     }
 
@@ -42,8 +47,11 @@ enum RealCallFailure: Error, Equatable, CustomStringConvertible {
           3  a --crypto line or SDP that cannot be used (malformed, no common suite, no opus)
           4  cannot listen: the port is in use or the address is not this host's
           5  the audio device (--device) cannot be opened
-          6  the peer is unreachable (ICMP refused for --give-up seconds) or sent nothing
+          6  the peer is unreachable (ICMP refused for --give-up seconds) or sent nothing (with
+             --dtls: completed no handshake) within --give-up seconds
           7  a file (WAV, SDP) cannot be read or written
+          8  the DTLS-SRTP handshake failed (--dtls): the peer's certificate does not match the
+             fingerprint in its SDP, no SRTP profile in common, or an alert from the peer
         """
 
     var description: String {
@@ -54,6 +62,7 @@ enum RealCallFailure: Error, Equatable, CustomStringConvertible {
         case let .device(text): return "audio device: \(text)"
         case let .unreachable(text): return "peer unreachable: \(text)"
         case let .file(text): return "file: \(text)"
+        case let .handshake(text): return "DTLS-SRTP handshake failed: \(text)"
         case let .failed(text): return "failed: \(text)"
         }
     }

@@ -40,10 +40,17 @@ struct RealCallOptions: Equatable {
     var sdp: String?
     /// `--answer-out FILE|-`: where our answer goes (standard output by default).
     var answerOut = "-"
-    /// `--offer-out FILE|-` (call, offering): where our offer goes.
+    /// `--offer-out FILE|-` (call and receive, offering): where our offer goes.
     var offerOut = "-"
-    /// `--answer-in FILE|-` (call, offering): where the peer's answer comes from.
+    /// `--answer-in FILE|-` (call and receive, offering): where the peer's answer comes from.
     var answerIn = "-"
+    /// Whether we offer and read the answer (`call` without `--sdp`, `receive` with
+    /// `--offer-out`) rather than answer `--sdp`'s offer or take `--crypto`.
+    var offers = false
+    /// `--dtls`: key SRTP by a DTLS-SRTP handshake (RFC 5763/5764) checked against the peer's
+    /// SDP fingerprint, with a certificate made for the run; needs SDP, and refuses an offer
+    /// keyed by SDES alone. Without it SDES alone, as before the option existed.
+    var dtls = false
     /// `--device NAME`: an ALSA PCM for a live call (call only).
     var device: String?
     /// `--give-up SECONDS`: how long refusals (or, when we expect media, silence) last
@@ -88,11 +95,19 @@ struct RealCallOptions: Equatable {
             }
             options.sdp = try arguments.value("--sdp")
             options.answerOut = try arguments.value("--answer-out") ?? options.answerOut
-            if role == .call {
-                options.offerOut = try arguments.value("--offer-out") ?? options.offerOut
-                options.answerIn = try arguments.value("--answer-in") ?? options.answerIn
-                options.device = try arguments.value("--device")
+            if role != .send {
+                let offerOut = try arguments.value("--offer-out")
+                let answerIn = try arguments.value("--answer-in")
+                options.offerOut = offerOut ?? options.offerOut
+                options.answerIn = answerIn ?? options.answerIn
+                // `call` offers unless it answers; `receive` only when asked to.
+                options.offers = role == .call ? options.sdp == nil : offerOut != nil
+                if role == .receive, answerIn != nil, offerOut == nil {
+                    throw RealCallFailure.usage("--answer-in is where the answer to our offer comes from: give --offer-out FILE|- too")
+                }
             }
+            if role == .call { options.device = try arguments.value("--device") }
+            options.dtls = arguments.flag("--dtls")
             options.giveUpSeconds = try arguments.seconds("--give-up", upTo: 3_600) ?? options.giveUpSeconds
         } catch let error as RealCallFailure {
             throw error
@@ -111,10 +126,20 @@ struct RealCallOptions: Equatable {
         switch role {
         case .receive:
             guard listen != nil else { throw .usage("receive needs --listen HOST:PORT") }
-            guard (crypto == nil) != (sdp == nil) else { throw .usage("receive needs exactly one of --crypto 'SUITE inline:KEY' and --sdp FILE") }
+            if dtls && crypto != nil || dtls && sdp == nil && !offers {
+                throw .usage("receive --dtls needs --sdp FILE (the sender's offer) or --offer-out FILE (ours): the handshake checks the "
+                    + "sender's certificate against the fingerprint in its SDP, and --crypto carries none")
+            }
+            guard [crypto != nil, sdp != nil, offers].filter({ $0 }).count == 1 else {
+                throw .usage("receive needs exactly one of --crypto 'SUITE inline:KEY', --sdp FILE (the sender's offer) and --offer-out FILE (ours)")
+            }
             guard output != nil else { throw .usage("receive needs --output OUT.wav") }
         case .send:
             guard input != nil else { throw .usage("send needs --input IN.wav") }
+            if dtls && sdp == nil {
+                throw .usage("send --dtls needs --sdp FILE, the receiver's offer: the handshake checks the receiver's certificate "
+                    + "against the fingerprint in it, and --to/--crypto carry none")
+            }
             if sdp == nil {
                 guard to != nil, crypto != nil else { throw .usage("send needs --to HOST:PORT and --crypto 'SUITE inline:KEY', or --sdp FILE") }
             } else if to != nil || crypto != nil {

@@ -52,10 +52,12 @@ enum RealCallSetup {
     }
 
     /// Our side of an offer/answer: receiving at the socket's endpoint, with the codec
-    /// `--codec` names alone, or every codec we have.
-    static func localAudio(_ options: RealCallOptions, socket endpoint: UDPEndpoint) -> LocalAudio {
+    /// `--codec` names alone, or every codec we have; keyed by DTLS-SRTP with `certificate`
+    /// (`--dtls`), else by SDES (`RealCallDTLS.keyExchange`).
+    static func localAudio(_ options: RealCallOptions, socket endpoint: UDPEndpoint, certificate: DTLSCertificate? = nil) -> LocalAudio {
         var local = LocalAudio(address: advertisedAddress(endpoint), port: endpoint.port)
         if let codec = options.codec { local.codecs = [codec] }
+        local.keyExchange = RealCallDTLS.keyExchange(certificate: certificate)
         return local
     }
 
@@ -69,8 +71,9 @@ enum RealCallSetup {
         }
     }
 
-    /// The configuration for the options alone (no SDP).
-    static func configuration(_ options: RealCallOptions, profile: SRTPProfile) throws(RealCallFailure) -> MediaConfiguration {
+    /// The configuration for the options alone (no SDP), protected with `profile`; nil leaves
+    /// the suite to a DTLS-SRTP handshake (the call's keys bring it).
+    static func configuration(_ options: RealCallOptions, profile: SRTPProfile?) throws(RealCallFailure) -> MediaConfiguration {
         var configuration = MediaConfiguration()
         let codec = options.codec ?? .opus
         configuration.codec = codec
@@ -79,7 +82,7 @@ enum RealCallSetup {
         configuration.bitrate = options.bitrate
         configuration.minimumBitrate = min(configuration.minimumBitrate, options.bitrate)
         configuration.frameDurationMs = options.ptime
-        configuration.srtpProfile = profile
+        if let profile { configuration.srtpProfile = profile }
         do {
             try configuration.validate()
         } catch {
@@ -92,9 +95,9 @@ enum RealCallSetup {
     /// (`NegotiatedAudio.makeCallMedia`): the options' choices with the negotiated payload
     /// types, suite, keys and direction, what we send fitted to the peer's fmtp and ptime.
     static func media(_ options: RealCallOptions, negotiated: NegotiatedAudio, ssrc: UInt32? = nil) throws(RealCallFailure) -> CallMedia {
-        // A DTLS-SRTP call has no suite before its handshake: any valid one makes the base, and
-        // makeCallMedia refuses the call (voicecall keys only by SDES).
-        let base = try configuration(options, profile: negotiated.profile ?? SRTPProfile.dtlsPreference[0])
+        // SDES settles the suite in the SDP; a DTLS-SRTP call has none until its handshake
+        // chooses one (makeCallMedia makes it wait for those keys).
+        let base = try configuration(options, profile: negotiated.profile)
         do {
             return try negotiated.makeCallMedia(base: base, ssrc: ssrc ?? .random(in: .min ... .max))
         } catch {
@@ -111,6 +114,11 @@ enum RealCallSetup {
         } catch {
             throw .failed("\(error)")
         }
+    }
+
+    /// How the call's SRTP is keyed, for status lines: the SDES suite, or a handshake's.
+    static func protection(of media: CallMedia) -> String {
+        media.isKeyedByHandshake ? "DTLS-SRTP (the suite from the handshake)" : media.configuration.srtpProfile.sdesName
     }
 
     /// `endpoint` as an address to send to.

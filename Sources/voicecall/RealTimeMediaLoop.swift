@@ -13,6 +13,12 @@ import Transport
 /// `maximumDatagramsPerWakeUp` datagrams: anyone who can reach the port can flood it, and
 /// sending never waits behind what arrives. The rest waits for the next wake-up, or the system
 /// drops it once the socket's buffer is full.
+///
+/// A call keyed by DTLS-SRTP runs its handshake here too (`Handshake`, a `DTLSCallKeying`):
+/// the DTLS datagrams the call hands back from the peer's address go in, its flights go out on
+/// the same socket, and it is polled for retransmissions when due. Until it keys the call no
+/// frame is taken from the source (a file is sent whole, not from wherever the handshake
+/// ended) and the media give-up counts from the keys, the handshake having its own deadline.
 final class RealTimeMediaLoop {
     /// The most datagrams one wake-up reads (a flood's share of one 20 ms frame: well under a
     /// millisecond of SRTP checks).
@@ -46,6 +52,17 @@ final class RealTimeMediaLoop {
         var repliesToSender = false
     }
 
+    /// A DTLS-SRTP handshake that keys the loop's call.
+    struct Handshake {
+        /// The handshake, made for the call (not started: the loop starts it).
+        var keying: DTLSCallKeying
+        /// The peer's address from its SDP: only its DTLS datagrams reach the handshake, and
+        /// the flights go there.
+        var peer: PeerAddress
+        /// Takes a status line: the handshake connected, or the peer closed it.
+        var say: (String) -> Void = { _ in }
+    }
+
     /// What the loop did.
     struct Outcome {
         /// The call's statistics at the end.
@@ -57,9 +74,12 @@ final class RealTimeMediaLoop {
         /// What ended the call once its recording is written and its figures reported: a
         /// master key that reached its lifetime (`SRTPRefusals.keyExpired`).
         var failure: RealCallFailure?
-        /// Datagrams sent, and refused by the peer's host (ICMP errors that quote one of them).
+        /// RTP and RTCP datagrams sent, and datagrams of ours refused by the peer's host (ICMP
+        /// errors that quote one of them).
         var sent = 0
         var refused = 0
+        /// DTLS handshake datagrams sent (flights, retransmissions, alerts, close_notify).
+        var handshakeSent = 0
         /// ICMP errors that quote nothing we sent: forged, counted and otherwise ignored.
         var forgedRefusals = 0
         /// Wake-ups that read `maximumDatagramsPerWakeUp` datagrams: a flood, read in bounded bites.
@@ -90,21 +110,36 @@ final class RealTimeMediaLoop {
     private var lastMedia: Double?
     private var reachability: PeerReachability
     private var recentlySent = RecentDatagrams()
+    private let handshake: Handshake?
+    /// When the handshake keyed the call, and the suite it chose.
+    private var keyedAt: Double?
+    private var handshakeProfile: SRTPProfile?
+    /// When the peer closed the association (close_notify).
+    private var peerClosedAt: Double?
+    private var handshakeClosed = false
 
     /// A loop for `media` on `socket`, sending to `remote` (nil: send nothing), its first frame
-    /// due at once on `clock` (milliseconds; the monotonic clock unless a test gives another).
-    init(media: CallMedia, socket: UDPSocket, remote: PeerAddress?, plan: Plan, clock: @escaping () -> Double = RealTimeMediaLoop.nowMs) {
+    /// due at once on `clock` (milliseconds; the monotonic clock unless a test gives another),
+    /// or, with `handshake`, once that has keyed the call (started here).
+    init(media: CallMedia, socket: UDPSocket, remote: PeerAddress?, plan: Plan, handshake: Handshake? = nil,
+         clock: @escaping () -> Double = RealTimeMediaLoop.nowMs) {
         self.media = media
         self.socket = socket
         self.remote = remote
         self.plan = plan
+        self.handshake = handshake
         self.clock = clock
         frame = [Int16](repeating: 0, count: media.samplesPerFrame)
         outcome = Outcome(statistics: media.statistics)
         start = clock()
         nextFrame = start
         reachability = PeerReachability(giveUpMs: plan.giveUpSeconds * 1_000)
+        // A client's first flight waits in the association until the first step sends it.
+        handshake?.keying.start(nowMs: start)
     }
+
+    /// Whether a handshake still has to key the call.
+    private var awaitsKeys: Bool { handshake != nil && keyedAt == nil }
 
     deinit { buffer.deallocate() }
 
@@ -125,6 +160,8 @@ final class RealTimeMediaLoop {
 
     /// Runs until the plan says the call is over, or `stop()` returns true (e.g. after SIGINT).
     func run(stop: () -> Bool = { false }) throws(RealCallFailure) -> Outcome {
+        // However the call ends, the peer's association ends with ours (close_notify).
+        defer { closeHandshake() }
         while !stop() {
             let step = try step()
             if step.ended { break }
@@ -137,13 +174,17 @@ final class RealTimeMediaLoop {
         return finish()
     }
 
-    /// One wake-up: the refusals queued, the frame that is due (sent and played), then at most
+    /// One wake-up: the refusals queued, the handshake's retransmissions when due, the frame
+    /// that is due (sent and played; none before the handshake keys the call), then at most
     /// `maximumDatagramsPerWakeUp` datagrams read; then whether the call is over.
     func step() throws(RealCallFailure) -> Step {
         var step = Step()
         var now = clock()
         takeRefusals(atMs: now)
-        if now >= nextFrame {
+        if let handshake, awaitsKeys {
+            try handle(handshake.keying.poll(nowMs: now), atMs: now)
+        }
+        if now >= nextFrame && !awaitsKeys {
             try sendFrame(atMs: now)
             step.sentFrame = true
         }
@@ -151,13 +192,20 @@ final class RealTimeMediaLoop {
         if step.datagramsRead == Self.maximumDatagramsPerWakeUp { outcome.wakeUpsAtReadLimit += 1 }
         step.ended = try isOver(atMs: now)
         now = clock()
+        // Until keyed, the next thing due is the handshake's (a retransmission, its deadline),
+        // looked at no less often than a frame would be.
+        var due = nextFrame
+        if awaitsKeys {
+            due = min(now + Double(media.frameDurationMs), handshake?.keying.nextWakeUpMs(nowMs: now) ?? .infinity)
+        }
         // More may be waiting after a full bite: no wait, but the next frame still comes first.
-        step.waitMs = step.datagramsRead == Self.maximumDatagramsPerWakeUp ? 0 : max(0, Int((nextFrame - now).rounded(.up)))
+        step.waitMs = step.datagramsRead == Self.maximumDatagramsPerWakeUp ? 0 : max(0, Int((due - now).rounded(.up)))
         return step
     }
 
-    /// The outcome once the loop ends.
+    /// The outcome once the loop ends (the handshake closed: a close_notify to the peer).
     func finish() -> Outcome {
+        closeHandshake()
         let frameMs = Double(media.frameDurationMs)
         // The recording's tail after the last packet is the jitter buffer's concealment: cut it,
         // keeping 100 ms for the audio the buffer still held when that packet came.
@@ -222,19 +270,75 @@ final class RealTimeMediaLoop {
         if now - nextFrame > 200 { nextFrame = now }
     }
 
+    /// What became of the handshake: its datagrams for the peer sent first (an alert must
+    /// reach the peer even when the failure ends the call here), then the call keyed, the
+    /// peer's close noted, or the failure thrown — or, once media flowed, kept as the call's
+    /// failure so that what was recorded is still written.
+    private func handle(_ event: DTLSCallKeying.Event?, atMs now: Double) throws(RealCallFailure) {
+        guard let handshake else { return }
+        if let failure = sendFlights(of: handshake, atMs: now) { throw .failed("sending the DTLS handshake to \(handshake.peer): \(failure)") }
+        switch event {
+        case nil:
+            break
+        case let .connected(profile, peerFingerprint):
+            keyedAt = now
+            handshakeProfile = profile
+            // The first frame goes at once: the source starts here, not where the handshake began.
+            nextFrame = now
+            // The peer proved it holds the certificate its SDP named: it is there.
+            reachability.noteAuthenticated(atMs: now)
+            handshake.say(RealCallDTLS.connected(profile: profile, peerFingerprint: peerFingerprint))
+        case let .failed(error):
+            let failure = RealCallDTLS.failure(error, peer: "\(handshake.peer)", keyed: keyedAt != nil)
+            guard keyedAt != nil else { throw failure }
+            outcome.failure = failure
+        case .closed:
+            peerClosedAt = now
+            handshake.say(RealCallDTLS.closed)
+        }
+    }
+
+    /// Sends what the association has for the peer; the first send error, if any.
+    private func sendFlights(of handshake: Handshake, atMs now: Double) -> SocketError? {
+        var failure: SocketError?
+        handshake.keying.drainDatagrams { datagram in
+            guard failure == nil else { return }
+            datagram.withUnsafeBytes { bytes in
+                do throws(SocketError) {
+                    try send(bytes, to: handshake.peer, atMs: now, isHandshake: true)
+                } catch {
+                    failure = error
+                }
+            }
+        }
+        return failure
+    }
+
+    /// Ends our association once (its close_notify to the peer, best effort: the call is over).
+    private func closeHandshake() {
+        guard let handshake, !handshakeClosed else { return }
+        handshakeClosed = true
+        handshake.keying.close()
+        _ = sendFlights(of: handshake, atMs: clock())
+    }
+
     /// Sends one datagram. A send the system fails with "refused" was not sent: an ICMP error
     /// came since the last look (it is counted from the error queue, where it says whether it
     /// quotes one of ours); this datagram goes once more.
-    private func send(_ datagram: UnsafeRawBufferPointer, to remote: PeerAddress, atMs now: Double) throws(SocketError) {
+    private func send(_ datagram: UnsafeRawBufferPointer, to remote: PeerAddress, atMs now: Double, isHandshake: Bool = false) throws(SocketError) {
         for _ in 0..<2 {
             switch try socket.sendNoticingRefusal(datagram, to: remote) {
             case .sent:
+                recentlySent.note(datagram)
+                if isHandshake {
+                    outcome.handshakeSent += 1
+                    return
+                }
                 outcome.sent += 1
                 if !CallMedia.isRTCP(datagram) {
                     outcome.rtpSent += 1
                     outcome.rtpBytesSent += datagram.count
                 }
-                recentlySent.note(datagram)
                 return
             case .dropped:
                 return
@@ -247,30 +351,40 @@ final class RealTimeMediaLoop {
     /// Reads at most `maximumDatagramsPerWakeUp` datagrams into the call; returns how many.
     private func receive(atMs now: Double) throws(RealCallFailure) -> Int {
         var read = 0
-        do {
-            while read < Self.maximumDatagramsPerWakeUp, let datagram = try socket.receive(into: buffer) {
-                read += 1
-                guard datagram.length <= buffer.count else { continue }
-                let bytes = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<datagram.length])
-                let disposition = media.receiveDatagram(bytes, arrivalTimeMs: now - start)
-                // RTCP too proves the peer is there: a receive-only peer sends nothing else.
-                if disposition.isAuthenticated { reachability.noteAuthenticated(atMs: now) }
-                // RTP only: RTCP keeps coming after the peer's speech has ended.
-                if case .media(authenticated: true) = disposition {
-                    if firstMedia == nil { firstMedia = now }
-                    lastMedia = now
-                    // Only authenticated media moves the reply address: a forged datagram cannot.
-                    if remote == nil && plan.repliesToSender { sender = datagram.source }
-                }
+        while read < Self.maximumDatagramsPerWakeUp {
+            let received: ReceivedDatagram?
+            do {
+                received = try socket.receive(into: buffer)
+            } catch {
+                throw .failed("receiving: \(error)")
             }
-        } catch {
-            throw .failed("receiving: \(error)")
+            guard let datagram = received else { break }
+            read += 1
+            guard datagram.length <= buffer.count else { continue }
+            let bytes = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<datagram.length])
+            let disposition = media.receiveDatagram(bytes, arrivalTimeMs: now - start)
+            // The call hands DTLS back unread (RFC 7983): the handshake takes the peer's.
+            if let handshake, DTLSCallKeying.takes(disposition, from: datagram.source, peer: handshake.peer) {
+                try handle(handshake.keying.receive(UnsafeRawBufferPointer(bytes), nowMs: now), atMs: now)
+                continue
+            }
+            // RTCP too proves the peer is there: a receive-only peer sends nothing else.
+            if disposition.isAuthenticated { reachability.noteAuthenticated(atMs: now) }
+            // RTP only: RTCP keeps coming after the peer's speech has ended.
+            if case .media(authenticated: true) = disposition {
+                if firstMedia == nil { firstMedia = now }
+                lastMedia = now
+                // Only authenticated media moves the reply address: a forged datagram cannot.
+                if remote == nil && plan.repliesToSender { sender = datagram.source }
+            }
         }
         return read
     }
 
     /// Whether the plan says the call is over at `now`; throws when the peer is unreachable.
     private func isOver(atMs now: Double) throws(RealCallFailure) -> Bool {
+        // A failure kept for after the recording (the association failed once media flowed).
+        if outcome.failure != nil { return true }
         let giveUpMs = plan.giveUpSeconds * 1_000
         if reachability.isUnreachable(atMs: now) {
             throw .unreachable("\(remote.map { "\($0)" } ?? "the peer") refused every packet (ICMP port unreachable) for \(Self.seconds(plan.giveUpSeconds)) and sent nothing that authenticates; is the other side running and listening there?")
@@ -280,14 +394,21 @@ final class RealTimeMediaLoop {
         let srtp = media.statistics.transport
         if srtp.srtp.sendingKeyLifetimeExpired > 0 || srtp.srtp.keyLifetimeExpired > 0 {
             outcome.failure = .failed(SRTPRefusals.keyExpired(srtp.srtp.sendingKeyLifetimeExpired > 0 ? .outbound : .inbound,
-                                                              profile: media.configuration.srtpProfile, transport: srtp))
+                                                              profile: handshakeProfile ?? media.configuration.srtpProfile, transport: srtp))
             return true
         }
         if let input = plan.input, input.hasFailed { throw .file(input.failureDescription) }
         if let recording = plan.recording, recording.hasFailed { throw .file("cannot write --output \(recording.path); the call ended there") }
-        if plan.expectsMedia, firstMedia == nil, now - start >= giveUpMs {
-            throw .unreachable("no SRTP packet that authenticates arrived in \(Self.seconds(plan.giveUpSeconds)) on \(socket.localEndpoint) (\(Self.arrivals(media.statistics.transport))); check the address, the port, the key and the firewall")
+        // With a handshake, media is waited for from the keys on (the handshake has its own
+        // deadline, the same --give-up): a slow handshake does not eat the media's time.
+        if plan.expectsMedia, firstMedia == nil, !awaitsKeys, now - (keyedAt ?? start) >= giveUpMs {
+            throw .unreachable("no SRTP packet that authenticates arrived in \(Self.seconds(plan.giveUpSeconds))"
+                + (keyedAt == nil ? "" : " after the DTLS-SRTP handshake")
+                + " on \(socket.localEndpoint) (\(Self.arrivals(media.statistics.transport))); check the address, the port, the key and the firewall")
         }
+        // The peer hung up (close_notify): over, after a moment for what the jitter buffer
+        // still holds to play out into the recording.
+        if let closed = peerClosedAt, now - closed >= (plan.records ? 500 : 0) { return true }
         if let maximum = plan.maximumSeconds, now - (plan.expectsMedia && plan.source == nil && plan.input == nil ? (firstMedia ?? now) : start) >= maximum * 1_000 { return true }
         // A call that also records ends once the peer has stopped too (2 s without media).
         if let ended = sourceEndedAt, plan.endsWhenSourceEnds, now - ended >= 200,

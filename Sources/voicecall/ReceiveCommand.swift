@@ -9,8 +9,10 @@ import Transport
 /// go back to the address the sender's packets come from.
 enum ReceiveCommand {
     static let usage = """
-        usage: voicecall receive --listen HOST:PORT (--crypto 'SUITE inline:KEY' | --sdp FILE|-)
-                                 --output OUT.wav [--codec NAME] [--payload-type N] [--seconds N] [--give-up S]
+        usage: voicecall receive --listen HOST:PORT --output OUT.wav
+                                 (--crypto 'SUITE inline:KEY' | --sdp FILE|- [--answer-out FILE|-]
+                                  | --offer-out FILE|- [--answer-in FILE|-]) [--dtls]
+                                 [--codec NAME] [--payload-type N] [--seconds N] [--give-up S]
           Receives SRTP (Opus, or the codec --codec or the SDP names) on HOST:PORT and writes the audio to OUT.wav (48 kHz mono) from the
           first packet that authenticates until the sender stops for 2 s, --seconds pass, or Ctrl-C.
           RTCP receiver reports (loss, jitter, SRTCP) go back to where the sender's packets come from.
@@ -20,12 +22,23 @@ enum ReceiveCommand {
                          \(SRTPProfile.allCases.map(\.sdesName).joined(separator: ", ")))
           --sdp FILE|-   the sender's SDP offer instead (file or standard input); our answer
                          (with our key, for the sender) goes to standard output or --answer-out
+          --offer-out FILE|-  or we offer instead: our offer (with our key) goes to FILE or standard
+                         output, and the sender's answer (`voicecall send --sdp`) is read from
+                         --answer-in (default standard input: paste it, then an empty line; a file
+                         is waited for up to 10 minutes)
+          --dtls         with --sdp or --offer-out: key SRTP by a DTLS-SRTP handshake with the sender
+                         (RFC 5763/5764) instead of SDES: our SDP carries the fingerprint of a
+                         certificate made for this run, no key; the sender's certificate must match
+                         the a=fingerprint of its SDP, or nothing is recorded (exit 8). We offer
+                         DTLS-SRTP only, and answer only an offer with a=fingerprint (exit 3 otherwise)
           --codec        opus, pcmu, pcma or g722 (default opus; with --sdp, any of them, the
                          offer's order deciding)
           --payload-type Opus's RTP payload type, 96…127 (default 111; the others' are static)
           --seconds      record at most this long, up to 36000 (default: until the sender stops)
-          --give-up      fail (exit 6) when nothing authenticates within this many seconds (default 10)
-          Keys are never printed, except in the SDP answer meant for the peer.
+          --give-up      fail (exit 6) when nothing authenticates within this many seconds (default 10);
+                         with --dtls the handshake must complete within it (at most 120 s), and
+                         media counts from there
+          Keys are never printed, except in the SDP meant for the peer.
 
         """ + RealCallFailure.exitStatusHelp
 
@@ -43,25 +56,32 @@ enum ReceiveCommand {
         try RecordingDestination.check(output)
         let socket = try RealCallSetup.openSocket(listen)
         let media: CallMedia
+        var handshake: RealTimeMediaLoop.Handshake?
         if let crypto = options.crypto {
             let configuration = try RealCallSetup.configuration(options, profile: crypto.profile)
             // One key for the pair: our RTCP reports go back under the sender's key, with our
             // own SSRC (RFC 3711 §9.1), so a sender given only that key can read them.
             media = try RealCallSetup.media(configuration, sending: crypto.keyingMaterial, receiving: crypto.keyingMaterial)
         } else {
-            let offer = try SDPExchange.read(options.sdp ?? "-")
-            let local = RealCallSetup.localAudio(options, socket: socket.localEndpoint)
-            let (answer, negotiated): (SessionDescription, NegotiatedAudio)
-            do {
-                (answer, negotiated) = try offer.answer(from: local) { SRTPKeyingMaterial.random(profile: $0) }
-            } catch {
-                throw .badDescription("cannot answer the offer: \(error)")
+            let certificate = try RealCallDTLS.certificate(options)
+            let local = RealCallSetup.localAudio(options, socket: socket.localEndpoint, certificate: certificate)
+            let negotiated: NegotiatedAudio
+            if options.offers {
+                negotiated = try SDPNegotiation.offer(local, options: options, command: "receive")
+                RealCallSetup.say("receive", "negotiated: \(negotiated)")
+            } else {
+                negotiated = try SDPNegotiation.answer(try SDPExchange.read(options.sdp ?? "-"), from: local, options: options)
+                RealCallSetup.say("receive", "answered: \(negotiated)")
             }
-            try SDPExchange.write(answer, to: options.answerOut, option: "--answer-out")
-            RealCallSetup.say("receive", "answered: \(negotiated)")
             media = try RealCallSetup.media(options, negotiated: negotiated)
+            if let keying = try RealCallDTLS.keying(negotiated, certificate: certificate, giveUpSeconds: options.giveUpSeconds) {
+                // Media replies go where the sender's authenticated packets come from; the
+                // handshake, before there are any, to the address its SDP gave.
+                let peer = try RealCallSetup.peer(UDPEndpoint(host: negotiated.remoteAddress, port: negotiated.remotePort))
+                handshake = try RealCallDTLS.handshake(keying, media: media, peer: peer, command: "receive")
+            }
         }
-        RealCallSetup.say("receive", "listening on \(socket.localEndpoint), \(media.configuration.srtpProfile.sdesName), \(media.configuration.codec) pt \(media.configuration.payloadType)")
+        RealCallSetup.say("receive", "listening on \(socket.localEndpoint), \(RealCallSetup.protection(of: media)), \(media.configuration.codec) pt \(media.configuration.payloadType)")
         RealCallSetup.handleInterrupts()
         var plan = RealTimeMediaLoop.Plan()
         plan.records = true
@@ -71,7 +91,7 @@ enum ReceiveCommand {
         plan.endsAfterPeerSilenceSeconds = 2
         plan.giveUpSeconds = options.giveUpSeconds
         plan.repliesToSender = true
-        let loop = RealTimeMediaLoop(media: media, socket: socket, remote: nil, plan: plan)
+        let loop = RealTimeMediaLoop(media: media, socket: socket, remote: nil, plan: plan, handshake: handshake)
         let outcome = try loop.run { RealCallSetup.interrupted.load(ordering: .relaxed) }
         try plan.recording?.finish(keepingSamples: outcome.recordingFrames * media.samplesPerFrame)
         RealCallSetup.report("receive", outcome, received: true, sent: false)

@@ -41,8 +41,9 @@ enum SDPExchange {
     /// however new its modification time; the wait goes on until the file is replaced. (An
     /// answer's `o=` is the answerer's own session and does not name our offer, and a
     /// modification time can be copied or skewed, so the bytes decide.)
+    /// - Parameter command: the command waiting (`call`, `receive`), for its status lines.
     static func awaitAnswer(_ path: String, to offer: SessionDescription, stale: [UInt8]?,
-                            waitingSeconds: Double) throws(RealCallFailure) -> NegotiatedAudio {
+                            waitingSeconds: Double, command: String = "call") throws(RealCallFailure) -> NegotiatedAudio {
         var status = stat()
         let exists = path != "-" && stat(path, &status) == 0
         let missing = !exists && errno == ENOENT
@@ -64,7 +65,7 @@ enum SDPExchange {
                 previous = bytes
                 if let stale, bytes == stale {
                     if !sawStale && !stale.isEmpty {
-                        RealCallSetup.say("call", "\(path) still holds an answer from before our offer: waiting for the new one")
+                        RealCallSetup.say(command, "\(path) still holds an answer from before our offer: waiting for the new one")
                     }
                     sawStale = true
                     lastFailure = nil

@@ -8,8 +8,8 @@ import Transport
 /// SIP phone, `voicecall receive`).
 enum SendCommand {
     static let usage = """
-        usage: voicecall send --input IN.wav (--to HOST:PORT --crypto 'SUITE inline:KEY' | --sdp FILE|-)
-                              [--listen HOST:PORT] [--codec NAME] [--payload-type N] [--bitrate BPS] [--ptime MS] [--ssrc N]
+        usage: voicecall send --input IN.wav (--to HOST:PORT --crypto 'SUITE inline:KEY' | --sdp FILE|- [--dtls])
+                              [--listen HOST:PORT] [--answer-out FILE|-] [--codec NAME] [--payload-type N] [--bitrate BPS] [--ptime MS] [--ssrc N]
                               [--give-up S]
           Sends IN.wav (any rate; mixed to mono, resampled to 48 kHz) as SRTP (Opus by default) in real time,
           with RTCP on the same port (rtcp-mux).
@@ -19,7 +19,15 @@ enum SendCommand {
                          receiver's RTCP reports come back under the same key
           --sdp FILE|-   the receiver's SDP offer instead (file or standard input): where to send
                          and its suite; our answer (with our key) goes to standard output or --answer-out
-          --listen       the local address to send from (default: any, a free port)
+                         (`voicecall receive --offer-out` writes such an offer)
+          --dtls         with --sdp: key SRTP by a DTLS-SRTP handshake with the receiver (RFC 5763/5764)
+                         instead of SDES: our answer carries the fingerprint of a certificate made
+                         for this run, no key; the receiver's certificate must match its offer's
+                         a=fingerprint, or nothing is sent (exit 8). An offer without a=fingerprint
+                         is refused (exit 3). Sending starts when the handshake has keyed the call.
+          --listen       the local address to send from (default: any, a free port); with --sdp it
+                         goes into our answer (a wildcard is written as 127.0.0.1): between two
+                         machines give the address the receiver reaches us at
           --codec        opus, pcmu, pcma or g722 (default opus; with --sdp, any of them, the
                          offer's order deciding)
           --payload-type Opus's RTP payload type, 96…127 (default 111; the others' are static)
@@ -27,7 +35,8 @@ enum SendCommand {
           --ptime        packet time, 10, 20, 40 or 60 ms (default 20)
           --ssrc         the RTP source to send as, 0…4294967295 (default random; GStreamer's
                          srtpdec needs it in its caps)
-          --give-up      fail (exit 6) when the receiver's host refuses every packet this long (default 10)
+          --give-up      fail (exit 6) when the receiver's host refuses every packet this long (default 10),
+                         or with --dtls when no handshake completes in that time (at most 120 s)
           Keys are never printed, except in the SDP answer meant for the peer.
 
         """ + RealCallFailure.exitStatusHelp
@@ -47,6 +56,7 @@ enum SendCommand {
         let media: CallMedia
         let destination: UDPEndpoint
         let socket: UDPSocket
+        var keying: DTLSKeying?
         if let crypto = options.crypto, let to = options.to {
             destination = to
             socket = try RealCallSetup.openSocket(options.listen ?? RealCallSetup.anyLocal(like: to))
@@ -55,33 +65,30 @@ enum SendCommand {
             // SSRC keeps the two directions' keystreams apart, RFC 3711 §9.1).
             media = try RealCallSetup.media(configuration, sending: crypto.keyingMaterial, receiving: crypto.keyingMaterial, ssrc: options.ssrc)
         } else {
+            let certificate = try RealCallDTLS.certificate(options)
             let offer = try SDPExchange.read(options.sdp ?? "-")
             guard let connection = offer.audioConnection else { throw .badDescription("the offer has no c= line") }
             let host = connection.address
             socket = try RealCallSetup.openSocket(options.listen ?? RealCallSetup.anyLocal(like: UDPEndpoint(host: host, port: 0)))
-            let local = RealCallSetup.localAudio(options, socket: socket.localEndpoint)
-            let (answer, negotiated): (SessionDescription, NegotiatedAudio)
-            do {
-                (answer, negotiated) = try offer.answer(from: local) { SRTPKeyingMaterial.random(profile: $0) }
-            } catch {
-                throw .badDescription("cannot answer the offer: \(error)")
-            }
-            try SDPExchange.write(answer, to: options.answerOut, option: "--answer-out")
+            let local = RealCallSetup.localAudio(options, socket: socket.localEndpoint, certificate: certificate)
+            let negotiated = try SDPNegotiation.answer(offer, from: local, options: options)
             RealCallSetup.say("send", "answered: \(negotiated)")
             destination = UDPEndpoint(host: negotiated.remoteAddress, port: negotiated.remotePort)
             media = try RealCallSetup.media(options, negotiated: negotiated, ssrc: options.ssrc)
+            keying = try RealCallDTLS.keying(negotiated, certificate: certificate, giveUpSeconds: options.giveUpSeconds)
         }
         let remote = try RealCallSetup.peer(destination)
         RealCallSetup.say("send", String(format: "sending %.1f s of %@ to %@ from %@, %@, %@ pt %d",
                                          source.durationSeconds, input, "\(destination)", "\(socket.localEndpoint)",
-                                         media.configuration.srtpProfile.sdesName, media.configuration.codec.encodingName,
+                                         RealCallSetup.protection(of: media), media.configuration.codec.encodingName,
                                          Int(media.configuration.payloadType)))
         RealCallSetup.handleInterrupts()
         var plan = RealTimeMediaLoop.Plan()
         plan.input = source
         plan.endsWhenSourceEnds = true
         plan.giveUpSeconds = options.giveUpSeconds
-        let loop = RealTimeMediaLoop(media: media, socket: socket, remote: remote, plan: plan)
+        let handshake = try RealCallDTLS.handshake(keying, media: media, peer: remote, command: "send")
+        let loop = RealTimeMediaLoop(media: media, socket: socket, remote: remote, plan: plan, handshake: handshake)
         let outcome = try loop.run { RealCallSetup.interrupted.load(ordering: .relaxed) }
         RealCallSetup.report("send", outcome, received: false, sent: true)
         if let failure = outcome.failure { throw failure }

@@ -10,9 +10,10 @@ struct VoiceCall {
         commands:
           demo      two softphones call each other through push, ring, answer, talk and hang up,
                     SRTP/Opus over UDP through a simulated network (see: voicecall demo --help)
-          receive   receives SRTP/Opus from any sender into a WAV file (--crypto or --sdp)
-          send      sends a WAV file as SRTP/Opus to any receiver (--crypto or --sdp)
-          call      a call both ways, SDP offer/answer through files or standard input/output
+          receive   receives SRTP/Opus from any sender into a WAV file (--crypto, or SDP it answers
+                    or offers; keyed by SDES, or by DTLS-SRTP with --dtls)
+          send      sends a WAV file as SRTP/Opus to any receiver (--crypto, or SDP it answers; --dtls)
+          call      a call both ways, SDP offer/answer through files or standard input/output (--dtls)
           devices   lists ALSA devices and sound cards
           loopback  plays a chirp or WAV and captures it back: round-trip latency and xruns
           aec       removes the echo of a far-end recording from a microphone recording
