@@ -180,7 +180,7 @@ let package = Package(
         .testTarget(name: "JitterBufferTests", dependencies: ["JitterBuffer", "AudioCodecs", "JitterBufferEvaluation", "TestSupport"]),
         .testTarget(name: "JitterBufferEvaluationTests", dependencies: ["JitterBufferEvaluation", "JitterBuffer", "NetworkSimulation", "TestSupport"]),
         .testTarget(name: "AudioDevicesTests", dependencies: ["AudioDevices", "AudioDevicesTesting", "SystemErrors", "Locking", "TestSupport"]),
-        .testTarget(name: "TransportTests", dependencies: ["Transport", "SystemErrors", "SRTP", "TestSupport"]),
+        .testTarget(name: "TransportTests", dependencies: ["Transport", "SystemErrors", "SRTP", "MediaEngineTesting", "TestSupport"]),
         .testTarget(name: "NetworkSimulationTests", dependencies: ["NetworkSimulation", "TestSupport"]),
         // The call core's own rules (its module boundary, read from the package).
         .testTarget(name: "CallCoreTests", dependencies: ["CallCore"]),

@@ -40,6 +40,10 @@ final class NetworkLoop: @unchecked Sendable {
         var tokens: [SocketPoller.Token]
         /// The DTLS handshake keying the call's SRTP, when one does.
         let dtls: DTLSCallKeying?
+        /// With ICE: whether the DTLS handshake has started (it waits for a connected pair).
+        var handshakeStarted = false
+        /// With ICE: the state last posted.
+        var iceState = ICEConnectionState.idle
     }
 
     /// A change for the network thread.
@@ -107,6 +111,7 @@ final class NetworkLoop: @unchecked Sendable {
             MonotonicClock.sleep(untilNanoseconds: MonotonicClock.nanoseconds + 10_000_000)
         }
         applyCommands()
+        for index in entries.indices where entries[index].transport.ice != nil { receiveFromICE(index) }
         let nowMs = clock.milliseconds
         for entry in entries where entry.dtls != nil { pollHandshake(entry, nowMs: nowMs) }
         for entry in entries { send(entry, nowMs: nowMs) }
@@ -161,12 +166,18 @@ final class NetworkLoop: @unchecked Sendable {
                         post(.socketFailed(id, error))
                     }
                 }
-                let entry = Entry(id: id, media: media, transport: transport, tokens: tokens, dtls: handoff?.keying)
-                entries.append(entry)
-                if let association = entry.dtls {
+                var entry = Entry(id: id, media: media, transport: transport, tokens: tokens, dtls: handoff?.keying)
+                if let ice = transport.ice {
+                    let poller = self.poller
+                    ice.onActivity = { poller.wake() }
+                }
+                // Over ICE the handshake waits for a pair to send on (`receiveFromICE`).
+                if let association = entry.dtls, transport.ice == nil {
                     association.start(nowMs: clock.milliseconds)
+                    entry.handshakeStarted = true
                     sendHandshake(entry, association)
                 }
+                entries.append(entry)
             case let .remove(id, bye):
                 guard let index = entries.firstIndex(where: { $0.id == id }) else { continue }
                 if bye { sendBye(entries[index]) }
@@ -176,6 +187,7 @@ final class NetworkLoop: @unchecked Sendable {
                     sendHandshake(entries[index], association)
                 }
                 for token in entries[index].tokens { _ = poller.remove(token) }
+                entries[index].transport.ice?.onActivity = nil
                 entries.remove(at: index)
             }
         }
@@ -209,7 +221,7 @@ final class NetworkLoop: @unchecked Sendable {
             // next read: the association takes it now. Only from the peer's address: anyone
             // who can reach the port could otherwise talk to the handshake.
             if let association = entry.dtls, socket === entry.transport.rtp,
-               DTLSCallKeying.takes(disposition, from: source, peer: entry.transport.rtp.remote) {
+               DTLSCallKeying.takes(disposition, from: source, peer: socket.remote) {
                 report(association.receive(read, nowMs: clock.milliseconds), of: entry)
                 sendHandshake(entry, association)
             }
@@ -217,9 +229,56 @@ final class NetworkLoop: @unchecked Sendable {
         }
     }
 
+    /// What the call's ICE agent received since the last turn: datagrams to the call (DTLS to
+    /// its handshake: libnice takes only what comes from the peer's candidates), its state
+    /// change posted, and the DTLS handshake started once a pair connects.
+    private func receiveFromICE(_ index: Int) {
+        let entry = entries[index]
+        guard let ice = entry.transport.ice else { return }
+        let state = ice.connectionState
+        if state != entry.iceState {
+            entries[index].iceState = state
+            post(.iceStateChanged(entry.id, state))
+        }
+        if Self.isConnected(state), !entry.handshakeStarted, let association = entry.dtls {
+            association.start(nowMs: clock.milliseconds)
+            entries[index].handshakeStarted = true
+            sendHandshake(entry, association)
+        }
+        var received = 0
+        ice.receive { bytes in
+            received += 1
+            // Copied into the call's queue as a socket's datagram would be read into it.
+            let disposition = try? entry.media.receiveDatagram { (buffer: UnsafeMutableRawBufferPointer) throws(SocketError) in
+                let length = min(bytes.count, buffer.count)
+                buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[0..<length]))
+                return (bytes.count, clock.milliseconds)
+            }
+            if disposition == .multiplexed(.dtls), let association = entry.dtls {
+                report(association.receive(bytes, nowMs: clock.milliseconds), of: entry)
+                sendHandshake(entry, association)
+            }
+        }
+    }
+
+    /// Whether an ICE state has a pair to send on.
+    static func isConnected(_ state: ICEConnectionState) -> Bool { state == .connected || state == .completed }
+
+    /// Sends one datagram on the call's path: its ICE pair, or the socket for RTCP (its own,
+    /// without rtcp-mux) or RTP.
+    private func sendOnPath(_ entry: Entry, _ datagram: UnsafeRawBufferPointer, rtcp: Bool) throws(SocketError) {
+        if let ice = entry.transport.ice {
+            // No pair yet, or the system refused: lost as on a network (RTP and RTCP recover).
+            _ = ice.send(datagram)
+            return
+        }
+        guard let socket = (rtcp ? entry.transport.rtcp : nil) ?? entry.transport.rtp else { return }
+        _ = try socket.send(datagram)
+    }
+
     /// Retransmits a lost handshake flight when due, and fails a handshake past its deadline.
     private func pollHandshake(_ entry: Entry, nowMs: Double) {
-        guard let association = entry.dtls, association.association.state == .handshaking else { return }
+        guard let association = entry.dtls, entry.handshakeStarted, association.association.state == .handshaking else { return }
         report(association.poll(nowMs: nowMs), of: entry)
         sendHandshake(entry, association)
     }
@@ -230,7 +289,7 @@ final class NetworkLoop: @unchecked Sendable {
         association.drainDatagrams { datagram in
             datagram.withUnsafeBytes { bytes in
                 do throws(SocketError) {
-                    _ = try entry.transport.rtp.send(bytes)
+                    try sendOnPath(entry, bytes, rtcp: false)
                 } catch {
                     failure = error
                 }
@@ -263,9 +322,8 @@ final class NetworkLoop: @unchecked Sendable {
     private func send(_ entry: Entry, nowMs: Double) {
         var failure: SocketError?
         entry.media.sendDatagrams(nowMs: nowMs) { datagram in
-            let socket = entry.transport.rtcp.flatMap { CallMedia.isRTCP(datagram) ? $0 : nil } ?? entry.transport.rtp
             do throws(SocketError) {
-                try socket.send(datagram)
+                try sendOnPath(entry, datagram, rtcp: CallMedia.isRTCP(datagram))
             } catch {
                 failure = error
             }
@@ -274,9 +332,6 @@ final class NetworkLoop: @unchecked Sendable {
     }
 
     private func sendBye(_ entry: Entry) {
-        entry.media.sendBye { datagram in
-            let socket = entry.transport.rtcp ?? entry.transport.rtp
-            _ = try? socket.send(datagram)
-        }
+        entry.media.sendBye { datagram in try? sendOnPath(entry, datagram, rtcp: true) }
     }
 }

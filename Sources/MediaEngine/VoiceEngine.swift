@@ -122,6 +122,10 @@ public final class VoiceEngine: Sendable {
             throw .callFormatMismatch(callSampleRate: call.configuration.sampleRate, callFrameDurationMs: call.configuration.frameDurationMs,
                                       engineSampleRate: mixer.sampleRate, engineFrameDurationMs: mixer.frameDurationMs)
         }
+        guard (transport.rtp == nil) != (transport.ice == nil) else {
+            throw .invalidTransport("a call needs an RTP socket or an ICE agent (one of them)")
+        }
+        guard transport.ice == nil || transport.rtcp == nil else { throw .invalidTransport("an ICE agent carries RTCP with RTP (rtcp-mux)") }
         let association = try Self.dtlsAssociation(for: call, transport: transport)
         if let dscp = configuration.trafficClass {
             do {

@@ -33,6 +33,9 @@ public enum VoiceEngineError: Error, Equatable, Sendable, CustomStringConvertibl
     case keyingMismatch(String)
     /// The DTLS association could not be set up.
     case dtls(DTLSError)
+    /// The transport is not one the engine can run: it needs an RTP socket or an ICE agent,
+    /// not both or neither, and no RTCP socket beside an ICE agent.
+    case invalidTransport(String)
 
     public var description: String {
         switch self {
@@ -50,6 +53,7 @@ public enum VoiceEngineError: Error, Equatable, Sendable, CustomStringConvertibl
         case .audioRunning: return "device I/O runs: stop it first"
         case let .keyingMismatch(why): return "keying: \(why)"
         case let .dtls(error): return "\(error)"
+        case let .invalidTransport(why): return "transport: \(why)"
         }
     }
 }

@@ -30,6 +30,11 @@ public enum VoiceEngineEvent: Sendable, Equatable {
     case dtlsFailed(EngineCallID, DTLSError)
     /// The peer closed a call's DTLS association (close_notify): it has hung up its media.
     case dtlsClosed(EngineCallID)
+    /// A call's ICE connection changed state (`.failed` after `.connected` is a lost path or,
+    /// with consent freshness, a peer that stopped consenting for 30 s: the call hears nothing
+    /// until an ICE restart). The agent's own events (candidates to trickle, the selected
+    /// pair) stay the application's: `ICEAgent.takeEvents`.
+    case iceStateChanged(EngineCallID, ICEConnectionState)
     /// The device reported a fault or a recovery.
     case device(AudioDeviceEvent)
     /// The audio thread runs at normal priority: SCHED_FIFO was refused (`.notPermitted`

@@ -135,6 +135,9 @@ public final class ICEAgent: @unchecked Sendable {
         return nice_agent_send(agent, streamID, 1, UInt32(datagram.count), base.assumingMemoryBound(to: CChar.self)) == Int32(datagram.count)
     }
 
+    /// The connection's state as of its latest change (`.idle` before any).
+    public var connectionState: ICEConnectionState { inbox.connectionState }
+
     /// Hands every datagram received since the last call to `body`, oldest first.
     public func receive(_ body: (UnsafeRawBufferPointer) -> Void) { inbox.drainDatagrams(body) }
 
@@ -237,6 +240,10 @@ final class ICEInbox: @unchecked Sendable {
     /// make the agent's memory grow without bound.
     static let maximumWaitingDatagrams = 512
     private let dropped = Locked(0)
+    private let latestState = Locked(ICEConnectionState.idle)
+
+    /// The latest state reported.
+    var connectionState: ICEConnectionState { latestState.withLock { $0 } }
 
     var onActivity: (@Sendable () -> Void)? {
         get { activity.withLock { $0 } }
@@ -266,6 +273,7 @@ final class ICEInbox: @unchecked Sendable {
         default: event = nil
         }
         guard let event else { return }
+        if case let .stateChanged(newState) = event { latestState.withLock { $0 = newState } }
         events.withLock { $0.append(event) }
         onActivity?()
     }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import MediaEngineTesting
 import Testing
 import Transport
 
@@ -15,36 +16,15 @@ import Transport
         return try ICEAgent(configuration: configuration)
     }
 
-    /// Waits up to `seconds` for an event of `agent` matching `predicate`, keeping every event
-    /// seen in `seen`.
     static func wait(_ agent: ICEAgent, seconds: Double = 20, into seen: inout [ICEEvent], for predicate: (ICEEvent) -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            seen += agent.takeEvents()
-            if seen.contains(where: predicate) { return true }
-            Thread.sleep(forTimeInterval: 0.005)
-        }
-        return false
+        ICEPairing.wait(agent, seconds: seconds, into: &seen, for: predicate)
     }
 
-    static func candidates(_ events: [ICEEvent]) -> [String] {
-        events.compactMap { if case let .localCandidate(line) = $0 { line } else { nil } }
-    }
+    static func candidates(_ events: [ICEEvent]) -> [String] { ICEPairing.candidates(events) }
 
-    /// Gathers, exchanges everything (non-trickle: all candidates after gathering) and waits
-    /// for both to connect.
+    /// Exchanges everything (non-trickle) and waits for both to connect.
     static func connect(_ a: ICEAgent, _ b: ICEAgent) throws -> (a: [ICEEvent], b: [ICEEvent]) {
-        var aEvents: [ICEEvent] = [], bEvents: [ICEEvent] = []
-        try a.gatherCandidates()
-        try b.gatherCandidates()
-        #expect(wait(a, into: &aEvents) { $0 == .gatheringDone })
-        #expect(wait(b, into: &bEvents) { $0 == .gatheringDone })
-        try a.setRemoteCredentials(usernameFragment: b.localCredentials.usernameFragment, password: b.localCredentials.password)
-        try b.setRemoteCredentials(usernameFragment: a.localCredentials.usernameFragment, password: a.localCredentials.password)
-        for line in candidates(bEvents) { try a.addRemoteCandidate(line) }
-        for line in candidates(aEvents) { try b.addRemoteCandidate(line) }
-        a.remoteCandidatesComplete()
-        b.remoteCandidatesComplete()
+        var (aEvents, bEvents) = try #require(try ICEPairing.exchange(a, b))
         let connected: (ICEEvent) -> Bool = { $0 == .stateChanged(.connected) || $0 == .stateChanged(.completed) }
         #expect(wait(a, into: &aEvents, for: connected), "a: \(aEvents)")
         #expect(wait(b, into: &bEvents, for: connected), "b: \(bEvents)")

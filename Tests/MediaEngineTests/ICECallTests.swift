@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: Apache-2.0
+import AudioDevices
+@testable import CallCore
+@testable import MediaEngine
+import MediaEngineTesting
+import SRTP
+import Testing
+import TestSupport
+import Transport
+
+/// Issue 25: calls carried by ICE (libnice) and keyed by DTLS-SRTP between two engines on
+/// loopback: candidates and credentials exchanged, the pair selected, the handshake over it,
+/// speech both ways; the engine posts the agent's events.
+@Suite(.timeLimit(.minutes(3))) struct ICECallTests {
+    static func agent(_ role: ICEConfiguration.Role) throws -> ICEAgent {
+        var configuration = ICEConfiguration(role: role)
+        configuration.localAddresses = ["127.0.0.1"]
+        return try ICEAgent(configuration: configuration)
+    }
+
+    @Test func aCallOverICEKeyedByDTLSCarriesSpeechBothWays() throws {
+        let alice = try EngineParty(speech: VoiceEngineTests.alice, keyedByHandshake: true)
+        let bob = try EngineParty(speech: VoiceEngineTests.bob, keyedByHandshake: true)
+        let aliceICE = try Self.agent(.controlling), bobICE = try Self.agent(.controlled)
+        defer {
+            aliceICE.close()
+            bobICE.close()
+        }
+        let aliceCertificate = try DTLSCertificate(), bobCertificate = try DTLSCertificate()
+        let aliceKeying = DTLSKeying(certificate: aliceCertificate, configuration: .init(role: .server, remoteFingerprints: [bobCertificate.fingerprint]))
+        let bobKeying = DTLSKeying(certificate: bobCertificate, configuration: .init(role: .client, remoteFingerprints: [aliceCertificate.fingerprint]))
+        let aliceEvents = EngineEventLog(alice.engine), bobEvents = EngineEventLog(bob.engine)
+        // Added before connectivity, as after an answer: the handshake waits for the pair.
+        let aliceID = try alice.engine.addCall(alice.call, transport: CallTransport(ice: aliceICE, dtls: aliceKeying))
+        try bob.engine.addCall(bob.call, transport: CallTransport(ice: bobICE, dtls: bobKeying))
+        #expect(try ICEPairing.exchange(aliceICE, bobICE) != nil)
+        try alice.engine.start()
+        try bob.engine.start()
+        func connected(_ event: VoiceEngineEvent) -> Bool { if case .dtlsConnected = event { true } else { false } }
+        #expect(aliceEvents.wait(seconds: 30, for: connected) != nil, "\(aliceEvents.all)")
+        #expect(bobEvents.wait(seconds: 30, for: connected) != nil, "\(bobEvents.all)")
+        let deadline = MonotonicClock.nanoseconds + 90_000_000_000
+        while (DTLSCallTests.received(alice) < 150 || DTLSCallTests.received(bob) < 150) && MonotonicClock.nanoseconds < deadline {
+            VoiceEngineTests.sleep(seconds: 0.05)
+        }
+        alice.engine.stop()
+        bob.engine.stop()
+        for party in [alice, bob] {
+            let statistics = try #require(party.engine.statistics(of: party.engine.callIDs[0]))
+            #expect(statistics.inbound.packetsReceived >= 150, "\(statistics.inbound)")
+            #expect(statistics.transport.srtp.authFailures == 0)
+            #expect(statistics.transport.unknownProtocolDatagrams == 0, "libnice keeps STUN to itself")
+        }
+        if AllocationCounter.isCounting {
+            let correlation = CallOverNetworkTests.quality(Array(VoiceEngineTests.alice.prefix(2 * 48_000)), bob.heard)
+            #expect(correlation > 0.6, "Bob heard Alice with correlation \(correlation)")
+        }
+        // The engine posted the connection's progress; the agent's own events stayed for us.
+        #expect(aliceEvents.all.contains { $0 == .iceStateChanged(aliceID, .connected) || $0 == .iceStateChanged(aliceID, .completed) },
+                "\(aliceEvents.all)")
+        #expect(aliceICE.takeEvents().contains { if case .selectedPair = $0 { true } else { false } })
+        #expect(alice.socket.localEndpoint.port > 0, "the party's own socket is unused: ICE carries the call")
+    }
+
+    @Test func aTransportWithBothOrNeitherPathIsRefused() throws {
+        let party = try EngineParty(speech: VoiceEngineTests.alice)
+        let ice = try Self.agent(.controlling)
+        defer { ice.close() }
+        var both = CallTransport(rtp: party.socket)
+        both.ice = ice
+        #expect(throws: VoiceEngineError.self) { try party.engine.addCall(party.call, transport: both) }
+        var neither = CallTransport(ice: ice)
+        neither.ice = nil
+        #expect(throws: VoiceEngineError.self) { try party.engine.addCall(party.call, transport: neither) }
+        var withRTCP = CallTransport(ice: ice)
+        withRTCP.rtcp = party.socket
+        #expect(throws: VoiceEngineError.self) { try party.engine.addCall(party.call, transport: withRTCP) }
+        #expect(party.engine.callIDs.isEmpty)
+    }
+}
