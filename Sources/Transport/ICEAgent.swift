@@ -18,7 +18,8 @@ public final class ICEAgent: @unchecked Sendable {
     /// How it was made.
     public let configuration: ICEConfiguration
     /// Our `ice-ufrag` and `ice-pwd` for the SDP (new after `restart`).
-    public private(set) var localCredentials: (usernameFragment: String, password: String)
+    public var localCredentials: (usernameFragment: String, password: String) { credentials.withLock { $0 } }
+    private let credentials: Locked<(usernameFragment: String, password: String)>
 
     private let context: OpaquePointer
     private let loop: MainLoop
@@ -65,7 +66,7 @@ public final class ICEAgent: @unchecked Sendable {
             Self.release(agent: agent, context: context)
             throw .setupFailed("no local credentials")
         }
-        localCredentials = (Self.string(ufrag), Self.string(password))
+        credentials = Locked((Self.string(ufrag), Self.string(password)))
         let loop = MainLoop(context: context)
         guard let thread = JoinableThread.spawn({ loop.run() }) else {
             Self.release(agent: agent, context: context)
@@ -153,7 +154,7 @@ public final class ICEAgent: @unchecked Sendable {
         guard ve_nice_agent_local_credentials(agent, streamID, &ufrag, ufrag.count, &password, password.count) == 1 else {
             throw .setupFailed("no local credentials after the restart")
         }
-        localCredentials = (Self.string(ufrag), Self.string(password))
+        credentials.withLock { $0 = (Self.string(ufrag), Self.string(password)) }
     }
 
     /// Stops the agent's thread and releases libnice's agent. Nothing is received after it.
