@@ -64,6 +64,20 @@ import Transport
         #expect(throws: ICEError.closed) { try caller.gatherCandidates() }
     }
 
+    /// RFC 7675: a connected peer that stops answering (its agent closed) loses our consent:
+    /// the connection fails by itself, as an event, within consent's 30 s (about 10 s here:
+    /// on loopback the closed port answers the consent checks with ICMP errors).
+    @Test func aPeerThatStopsConsentingFailsTheConnection() throws {
+        let caller = try Self.agent(.controlling), callee = try Self.agent(.controlled)
+        var (callerEvents, _) = try Self.connect(caller, callee)
+        callee.close()
+        let closedAt = Date()
+        #expect(Self.wait(caller, seconds: 60, into: &callerEvents) { $0 == .stateChanged(.failed) }, "\(callerEvents)")
+        let elapsed = Date().timeIntervalSince(closedAt)
+        #expect(elapsed <= 40, "consent lost after \(elapsed) s (RFC 7675: 30 s)")
+        caller.close()
+    }
+
     /// The controlled side's checks find nobody at the candidate's port: with the peer's
     /// candidates complete the connection fails, as an event, in bounded time.
     @Test func aPeerThatNeverAnswersFails() throws {
