@@ -141,7 +141,10 @@ public final class DTLSAssociation {
     }
 
     /// Starts the handshake at `nowMs` (any clock, ms; the same one every later call uses): a
-    /// client's first flight is then waiting in `drainDatagrams`; a server waits for it.
+    /// client's first flight is then waiting in `drainDatagrams`; a server waits for it. The
+    /// handshake's deadline runs on that clock; the retransmission timers are OpenSSL's own,
+    /// on the wall clock (`nextWakeUpMs` converts what is left of them to the caller's clock),
+    /// so under a virtual clock a lost flight is sent again only as real time passes.
     public func start(nowMs: Double) {
         guard state == .idle else { return }
         state = .handshaking
