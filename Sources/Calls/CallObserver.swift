@@ -31,6 +31,8 @@ public struct ObservedCall: Sendable, Hashable {
     public let localizedCallerName: String?
     /// Whether the call has video (the update's or the start action's).
     public let hasVideo: Bool
+    /// Where its media connection stands (ICE, DTLS-SRTP), as its engine tells it.
+    public let mediaConnection: MediaConnectionState
 }
 
 /// Watches a provider's calls (CXCallObserver): the live calls now, and every change in order,

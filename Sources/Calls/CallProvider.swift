@@ -106,6 +106,10 @@ public final class CallProvider: Sendable {
     let voipPushRoute = Locked<VoIPPushRoute?>(nil)
     /// What records this provider's calls into recents, while the provider lives.
     let recentsRecording = Locked<(any CallRecentsRecording)?>(nil)
+    /// The engine observation that follows the calls' media connections, and the queue its
+    /// events are handled on (never the engine's thread: ending a call removes its media).
+    private let mediaObservation = Locked<Int?>(nil)
+    private let mediaConnections = DispatchQueue(label: "Calls.CallProvider.mediaConnections")
 
     /// A provider with `configuration` over the system `audio`, its timeouts on `clock`.
     /// - Throws: `configuration` when a property of `configuration` set after it was made is
@@ -135,10 +139,45 @@ public final class CallProvider: Sendable {
         } catch {
             throw .session(error)
         }
+        if let engine {
+            let queue = mediaConnections
+            let token = engine.observeMediaConnections { [weak self] id, connection in
+                guard let provider = self else { return }
+                queue.async { provider.mediaConnection(id, connection) }
+            }
+            mediaObservation.withLock { $0 = token }
+        }
         // Last: the recorder observes a provider that is complete.
         if configuration.includesCallsInRecents, let recents = system.recents {
             let recording = try recents.startRecording(self)
             recentsRecording.withLock { $0 = recording }
+        }
+    }
+
+    deinit {
+        if let token = mediaObservation.withLock({ $0 }) { engine?.stopObservingMediaConnections(token) }
+    }
+
+    /// The engine said what became of a call's media connection: observers see it; an
+    /// outgoing call is connected once its media is (as `reportOutgoingCall(connectedAt:)`,
+    /// when the app has not said so yet); a failed connection ends the call as failed, a peer
+    /// that closed its DTLS association ends it as ended remotely.
+    private func mediaConnection(_ id: EngineCallID, _ connection: MediaConnectionState) {
+        let uuid = state.withLock { state -> UUID? in
+            guard let uuid = state.calls.first(where: { $0.value.media?.engineID == id })?.key else { return nil }
+            state.calls[uuid]!.mediaConnection = connection
+            if connection == .connected, state.calls[uuid]!.isOutgoing {
+                state.calls[uuid]!.hasStartedConnecting = true
+                state.calls[uuid]!.hasConnected = true
+            }
+            publish(state, state.calls[uuid]!.observed())
+            return uuid
+        }
+        guard let uuid else { return }
+        switch connection {
+        case .failed: reportCall(with: uuid, endedAt: nil, reason: .failed)
+        case .closed: reportCall(with: uuid, endedAt: nil, reason: .remoteEnded)
+        case .unknown, .connecting, .connected: break
         }
     }
 

@@ -47,6 +47,8 @@ struct CallRecord {
     /// is added after the fulfilment.
     var translator: ActionPayload?
     var media: MediaBinding?
+    /// What the engine said last of the media's connection.
+    var mediaConnection = MediaConnectionState.unknown
     /// Why the call will end once the pending end action completes (the system's own end:
     /// unanswered).
     var systemEndReason: CallEndedReason?
@@ -71,7 +73,7 @@ struct CallRecord {
         ObservedCall(uuid: uuid, isOutgoing: isOutgoing, isOnHold: isOnHold, hasStartedConnecting: hasStartedConnecting,
                      hasConnected: hasConnected, hasEnded: ended != nil, endedReason: ended, mute: mute,
                      isTranslating: isTranslating, group: group, remoteHandle: update.remoteHandle,
-                     localizedCallerName: update.localizedCallerName, hasVideo: update.hasVideo)
+                     localizedCallerName: update.localizedCallerName, hasVideo: update.hasVideo, mediaConnection: mediaConnection)
     }
 }
 

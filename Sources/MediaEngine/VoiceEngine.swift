@@ -325,6 +325,19 @@ public final class VoiceEngine: Sendable {
         sink.setObserver(observer)
     }
 
+    /// Adds an observer called with every event, synchronously on the thread that posts it (as
+    /// `setSessionObserver`'s, and under the same rules: it must not call back into the engine);
+    /// a call provider's way to follow its calls' media. Returns a token for
+    /// `removeEventObserver`.
+    package func addEventObserver(_ observer: @escaping @Sendable (VoiceEngineEvent) -> Void) -> Int {
+        sink.addObserver(observer)
+    }
+
+    /// Removes the observer `token` named.
+    package func removeEventObserver(_ token: Int) {
+        sink.removeObserver(token)
+    }
+
     private func startAudio(requiringActivation: Bool) throws(VoiceEngineError) {
         try control.withLock { (control: inout Control) throws(VoiceEngineError) in
             guard !control.isShutDown else { throw .shutDown }
