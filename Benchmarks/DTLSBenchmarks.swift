@@ -12,7 +12,9 @@ import Transport
 /// one thread, so its time is its CPU time) through `DTLSAssociation` against the same
 /// handshake made with OpenSSL's calls from C; a certificate the same way; and, on two engines
 /// over UDP on loopback with audio running, the time from adding the calls (the answer) to the
-/// first RTP packet received each way, DTLS-SRTP against the same calls keyed by SDES.
+/// first RTP packet received each way, DTLS-SRTP against the same calls keyed by SDES; and the
+/// same over ICE (libnice, host candidates on 127.0.0.1, gathered before the answer as an
+/// offer needs them): from giving each agent the other's candidates to the first packet.
 struct DTLSBenchmarks {
     static let group = "dtls"
     let comparison: Comparison
@@ -25,6 +27,7 @@ struct DTLSBenchmarks {
         if comparison.includes("handshake, both ends") { try handshake() }
         if comparison.includes("certificate P-256") { try certificate() }
         if comparison.includes("answer to first packet, loopback") { try connectionTime() }
+        if comparison.includes("answer to first packet, ICE + DTLS") { try iceConnectionTime() }
     }
 
     private func handshake() throws {
@@ -141,5 +144,85 @@ struct DTLSBenchmarks {
                                    baseline: "the same calls keyed by SDES", baselineValue: baseline, ratio: ours / baseline))
         report.add(BenchmarkFigure(group: Self.group, name: "answer to first packet, loopback, worst", value: dtls.max() ?? 0, unit: "ms",
                                    baseline: "the same calls keyed by SDES", baselineValue: sdes.max() ?? 0, ratio: nil))
+    }
+
+    /// Median ms from the answer (each agent told the other's credentials and candidates,
+    /// both calls added) to each side's first received RTP packet, over ICE and DTLS-SRTP,
+    /// against the same calls on plain sockets keyed by SDES (alternating).
+    private func iceConnectionTime() throws {
+        let speech = WAVAudio(sampleRate: 48_000, channelCount: 1, samples: (0..<48_000).map { Int16(truncatingIfNeeded: ($0 % 96) * 300 - 14_000) })
+        let alice = try VoiceEngine(configuration: EngineBenchmarks.configuration(device: .wavFile(speech, loops: true, recordsPlayback: false), maximumCalls: 2))
+        let bob = try VoiceEngine(configuration: EngineBenchmarks.configuration(device: .wavFile(speech, loops: true, recordsPlayback: false), maximumCalls: 2))
+        defer {
+            alice.shutdown()
+            bob.shutdown()
+        }
+        try alice.start()
+        try bob.start()
+        let aliceCertificate = try DTLSCertificate(), bobCertificate = try DTLSCertificate()
+        var ice: [Double] = [], sdes: [Double] = []
+        for round in 0..<(2 * connections) {
+            let overICE = round % 2 == 0
+            let aliceCall: CallMedia, bobCall: CallMedia
+            let aliceTransport: CallTransport, bobTransport: CallTransport
+            var agents: [ICEAgent] = []
+            var answer: () throws -> Void = {}
+            if overICE {
+                var controlling = ICEConfiguration(role: .controlling), controlled = ICEConfiguration(role: .controlled)
+                controlling.localAddresses = ["127.0.0.1"]
+                controlled.localAddresses = ["127.0.0.1"]
+                let aliceICE = try ICEAgent(configuration: controlling), bobICE = try ICEAgent(configuration: controlled)
+                agents = [aliceICE, bobICE]
+                // Gathered before the answer, as the offer and the answer carry the candidates.
+                var aliceEvents: [ICEEvent] = [], bobEvents: [ICEEvent] = []
+                try aliceICE.gatherCandidates()
+                try bobICE.gatherCandidates()
+                guard ICEPairing.wait(aliceICE, into: &aliceEvents, for: { $0 == .gatheringDone }),
+                      ICEPairing.wait(bobICE, into: &bobEvents, for: { $0 == .gatheringDone })
+                else { throw BenchmarkError.setup("ICE gathering") }
+                aliceCall = try CallMedia(configuration: MediaConfiguration(), protection: .srtpKeyedByHandshake)
+                bobCall = try CallMedia(configuration: MediaConfiguration(), protection: .srtpKeyedByHandshake)
+                aliceTransport = CallTransport(ice: aliceICE, dtls: DTLSKeying(certificate: aliceCertificate,
+                                                                               configuration: .init(role: .server, remoteFingerprints: [bobCertificate.fingerprint])))
+                bobTransport = CallTransport(ice: bobICE, dtls: DTLSKeying(certificate: bobCertificate,
+                                                                           configuration: .init(role: .client, remoteFingerprints: [aliceCertificate.fingerprint])))
+                answer = {
+                    try aliceICE.setRemoteCredentials(usernameFragment: bobICE.localCredentials.usernameFragment, password: bobICE.localCredentials.password)
+                    try bobICE.setRemoteCredentials(usernameFragment: aliceICE.localCredentials.usernameFragment, password: aliceICE.localCredentials.password)
+                    for line in ICEPairing.candidates(bobEvents) { try aliceICE.addRemoteCandidate(line) }
+                    for line in ICEPairing.candidates(aliceEvents) { try bobICE.addRemoteCandidate(line) }
+                    aliceICE.remoteCandidatesComplete()
+                    bobICE.remoteCandidatesComplete()
+                }
+            } else {
+                let (aliceSocket, bobSocket) = try LoopbackSocketPair.make()
+                let aliceKey = SRTPKeyingMaterial.random(profile: .aeadAES128GCM), bobKey = SRTPKeyingMaterial.random(profile: .aeadAES128GCM)
+                aliceCall = try CallMedia(configuration: MediaConfiguration(), sendingKey: aliceKey, receivingKey: bobKey)
+                bobCall = try CallMedia(configuration: MediaConfiguration(), sendingKey: bobKey, receivingKey: aliceKey)
+                aliceTransport = CallTransport(rtp: aliceSocket)
+                bobTransport = CallTransport(rtp: bobSocket)
+            }
+            let start = MonotonicClock.nanoseconds
+            let aliceID = try alice.addCall(aliceCall, transport: aliceTransport)
+            let bobID = try bob.addCall(bobCall, transport: bobTransport)
+            try answer()
+            let deadline = start + 10_000_000_000
+            while (aliceCall.statistics.inbound.packetsReceived == 0 || bobCall.statistics.inbound.packetsReceived == 0)
+                && MonotonicClock.nanoseconds < deadline {
+                MonotonicClock.sleep(untilNanoseconds: MonotonicClock.nanoseconds + 500_000)
+            }
+            let elapsedMs = Double(MonotonicClock.nanoseconds - start) / 1e6
+            guard MonotonicClock.nanoseconds < deadline else { throw BenchmarkError.setup("no media 10 s after the answer (\(overICE ? "ICE" : "SDES"))") }
+            if overICE { ice.append(elapsedMs) } else { sdes.append(elapsedMs) }
+            try alice.removeCall(aliceID, sayingGoodbye: false)
+            try bob.removeCall(bobID, sayingGoodbye: false)
+            MonotonicClock.sleep(untilNanoseconds: MonotonicClock.nanoseconds + 100_000_000)
+            for agent in agents { agent.close() }
+        }
+        let ours = Comparison.median(ice), baseline = Comparison.median(sdes)
+        report.add(BenchmarkFigure(group: Self.group, name: "answer to first packet, ICE + DTLS", value: ours, unit: "ms (median)",
+                                   baseline: "the same calls on sockets keyed by SDES", baselineValue: baseline, ratio: ours / baseline))
+        report.add(BenchmarkFigure(group: Self.group, name: "answer to first packet, ICE + DTLS, worst", value: ice.max() ?? 0, unit: "ms",
+                                   baseline: "the same calls on sockets keyed by SDES", baselineValue: sdes.max() ?? 0, ratio: nil))
     }
 }
