@@ -124,20 +124,9 @@ struct DTLSBenchmarks {
                 aliceCall = try CallMedia(configuration: MediaConfiguration(), sendingKey: aliceKey, receivingKey: bobKey)
                 bobCall = try CallMedia(configuration: MediaConfiguration(), sendingKey: bobKey, receivingKey: aliceKey)
             }
-            let start = MonotonicClock.nanoseconds
-            let aliceID = try alice.addCall(aliceCall, transport: aliceTransport)
-            let bobID = try bob.addCall(bobCall, transport: bobTransport)
-            let deadline = start + 10_000_000_000
-            while (aliceCall.statistics.inbound.packetsReceived == 0 || bobCall.statistics.inbound.packetsReceived == 0)
-                && MonotonicClock.nanoseconds < deadline {
-                MonotonicClock.sleep(untilNanoseconds: MonotonicClock.nanoseconds + 500_000)
-            }
-            let elapsedMs = Double(MonotonicClock.nanoseconds - start) / 1e6
-            guard MonotonicClock.nanoseconds < deadline else { throw BenchmarkError.setup("no media 10 s after the answer (\(byHandshake ? "DTLS" : "SDES"))") }
+            let elapsedMs = try Self.firstPacketMs(alice: (alice, aliceCall, aliceTransport), bob: (bob, bobCall, bobTransport),
+                                                   what: byHandshake ? "DTLS" : "SDES")
             if byHandshake { dtls.append(elapsedMs) } else { sdes.append(elapsedMs) }
-            try alice.removeCall(aliceID, sayingGoodbye: false)
-            try bob.removeCall(bobID, sayingGoodbye: false)
-            MonotonicClock.sleep(untilNanoseconds: MonotonicClock.nanoseconds + 100_000_000)
         }
         let ours = Comparison.median(dtls), baseline = Comparison.median(sdes)
         report.add(BenchmarkFigure(group: Self.group, name: "answer to first packet, loopback", value: ours, unit: "ms (median)",
@@ -202,21 +191,9 @@ struct DTLSBenchmarks {
                 aliceTransport = CallTransport(rtp: aliceSocket)
                 bobTransport = CallTransport(rtp: bobSocket)
             }
-            let start = MonotonicClock.nanoseconds
-            let aliceID = try alice.addCall(aliceCall, transport: aliceTransport)
-            let bobID = try bob.addCall(bobCall, transport: bobTransport)
-            try answer()
-            let deadline = start + 10_000_000_000
-            while (aliceCall.statistics.inbound.packetsReceived == 0 || bobCall.statistics.inbound.packetsReceived == 0)
-                && MonotonicClock.nanoseconds < deadline {
-                MonotonicClock.sleep(untilNanoseconds: MonotonicClock.nanoseconds + 500_000)
-            }
-            let elapsedMs = Double(MonotonicClock.nanoseconds - start) / 1e6
-            guard MonotonicClock.nanoseconds < deadline else { throw BenchmarkError.setup("no media 10 s after the answer (\(overICE ? "ICE" : "SDES"))") }
+            let elapsedMs = try Self.firstPacketMs(alice: (alice, aliceCall, aliceTransport), bob: (bob, bobCall, bobTransport),
+                                                   what: overICE ? "ICE" : "SDES", answer: answer)
             if overICE { ice.append(elapsedMs) } else { sdes.append(elapsedMs) }
-            try alice.removeCall(aliceID, sayingGoodbye: false)
-            try bob.removeCall(bobID, sayingGoodbye: false)
-            MonotonicClock.sleep(untilNanoseconds: MonotonicClock.nanoseconds + 100_000_000)
             for agent in agents { agent.close() }
         }
         let ours = Comparison.median(ice), baseline = Comparison.median(sdes)
@@ -224,5 +201,26 @@ struct DTLSBenchmarks {
                                    baseline: "the same calls on sockets keyed by SDES", baselineValue: baseline, ratio: ours / baseline))
         report.add(BenchmarkFigure(group: Self.group, name: "answer to first packet, ICE + DTLS, worst", value: ice.max() ?? 0, unit: "ms",
                                    baseline: "the same calls on sockets keyed by SDES", baselineValue: sdes.max() ?? 0, ratio: nil))
+    }
+
+    /// Adds each call to its engine, runs `answer`, and returns the ms until both calls have
+    /// received a packet; then removes both calls and lets the engines settle.
+    private static func firstPacketMs(alice: (VoiceEngine, CallMedia, CallTransport), bob: (VoiceEngine, CallMedia, CallTransport),
+                                      what: String, answer: () throws -> Void = {}) throws -> Double {
+        let start = MonotonicClock.nanoseconds
+        let aliceID = try alice.0.addCall(alice.1, transport: alice.2)
+        let bobID = try bob.0.addCall(bob.1, transport: bob.2)
+        try answer()
+        let deadline = start + 10_000_000_000
+        while (alice.1.statistics.inbound.packetsReceived == 0 || bob.1.statistics.inbound.packetsReceived == 0)
+            && MonotonicClock.nanoseconds < deadline {
+            MonotonicClock.sleep(untilNanoseconds: MonotonicClock.nanoseconds + 500_000)
+        }
+        let elapsedMs = Double(MonotonicClock.nanoseconds - start) / 1e6
+        guard MonotonicClock.nanoseconds < deadline else { throw BenchmarkError.setup("no media 10 s after the answer (\(what))") }
+        try alice.0.removeCall(aliceID, sayingGoodbye: false)
+        try bob.0.removeCall(bobID, sayingGoodbye: false)
+        MonotonicClock.sleep(untilNanoseconds: MonotonicClock.nanoseconds + 100_000_000)
+        return elapsedMs
     }
 }
