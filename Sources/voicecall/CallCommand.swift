@@ -12,7 +12,8 @@ enum CallCommand {
     static let usage = """
         usage: voicecall call --listen HOST:PORT (--device NAME | --input IN.wav --output OUT.wav)
                               [--sdp FILE|- [--answer-out FILE|-] | --offer-out FILE|- --answer-in FILE|-]
-                              [--dtls] [--codec NAME] [--seconds N] [--bitrate BPS] [--ptime MS] [--ssrc N] [--give-up S]
+                              [--dtls] [--ice [--stun HOST:PORT] [--turn HOST:PORT --turn-user NAME --turn-password-file FILE [--relay-only]]]
+                              [--codec NAME] [--seconds N] [--bitrate BPS] [--ptime MS] [--ssrc N] [--give-up S]
           Without --sdp we offer: the offer goes to --offer-out (default standard output) and the
           answer is read from --answer-in (default standard input: paste it, then an empty line;
           a file is waited for up to 10 minutes). With --sdp we answer that offer: the answer goes
@@ -31,6 +32,19 @@ enum CallCommand {
                          DTLS-SRTP only (UDP/TLS/RTP/SAVPF); answering, we accept only an offer
                          with a=fingerprint (an SDES-only offer is refused, exit 3, rather than
                          quietly keyed in the SDP). Nothing is sent or played before the keys.
+          --ice          carry the call over ICE (RFC 8445, libnice) instead of the --listen socket: our
+                         candidates, all gathered first, go into our SDP with a=end-of-candidates
+                         (offering we are controlling, answering controlled); media (and the DTLS
+                         handshake) starts once a pair connects. --listen HOST:0 names the host
+                         candidates' address (a specific IP: only that one; 0.0.0.0: all). No pair
+                         within --give-up, or a failed connection, exits 6. Answering, the offer
+                         must carry ICE (exit 3). Works with --dtls or SDES keys.
+          --stun         a STUN server for a server-reflexive candidate (a name is resolved once)
+          --turn         a TURN server (UDP) for a relayed candidate, with --turn-user NAME and
+                         --turn-password-file FILE (the password from a file, never argv; at most
+                         512 bytes, one trailing newline dropped)
+          --relay-only   only relayed candidates; a TURN server that refuses the credentials (or
+                         does not answer) leaves none: exit 9, before any SDP is written
           --codec        offer or accept only this codec: opus, pcmu, pcma or g722 (default: all
                          four, Opus first; answering, the offer's order decides)
           --seconds      the longest the call lasts, up to 36000
@@ -44,7 +58,7 @@ enum CallCommand {
         two terminals on one machine:
           A$ voicecall call --listen 127.0.0.1:40000 --device default --offer-out offer.sdp --answer-in answer.sdp
           B$ voicecall call --listen 127.0.0.1:40002 --device default --sdp offer.sdp --answer-out answer.sdp
-          (keyed by DTLS-SRTP: add --dtls on both sides)
+          (keyed by DTLS-SRTP: add --dtls on both sides; over ICE: --ice --listen 127.0.0.1:0 on both)
 
         """ + RealCallFailure.exitStatusHelp
 
@@ -71,6 +85,9 @@ enum CallCommand {
         defer { engine?.shutdown() }
 
         let certificate = try RealCallDTLS.certificate(options)
+        // Answering, the offer is read first: one without ICE is refused before we gather or answer.
+        let offer = options.offers ? nil : try SDPExchange.read(options.sdp ?? "-")
+        if agent != nil, let offer { try RealCallICE.check(offer) }
         var local: LocalAudio
         if let agent, let ice = options.ice {
             // Non-trickle: every candidate is in our SDP, the default one in its c= and m= lines.
@@ -83,9 +100,12 @@ enum CallCommand {
         } else {
             local = RealCallSetup.localAudio(options, socket: socket?.localEndpoint ?? listen, certificate: certificate)
         }
-        let negotiated = options.offers
-            ? try SDPNegotiation.offer(local, options: options, command: "call")
-            : try SDPNegotiation.answer(try SDPExchange.read(options.sdp ?? "-"), from: local, options: options)
+        let negotiated: NegotiatedAudio
+        if let offer {
+            negotiated = try SDPNegotiation.answer(offer, from: local, options: options)
+        } else {
+            negotiated = try SDPNegotiation.offer(local, options: options, command: "call")
+        }
         RealCallSetup.say("call", "negotiated: \(negotiated)")
         if let agent { try RealCallICE.connect(agent, to: negotiated) }
         let media = try RealCallSetup.media(options, negotiated: negotiated, ssrc: options.ssrc)

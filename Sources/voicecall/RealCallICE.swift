@@ -119,16 +119,22 @@ enum RealCallICE {
         }
     }
 
+    /// Refuses, before we gather or answer, an offer made without ICE.
+    static func check(_ offer: SessionDescription) throws(RealCallFailure) {
+        let ice = offer.audioICE
+        guard ice.usernameFragment != nil, ice.password != nil else { throw noICE }
+    }
+
+    private static let noICE = RealCallFailure.badDescription(
+        "--ice: the peer's SDP carries no a=ice-ufrag/a=ice-pwd (it was made without ICE); leave out --ice, or run the peer with --ice too")
+
     /// Gives `agent` the peer's credentials and candidates from its SDP. A non-trickle peer's
     /// SDP holds them all (RFC 8839), as does one with `a=end-of-candidates`: the agent is told
     /// they are complete, so that checks which fail can fail the connection.
     /// - Throws: `.badDescription` when the peer's SDP has no ICE (it was made without), bad
     ///   credentials, no usable candidate, or one that does not parse.
     static func connect(_ agent: ICEAgent, to negotiated: NegotiatedAudio) throws(RealCallFailure) {
-        guard let remote = negotiated.remoteICE, let ufrag = remote.usernameFragment, let password = remote.password else {
-            throw .badDescription("--ice: the peer's SDP carries no a=ice-ufrag/a=ice-pwd (it was made without ICE); "
-                + "leave out --ice, or run the peer with --ice too")
-        }
+        guard let remote = negotiated.remoteICE, let ufrag = remote.usernameFragment, let password = remote.password else { throw noICE }
         do {
             try agent.setRemoteCredentials(usernameFragment: ufrag, password: password)
         } catch {

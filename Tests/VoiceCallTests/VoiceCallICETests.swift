@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import SRTP
+import SessionDescription
 import Testing
 import TestSupport
 @testable import voicecall
@@ -133,12 +135,21 @@ import TestSupport
             (["call", "--ice", "--listen", "127.0.0.1:40000"] + files, 2, "give --listen 127.0.0.1:0"),
             (["send", "--ice", "--to", "127.0.0.1:9", "--input", input.path], 2, "unknown option --ice"),
         ]
-        for (arguments, status, message) in cases {
+        // An offer made without ICE, answered with --ice: refused (exit 3) before any answer is written.
+        let plainOffer = directory.appendingPathComponent("plain-offer.sdp").path
+        try SessionDescription.offer(from: LocalAudio(address: "127.0.0.1", port: 9),
+                                     keys: [SRTPKeyingMaterial.random(profile: .aesCM128HmacSha1_80)]).formatted
+            .write(toFile: plainOffer, atomically: true, encoding: .utf8)
+        let answer = directory.appendingPathComponent("answer-to-plain.sdp").path
+        let answering = ["call", "--ice", "--listen", "127.0.0.1:0", "--input", input.path, "--output", directory.appendingPathComponent("out.wav").path,
+                         "--sdp", plainOffer, "--answer-out", answer]
+        for (arguments, status, message) in cases + [(answering, 3, "the peer's SDP carries no a=ice-ufrag/a=ice-pwd")] {
             let result = try VoiceCallProcess.run(arguments)
             #expect(result.exited && result.status == status, "\(arguments): \(result.status) \(result.standardError)")
             #expect(result.standardError.contains(message), "\(arguments): \(result.standardError)")
             #expect(!result.standardError.contains("sekrit"), "\(arguments) printed the password: \(result.standardError)")
         }
+        #expect(!FileManager.default.fileExists(atPath: answer), "no answer to an offer without ICE")
     }
 
     /// The options as parsed: the servers, the user, the file — and the role's roles.
