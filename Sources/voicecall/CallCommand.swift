@@ -12,7 +12,8 @@ enum CallCommand {
     static let usage = """
         usage: voicecall call --listen HOST:PORT (--device NAME | --input IN.wav --output OUT.wav)
                               [--sdp FILE|- [--answer-out FILE|-] | --offer-out FILE|- --answer-in FILE|-]
-                              [--dtls] [--codec NAME] [--seconds N] [--bitrate BPS] [--ptime MS] [--ssrc N] [--give-up S]
+                              [--dtls] [--ice [--stun HOST:PORT] [--turn HOST:PORT --turn-user NAME --turn-password-file FILE [--relay-only]]]
+                              [--codec NAME] [--seconds N] [--bitrate BPS] [--ptime MS] [--ssrc N] [--give-up S]
           Without --sdp we offer: the offer goes to --offer-out (default standard output) and the
           answer is read from --answer-in (default standard input: paste it, then an empty line;
           a file is waited for up to 10 minutes). With --sdp we answer that offer: the answer goes
@@ -31,6 +32,19 @@ enum CallCommand {
                          DTLS-SRTP only (UDP/TLS/RTP/SAVPF); answering, we accept only an offer
                          with a=fingerprint (an SDES-only offer is refused, exit 3, rather than
                          quietly keyed in the SDP). Nothing is sent or played before the keys.
+          --ice          carry the call over ICE (RFC 8445, libnice) instead of the --listen socket: our
+                         candidates, all gathered first, go into our SDP with a=end-of-candidates
+                         (offering we are controlling, answering controlled); media (and the DTLS
+                         handshake) starts once a pair connects. --listen HOST:0 names the host
+                         candidates' address (a specific IP: only that one; 0.0.0.0: all). No pair
+                         within --give-up, or a failed connection, exits 6. Answering, the offer
+                         must carry ICE (exit 3). Works with --dtls or SDES keys.
+          --stun         a STUN server for a server-reflexive candidate (a name is resolved once)
+          --turn         a TURN server (UDP) for a relayed candidate, with --turn-user NAME and
+                         --turn-password-file FILE (the password from a file, never argv; at most
+                         512 bytes, one trailing newline dropped)
+          --relay-only   only relayed candidates; a TURN server that refuses the credentials (or
+                         does not answer) leaves none: exit 9, before any SDP is written
           --codec        offer or accept only this codec: opus, pcmu, pcma or g722 (default: all
                          four, Opus first; answering, the offer's order decides)
           --seconds      the longest the call lasts, up to 36000
@@ -44,7 +58,7 @@ enum CallCommand {
         two terminals on one machine:
           A$ voicecall call --listen 127.0.0.1:40000 --device default --offer-out offer.sdp --answer-in answer.sdp
           B$ voicecall call --listen 127.0.0.1:40002 --device default --sdp offer.sdp --answer-out answer.sdp
-          (keyed by DTLS-SRTP: add --dtls on both sides)
+          (keyed by DTLS-SRTP: add --dtls on both sides; over ICE: --ice --listen 127.0.0.1:0 on both)
 
         """ + RealCallFailure.exitStatusHelp
 
@@ -61,25 +75,56 @@ enum CallCommand {
         guard let listen = options.listen else { throw .usage("call needs --listen") }
         let source = try options.input.map { path throws(RealCallFailure) in try RealCallInput(path: path) }
         if let output = options.output { try RecordingDestination.check(output) }
-        let socket = try RealCallSetup.openSocket(listen)
+        // With --ice the agent binds its own sockets (its candidates); without, the one port.
+        let agent = try options.ice.map { _ throws(RealCallFailure) in try RealCallICE.agent(options, controlling: options.offers) }
+        defer { agent?.close() }
+        let socket = agent == nil ? try RealCallSetup.openSocket(listen) : nil
         // The device opens before the exchange, so a missing one fails at once, not after the
         // peer has answered.
         let engine = try options.device.map { name throws(RealCallFailure) in try startEngine(name) }
         defer { engine?.shutdown() }
 
         let certificate = try RealCallDTLS.certificate(options)
-        let local = RealCallSetup.localAudio(options, socket: socket.localEndpoint, certificate: certificate)
-        let negotiated = options.offers
-            ? try SDPNegotiation.offer(local, options: options, command: "call")
-            : try SDPNegotiation.answer(try SDPExchange.read(options.sdp ?? "-"), from: local, options: options)
+        // Answering, the offer is read first: one without ICE is refused before we gather or answer.
+        let offer = options.offers ? nil : try SDPExchange.read(options.sdp ?? "-")
+        if agent != nil, let offer { try RealCallICE.check(offer) }
+        var local: LocalAudio
+        if let agent, let ice = options.ice {
+            // Non-trickle: every candidate is in our SDP, the default one in its c= and m= lines.
+            let gathered = try RealCallICE.gather(agent, options: ice, seconds: options.giveUpSeconds) { RealCallSetup.say("call", $0) }
+            let endpoint = UDPEndpoint(host: gathered.defaultCandidate.address, port: gathered.defaultCandidate.port)
+            local = RealCallSetup.localAudio(options, socket: endpoint, certificate: certificate)
+            local.ice = gathered.ice
+            RealCallSetup.say("call", "ICE: \(gathered.ice.candidates.count) candidates gathered, "
+                + (options.offers ? "controlling (we offer)" : "controlled (we answer)"))
+        } else {
+            local = RealCallSetup.localAudio(options, socket: socket?.localEndpoint ?? listen, certificate: certificate)
+        }
+        let negotiated: NegotiatedAudio
+        if let offer {
+            negotiated = try SDPNegotiation.answer(offer, from: local, options: options)
+        } else {
+            negotiated = try SDPNegotiation.offer(local, options: options, command: "call")
+        }
         RealCallSetup.say("call", "negotiated: \(negotiated)")
+        if let agent { try RealCallICE.connect(agent, to: negotiated) }
         let media = try RealCallSetup.media(options, negotiated: negotiated, ssrc: options.ssrc)
         let remote = try RealCallSetup.peer(UDPEndpoint(host: negotiated.remoteAddress, port: negotiated.remotePort))
         let keying = try RealCallDTLS.keying(negotiated, certificate: certificate, giveUpSeconds: options.giveUpSeconds)
         RealCallSetup.handleInterrupts()
 
         if let engine {
-            try talk(on: engine, media: media, socket: socket, remote: remote, dtls: keying, options: options)
+            let transport: CallTransport
+            if let agent {
+                transport = CallTransport(ice: agent, dtls: keying)
+            } else if let socket {
+                socket.setRemote(remote)
+                transport = CallTransport(rtp: socket, dtls: keying)
+            } else {
+                throw .failed("no socket and no ICE agent")
+            }
+            try talk(on: engine, media: media, transport: transport, local: socket.map { "\($0.localEndpoint)" } ?? "the ICE pair",
+                     remote: remote, dtls: keying, options: options)
             return
         }
         var plan = RealTimeMediaLoop.Plan()
@@ -90,9 +135,17 @@ enum CallCommand {
         plan.endsWhenSourceEnds = true
         plan.maximumSeconds = options.seconds
         plan.giveUpSeconds = options.giveUpSeconds
+        plan.say = { RealCallSetup.say("call", $0) }
         let handshake = try RealCallDTLS.handshake(keying, media: media, peer: remote, command: "call")
-        let outcome = try RealTimeMediaLoop(media: media, socket: socket, remote: remote, plan: plan, handshake: handshake)
-            .run { RealCallSetup.interrupted.load(ordering: .relaxed) }
+        let loop: RealTimeMediaLoop
+        if let agent {
+            loop = try RealTimeMediaLoop(media: media, ice: agent, plan: plan, handshake: handshake)
+        } else if let socket {
+            loop = RealTimeMediaLoop(media: media, socket: socket, remote: remote, plan: plan, handshake: handshake)
+        } else {
+            throw .failed("no socket and no ICE agent")
+        }
+        let outcome = try loop.run { RealCallSetup.interrupted.load(ordering: .relaxed) }
         if let output = options.output {
             try plan.recording?.finish(keepingSamples: outcome.recordingFrames * media.samplesPerFrame)
             RealCallSetup.say("call", "wrote \(output)")
@@ -119,21 +172,22 @@ enum CallCommand {
     /// A live call on the engine until `--seconds` pass, Ctrl-C, or the peer hangs up (closes
     /// its DTLS association). With `dtls`, the engine runs the handshake on the call's port and
     /// says what became of it: keyed (the status line names the suite and the peer's
-    /// certificate), failed (the call ends with its exit status), closed by the peer.
-    private static func talk(on engine: VoiceEngine, media: CallMedia, socket: UDPSocket, remote: PeerAddress,
+    /// certificate), failed (the call ends with its exit status), closed by the peer. Over ICE
+    /// (`transport.ice`) nothing counts until a pair connects (within `--give-up`), and a
+    /// connection that fails ends the call as unreachable.
+    private static func talk(on engine: VoiceEngine, media: CallMedia, transport: CallTransport, local: String, remote: PeerAddress,
                              dtls: DTLSKeying?, options: RealCallOptions) throws(RealCallFailure) {
-        socket.setRemote(remote)
         // The engine posts on a queue of ours; this thread looks at what came every 100 ms.
         let handshakeEvents = Locked<[VoiceEngineEvent]>([])
         engine.setEventHandler(queue: DispatchQueue(label: "voicecall.call.events")) { event in
             switch event {
-            case .dtlsConnected, .dtlsFailed, .dtlsClosed: handshakeEvents.withLock { $0.append(event) }
+            case .dtlsConnected, .dtlsFailed, .dtlsClosed, .iceStateChanged: handshakeEvents.withLock { $0.append(event) }
             default: break
             }
         }
         let id: EngineCallID
         do {
-            id = try engine.addCall(media, transport: CallTransport(rtp: socket, dtls: dtls))
+            id = try engine.addCall(media, transport: transport)
         } catch {
             throw .failed("\(error)")
         }
@@ -141,8 +195,11 @@ enum CallCommand {
         defer { try? engine.removeCall(id) }
         RealCallSetup.say("call", "talking on \(engine.deviceName)" + (dtls == nil ? "" : " once the DTLS-SRTP handshake keys the call") + "; Ctrl-C hangs up")
         let start = Date()
-        // Media is waited for from the keys on: the handshake has its own deadline (--give-up).
-        var keyedAt: Double? = dtls == nil ? 0 : nil
+        // Media is waited for from the keys on: the handshake has its own deadline (--give-up);
+        // over ICE without DTLS, from the pair on.
+        let overICE = transport.ice != nil
+        var keyedAt: Double? = dtls == nil && !overICE ? 0 : nil
+        var iceConnected = false
         var everReceived = false
         talking: while !RealCallSetup.interrupted.load(ordering: .relaxed) {
             usleep(100_000)
@@ -157,16 +214,24 @@ enum CallCommand {
                 case let .dtlsClosed(call) where call == id:
                     RealCallSetup.say("call", RealCallDTLS.closed)
                     break talking
+                case let .iceStateChanged(call, state) where call == id:
+                    if (state == .connected || state == .completed) && !iceConnected {
+                        iceConnected = true
+                        RealCallSetup.say("call", "ICE connected" + (dtls == nil ? "" : "; the DTLS-SRTP handshake starts"))
+                        if dtls == nil { keyedAt = elapsed }
+                    }
+                    if state == .failed { throw RealCallICE.failed(connected: iceConnected) }
                 default:
                     break
                 }
             }
+            if overICE, !iceConnected, elapsed >= options.giveUpSeconds { throw RealCallICE.timedOut(options.giveUpSeconds) }
             if let seconds = options.seconds, elapsed >= seconds { break }
             let received = (engine.statistics(of: id)?.inbound.packetsReceived ?? 0) > 0
             everReceived = everReceived || received
             if !everReceived, let keyedAt, elapsed - keyedAt >= options.giveUpSeconds {
                 throw .unreachable("no SRTP packet that authenticates arrived in \(Int(options.giveUpSeconds)) s"
-                    + (dtls == nil ? "" : " after the DTLS-SRTP handshake") + " on \(socket.localEndpoint)")
+                    + (dtls == nil ? "" : " after the DTLS-SRTP handshake") + " on \(local)")
             }
         }
         let statistics = engine.statistics(of: id)

@@ -21,6 +21,9 @@ enum RealCallFailure: Error, Equatable, CustomStringConvertible {
     /// fingerprint in its SDP (forged or mixed-up signalling), no SRTP profile in common, or an
     /// alert from the peer. A handshake that never completes is `.unreachable` instead.
     case handshake(String)
+    /// ICE (`--ice`) gathered no candidate to offer or answer with (exit 9): with
+    /// `--relay-only`, the TURN server refused our credentials or never answered.
+    case noCandidates(String)
     /// Anything else that went wrong while the call ran (exit 1).
     case failed(String)
 
@@ -35,6 +38,7 @@ enum RealCallFailure: Error, Equatable, CustomStringConvertible {
         case .unreachable: return 6
         case .file: return 7
         case .handshake: return 8
+        case .noCandidates: return 9
         }
     }
 
@@ -52,6 +56,8 @@ enum RealCallFailure: Error, Equatable, CustomStringConvertible {
           7  a file (WAV, SDP) cannot be read or written
           8  the DTLS-SRTP handshake failed (--dtls): the peer's certificate does not match the
              fingerprint in its SDP, no SRTP profile in common, or an alert from the peer
+          9  ICE (--ice) gathered no candidate: with --relay-only, the TURN server refused the
+             credentials or did not answer (an ICE connection that fails is 6)
         """
 
     var description: String {
@@ -63,6 +69,7 @@ enum RealCallFailure: Error, Equatable, CustomStringConvertible {
         case let .unreachable(text): return "peer unreachable: \(text)"
         case let .file(text): return "file: \(text)"
         case let .handshake(text): return "DTLS-SRTP handshake failed: \(text)"
+        case let .noCandidates(text): return "ICE: no candidate: \(text)"
         case let .failed(text): return "failed: \(text)"
         }
     }

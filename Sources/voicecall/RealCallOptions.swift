@@ -53,6 +53,9 @@ struct RealCallOptions: Equatable {
     var dtls = false
     /// `--device NAME`: an ALSA PCM for a live call (call only).
     var device: String?
+    /// `--ice` and its servers (call only): the call carried by an ICE agent (RFC 8445) whose
+    /// candidates go into our SDP, instead of the `--listen` socket; nil without `--ice`.
+    var ice: RealCallICEOptions?
     /// `--give-up SECONDS`: how long refusals (or, when we expect media, silence) last
     /// before the peer counts as unreachable.
     var giveUpSeconds = 10.0
@@ -108,6 +111,7 @@ struct RealCallOptions: Equatable {
             }
             if role == .call { options.device = try arguments.value("--device") }
             options.dtls = arguments.flag("--dtls")
+            if role == .call { options.ice = try RealCallICEOptions.parse(&arguments) }
             options.giveUpSeconds = try arguments.seconds("--give-up", upTo: 3_600) ?? options.giveUpSeconds
         } catch let error as RealCallFailure {
             throw error
@@ -153,6 +157,10 @@ struct RealCallOptions: Equatable {
                 throw .usage("call takes --device NAME or --input/--output files, not both")
             }
             if sdp != nil && sdp == answerOut && sdp != "-" { throw .usage("--sdp and --answer-out name the same file") }
+            // libnice binds the candidates' ports itself: a port asked for would be silently another.
+            if ice != nil, let listen, listen.port != 0 {
+                throw .usage("with --ice, --listen names only the address of our host candidates (libnice chooses the ports): give --listen \(listen.host.contains(":") ? "[\(listen.host)]" : listen.host):0")
+            }
         }
     }
 

@@ -19,6 +19,13 @@ import Transport
 /// the same socket, and it is polled for retransmissions when due. Until it keys the call no
 /// frame is taken from the source (a file is sent whole, not from wherever the handshake
 /// ended) and the media give-up counts from the keys, the handshake having its own deadline.
+///
+/// A call carried by ICE (`call --ice`) runs on an `ICEAgent` instead of a socket: what the
+/// agent received is taken at each wake-up, what the call sends goes on the agent's selected
+/// pair, and the loop waits on a `SocketPoller` with no socket — its eventfd, which the
+/// agent's `onActivity` wakes. Until a pair connects nothing is sent or taken from the source
+/// and the handshake waits (its flights need a pair); a connection that fails, or none within
+/// `giveUpSeconds`, ends the call as unreachable.
 final class RealTimeMediaLoop {
     /// The most datagrams one wake-up reads (a flood's share of one 20 ms frame: well under a
     /// millisecond of SRTP checks).
@@ -50,6 +57,16 @@ final class RealTimeMediaLoop {
         /// (symmetric RTP, RFC 4961): a receive-only leg still tells the sender its loss and
         /// jitter, which the sender's FEC and bitrate plans live on.
         var repliesToSender = false
+        /// Takes a status line about the path (ICE connected, its pair).
+        var say: (String) -> Void = { _ in }
+    }
+
+    /// What carries the call's datagrams.
+    enum Path {
+        /// A UDP socket, to `remote` (or the sender).
+        case socket(UDPSocket)
+        /// An ICE agent's selected pair; `waker` is woken by its `onActivity`.
+        case ice(ICEAgent, waker: SocketPoller)
     }
 
     /// A DTLS-SRTP handshake that keys the loop's call.
@@ -92,7 +109,7 @@ final class RealTimeMediaLoop {
     }
 
     private let media: CallMedia
-    private let socket: UDPSocket
+    private let path: Path
     private let remote: PeerAddress?
     /// The sender's address, learnt from its authenticated RTP (`Plan.repliesToSender`).
     private var sender: PeerAddress?
@@ -117,14 +134,38 @@ final class RealTimeMediaLoop {
     /// When the peer closed the association (close_notify).
     private var peerClosedAt: Double?
     private var handshakeClosed = false
+    /// Whether the handshake has started (over ICE it waits for a pair).
+    private var handshakeStarted = false
+    /// With ICE: when a pair first connected.
+    private var pathConnectedAt: Double?
 
     /// A loop for `media` on `socket`, sending to `remote` (nil: send nothing), its first frame
     /// due at once on `clock` (milliseconds; the monotonic clock unless a test gives another),
     /// or, with `handshake`, once that has keyed the call (started here).
-    init(media: CallMedia, socket: UDPSocket, remote: PeerAddress?, plan: Plan, handshake: Handshake? = nil,
-         clock: @escaping () -> Double = RealTimeMediaLoop.nowMs) {
+    convenience init(media: CallMedia, socket: UDPSocket, remote: PeerAddress?, plan: Plan, handshake: Handshake? = nil,
+                     clock: @escaping () -> Double = RealTimeMediaLoop.nowMs) {
+        self.init(media: media, path: .socket(socket), remote: remote, plan: plan, handshake: handshake, clock: clock)
+    }
+
+    /// A loop for `media` carried by `agent` (gathered, given the peer's side): frames, and
+    /// with `handshake` its flights (`handshake.peer` only names the peer in messages: libnice
+    /// takes datagrams from the peer's candidates alone), once a pair connects.
+    /// - Throws: `.failed` when the eventfd the agent wakes cannot be made.
+    convenience init(media: CallMedia, ice agent: ICEAgent, plan: Plan, handshake: Handshake? = nil) throws(RealCallFailure) {
+        let waker: SocketPoller
+        do {
+            waker = try SocketPoller(capacity: 0)
+        } catch {
+            throw .failed("\(error)")
+        }
+        agent.onActivity = { [waker] in waker.wake() }
+        self.init(media: media, path: .ice(agent, waker: waker), remote: nil, plan: plan, handshake: handshake, clock: RealTimeMediaLoop.nowMs)
+    }
+
+    private init(media: CallMedia, path: Path, remote: PeerAddress?, plan: Plan, handshake: Handshake?,
+                 clock: @escaping () -> Double) {
         self.media = media
-        self.socket = socket
+        self.path = path
         self.remote = remote
         self.plan = plan
         self.handshake = handshake
@@ -134,14 +175,27 @@ final class RealTimeMediaLoop {
         start = clock()
         nextFrame = start
         reachability = PeerReachability(giveUpMs: plan.giveUpSeconds * 1_000)
-        // A client's first flight waits in the association until the first step sends it.
-        handshake?.keying.start(nowMs: start)
+        // A client's first flight waits in the association until the first step sends it;
+        // over ICE, until a pair connects.
+        if case .socket = path, let handshake {
+            handshake.keying.start(nowMs: start)
+            handshakeStarted = true
+        }
     }
 
     /// Whether a handshake still has to key the call.
     private var awaitsKeys: Bool { handshake != nil && keyedAt == nil }
 
-    deinit { buffer.deallocate() }
+    /// Whether ICE still has to connect a pair.
+    private var awaitsPath: Bool {
+        if case .ice = path { return pathConnectedAt == nil }
+        return false
+    }
+
+    deinit {
+        if case let .ice(agent, _) = path { agent.onActivity = nil }
+        buffer.deallocate()
+    }
 
     /// Milliseconds on the monotonic clock.
     static func nowMs() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e6 }
@@ -166,7 +220,10 @@ final class RealTimeMediaLoop {
             let step = try step()
             if step.ended { break }
             do {
-                _ = try socket.waitForData(timeoutMs: step.waitMs)
+                switch path {
+                case let .socket(socket): _ = try socket.waitForData(timeoutMs: step.waitMs)
+                case let .ice(_, waker): try waker.wait(timeoutMs: step.waitMs) { _ in }
+                }
             } catch {
                 throw .failed("receiving: \(error)")
             }
@@ -181,10 +238,11 @@ final class RealTimeMediaLoop {
         var step = Step()
         var now = clock()
         takeRefusals(atMs: now)
-        if let handshake, awaitsKeys {
+        if case let .ice(agent, _) = path { try follow(agent, atMs: now) }
+        if let handshake, awaitsKeys, handshakeStarted {
             try handle(handshake.keying.poll(nowMs: now), atMs: now)
         }
-        if now >= nextFrame && !awaitsKeys {
+        if now >= nextFrame && !awaitsKeys && !awaitsPath {
             try sendFrame(atMs: now)
             step.sentFrame = true
         }
@@ -195,8 +253,9 @@ final class RealTimeMediaLoop {
         // Until keyed, the next thing due is the handshake's (a retransmission, its deadline),
         // looked at no less often than a frame would be.
         var due = nextFrame
-        if awaitsKeys {
-            due = min(now + Double(media.frameDurationMs), handshake?.keying.nextWakeUpMs(nowMs: now) ?? .infinity)
+        if awaitsKeys || awaitsPath {
+            due = min(now + Double(media.frameDurationMs),
+                      (handshakeStarted ? handshake?.keying.nextWakeUpMs(nowMs: now) : nil) ?? .infinity)
         }
         // More may be waiting after a full bite: no wait, but the next frame still comes first.
         step.waitMs = step.datagramsRead == Self.maximumDatagramsPerWakeUp ? 0 : max(0, Int((due - now).rounded(.up)))
@@ -218,7 +277,9 @@ final class RealTimeMediaLoop {
     }
 
     /// Takes the ICMP errors queued: those quoting a datagram we sent are refusals, the rest forged.
+    /// (Over ICE, consent freshness stands for them: libnice reads its sockets' errors.)
     private func takeRefusals(atMs now: Double) {
+        guard case let .socket(socket) = path else { return }
         let refusals = socket.takeRefusals { recentlySent.contains(quote: $0) }
         outcome.refused += refusals.recognised
         outcome.forgedRefusals += refusals.unrecognised
@@ -246,7 +307,12 @@ final class RealTimeMediaLoop {
                 sourceEndedAt = now
             }
         }
-        if let destination = remote ?? sender {
+        if case let .ice(agent, _) = path {
+            media.sendDatagrams(nowMs: mediaTime) { datagram in
+                // No pair (it is being replaced) or the system refused: lost, as on a network.
+                if agent.send(datagram) { count(datagram, isHandshake: false) }
+            }
+        } else if let destination = remote ?? sender {
             var sendFailure: String?
             media.sendDatagrams(nowMs: mediaTime) { datagram in
                 guard sendFailure == nil else { return }
@@ -316,7 +382,7 @@ final class RealTimeMediaLoop {
 
     /// Ends our association once (its close_notify to the peer, best effort: the call is over).
     private func closeHandshake() {
-        guard let handshake, !handshakeClosed else { return }
+        guard let handshake, handshakeStarted, !handshakeClosed else { return }
         handshakeClosed = true
         handshake.keying.close()
         _ = sendFlights(of: handshake, atMs: clock())
@@ -326,19 +392,18 @@ final class RealTimeMediaLoop {
     /// came since the last look (it is counted from the error queue, where it says whether it
     /// quotes one of ours); this datagram goes once more.
     private func send(_ datagram: UnsafeRawBufferPointer, to remote: PeerAddress, atMs now: Double, isHandshake: Bool = false) throws(SocketError) {
+        let socket: UDPSocket
+        switch path {
+        case let .socket(pathSocket): socket = pathSocket
+        case let .ice(agent, _):
+            if agent.send(datagram) { count(datagram, isHandshake: isHandshake) }
+            return
+        }
         for _ in 0..<2 {
             switch try socket.sendNoticingRefusal(datagram, to: remote) {
             case .sent:
                 recentlySent.note(datagram)
-                if isHandshake {
-                    outcome.handshakeSent += 1
-                    return
-                }
-                outcome.sent += 1
-                if !CallMedia.isRTCP(datagram) {
-                    outcome.rtpSent += 1
-                    outcome.rtpBytesSent += datagram.count
-                }
+                count(datagram, isHandshake: isHandshake)
                 return
             case .dropped:
                 return
@@ -348,8 +413,26 @@ final class RealTimeMediaLoop {
         }
     }
 
+    /// Counts a datagram put on the wire.
+    private func count(_ datagram: UnsafeRawBufferPointer, isHandshake: Bool) {
+        if isHandshake {
+            outcome.handshakeSent += 1
+            return
+        }
+        outcome.sent += 1
+        if !CallMedia.isRTCP(datagram) {
+            outcome.rtpSent += 1
+            outcome.rtpBytesSent += datagram.count
+        }
+    }
+
     /// Reads at most `maximumDatagramsPerWakeUp` datagrams into the call; returns how many.
     private func receive(atMs now: Double) throws(RealCallFailure) -> Int {
+        let socket: UDPSocket
+        switch path {
+        case let .socket(pathSocket): socket = pathSocket
+        case let .ice(agent, _): return try receive(from: agent, atMs: now)
+        }
         var read = 0
         while read < Self.maximumDatagramsPerWakeUp {
             let received: ReceivedDatagram?
@@ -381,6 +464,64 @@ final class RealTimeMediaLoop {
         return read
     }
 
+    /// Takes what `agent` received (all of it: its inbox holds at most
+    /// `ICEInbox.maximumWaitingDatagrams`, a bounded bite). DTLS goes to the handshake whatever
+    /// its source: libnice passes on only what comes from the peer's candidates on the pair's
+    /// checks, so there is no address to compare. Returns how many were taken.
+    private func receive(from agent: ICEAgent, atMs now: Double) throws(RealCallFailure) -> Int {
+        var read = 0
+        var failure: RealCallFailure?
+        agent.receive { bytes in
+            read += 1
+            guard failure == nil, bytes.count <= buffer.count else { return }
+            let copy = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<bytes.count])
+            copy.copyMemory(from: bytes)
+            let disposition = media.receiveDatagram(copy, arrivalTimeMs: now - start)
+            if disposition == .multiplexed(.dtls) {
+                guard let handshake, handshakeStarted else { return }
+                do throws(RealCallFailure) {
+                    try handle(handshake.keying.receive(UnsafeRawBufferPointer(copy), nowMs: now), atMs: now)
+                } catch {
+                    failure = error
+                }
+                return
+            }
+            if disposition.isAuthenticated { reachability.noteAuthenticated(atMs: now) }
+            if case .media(authenticated: true) = disposition {
+                if firstMedia == nil { firstMedia = now }
+                lastMedia = now
+            }
+        }
+        if let failure { throw failure }
+        return read
+    }
+
+    /// Follows the agent: the pair connecting (frames start, and the handshake), the pair it
+    /// selected (said), a connection that failed or never came within the give-up time.
+    private func follow(_ agent: ICEAgent, atMs now: Double) throws(RealCallFailure) {
+        for event in agent.takeEvents() {
+            if case let .selectedPair(local, remote) = event { plan.say("ICE: selected pair \(local) ⇄ \(remote)") }
+        }
+        let state = agent.connectionState
+        if pathConnectedAt == nil, state == .connected || state == .completed {
+            pathConnectedAt = now
+            nextFrame = now
+            plan.say("ICE connected" + (handshake == nil ? "" : "; the DTLS-SRTP handshake starts"))
+            if let handshake {
+                handshake.keying.start(nowMs: now)
+                handshakeStarted = true
+                try handle(nil, atMs: now)
+            }
+        }
+        if state == .failed {
+            let failure = RealCallICE.failed(connected: pathConnectedAt != nil)
+            // Once media flowed, what was recorded is still written.
+            guard firstMedia != nil else { throw failure }
+            if outcome.failure == nil { outcome.failure = failure }
+        }
+        if pathConnectedAt == nil, now - start >= plan.giveUpSeconds * 1_000 { throw RealCallICE.timedOut(plan.giveUpSeconds) }
+    }
+
     /// Whether the plan says the call is over at `now`; throws when the peer is unreachable.
     private func isOver(atMs now: Double) throws(RealCallFailure) -> Bool {
         // A failure kept for after the recording (the association failed once media flowed).
@@ -401,10 +542,10 @@ final class RealTimeMediaLoop {
         if let recording = plan.recording, recording.hasFailed { throw .file("cannot write --output \(recording.path); the call ended there") }
         // With a handshake, media is waited for from the keys on (the handshake has its own
         // deadline, the same --give-up): a slow handshake does not eat the media's time.
-        if plan.expectsMedia, firstMedia == nil, !awaitsKeys, now - (keyedAt ?? start) >= giveUpMs {
+        if plan.expectsMedia, firstMedia == nil, !awaitsKeys, !awaitsPath, now - (keyedAt ?? pathConnectedAt ?? start) >= giveUpMs {
             throw .unreachable("no SRTP packet that authenticates arrived in \(Self.seconds(plan.giveUpSeconds))"
                 + (keyedAt == nil ? "" : " after the DTLS-SRTP handshake")
-                + " on \(socket.localEndpoint) (\(Self.arrivals(media.statistics.transport))); check the address, the port, the key and the firewall")
+                + " on \(localDescription) (\(Self.arrivals(media.statistics.transport))); check the address, the port, the key and the firewall")
         }
         // The peer hung up (close_notify): over, after a moment for what the jitter buffer
         // still holds to play out into the recording.
@@ -415,6 +556,14 @@ final class RealTimeMediaLoop {
            !plan.records || lastMedia.map({ now - $0 >= 2_000 }) == true { return true }
         if let silence = plan.endsAfterPeerSilenceSeconds, let last = lastMedia, now - last >= silence * 1_000 { return true }
         return false
+    }
+
+    /// Where we receive, for messages.
+    private var localDescription: String {
+        switch path {
+        case let .socket(socket): return "\(socket.localEndpoint)"
+        case .ice: return "the ICE pair"
+        }
     }
 
     /// What did arrive, to tell a wrong key from a wrong address.

@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: Apache-2.0
+import Foundation
+import SRTP
+import SessionDescription
+import Testing
+import TestSupport
+@testable import voicecall
+
+/// `voicecall call --ice`, run as processes on loopback in real time, the SDP passed through
+/// files: ICE (libnice) carries the call — host candidates on 127.0.0.1, or relayed only
+/// through a coturn the test starts — with DTLS-SRTP over the pair; wrong TURN credentials
+/// and bad options are refused with their exit status.
+@Suite(.serialized) struct VoiceCallICETests {
+    let voicecall = VoiceCallProcess.executable
+
+    /// An offerer and an answerer with `extra` options each, WAV files both ways; each
+    /// recording must carry the other's speech, and each side must have said `expect`.
+    func callBothWays(_ extra: [String], in directory: URL, expect: String) throws {
+        let (aliceIn, aliceSpeech) = try RealCallSupport.speech(seconds: 2, from: 1, in: directory, name: "alice.wav")
+        let (bobIn, bobSpeech) = try RealCallSupport.speech(seconds: 2, from: 4, in: directory, name: "bob.wav")
+        let offer = directory.appendingPathComponent("offer.sdp").path
+        let answer = directory.appendingPathComponent("answer.sdp").path
+        let aliceOut = directory.appendingPathComponent("heard-by-alice.wav")
+        let bobOut = directory.appendingPathComponent("heard-by-bob.wav")
+        let alice = try BackgroundProcess(voicecall, ["call", "--ice", "--dtls", "--listen", "127.0.0.1:0", "--input", aliceIn.path,
+                                                      "--output", aliceOut.path, "--offer-out", offer, "--answer-in", answer] + extra)
+        VoiceCallDTLSTests.waitFor(offer, from: alice)
+        let bob = try BackgroundProcess(voicecall, ["call", "--ice", "--dtls", "--listen", "127.0.0.1:0", "--input", bobIn.path,
+                                                    "--output", bobOut.path, "--sdp", offer, "--answer-out", answer] + extra)
+        let bobEnd = bob.wait(timeoutSeconds: 30)
+        let aliceEnd = alice.wait(timeoutSeconds: 30)
+        #expect(aliceEnd.status == 0, "\(aliceEnd.standardError)")
+        #expect(bobEnd.status == 0, "\(bobEnd.standardError)")
+        let offerText = try String(contentsOfFile: offer, encoding: .utf8)
+        let answerText = try String(contentsOfFile: answer, encoding: .utf8)
+        // Non-trickle: credentials, the candidates and end-of-candidates in both bodies.
+        for text in [offerText, answerText] {
+            #expect(text.contains("a=ice-ufrag:") && text.contains("a=ice-pwd:") && text.contains("a=end-of-candidates"), "\(text)")
+            #expect(!text.contains("a=ice-options:trickle"), "\(text)")
+            #expect(text.contains(expect), "\(text)")
+        }
+        #expect(aliceEnd.standardError.contains("controlling (we offer)") && bobEnd.standardError.contains("controlled (we answer)"))
+        for end in [aliceEnd, bobEnd] {
+            #expect(end.standardError.contains("ICE connected; the DTLS-SRTP handshake starts"), "\(end.standardError)")
+            #expect(end.standardError.contains("DTLS-SRTP connected"), "\(end.standardError)")
+            let pair = try #require(end.standardError.split(separator: "\n").first { $0.contains("ICE: selected pair") }, "\(end.standardError)")
+            #expect(pair.components(separatedBy: expect).count == 3, "both ends of the pair are \(expect): \(pair)")
+        }
+        let heardByBob = try RealCallSupport.similarity(of: bobOut, to: aliceSpeech)
+        let heardByAlice = try RealCallSupport.similarity(of: aliceOut, to: bobSpeech)
+        print("voicecall call --ice --dtls \(extra.isEmpty ? "" : "(relayed) ")⇄: alice → bob \(heardByBob.correlation) (\(heardByBob.seconds) s), bob → alice \(heardByAlice.correlation) (\(heardByAlice.seconds) s)")
+        #expect(heardByBob.correlation > RealCallSupport.sameSpeech)
+        #expect(heardByAlice.correlation > RealCallSupport.sameSpeech)
+        #expect(abs(heardByBob.seconds - 2) < 0.5 && abs(heardByAlice.seconds - 2) < 0.5, "\(heardByBob.seconds) s, \(heardByAlice.seconds) s")
+    }
+
+    /// Host candidates on 127.0.0.1 only (`--listen 127.0.0.1:0`): the pair is host ⇄ host.
+    @Test func callOverICEWithHostCandidatesBothWays() throws {
+        let directory = try RealCallSupport.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try callBothWays([], in: directory, expect: "127.0.0.1")
+    }
+
+    /// Both ends `--relay-only` through coturn on loopback: the only candidates are relayed,
+    /// and the speech still goes both ways.
+    @Test(.enabled(if: LoopbackTURNServer.enabled, "turnserver is missing (scripts/install-deps --aiortc; VOICEENGINE_REQUIRE_TURN=1 fails instead)"))
+    func callRelayedOnlyThroughTURNBothWays() throws {
+        let server = try LoopbackTURNServer()
+        defer { server.stop() }
+        let directory = try RealCallSupport.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let passwordFile = directory.appendingPathComponent("turn-password").path
+        try (LoopbackTURNServer.password + "\n").write(toFile: passwordFile, atomically: true, encoding: .utf8)
+        try callBothWays(server.arguments + ["--turn-password-file", passwordFile, "--relay-only"], in: directory, expect: "typ relay")
+    }
+
+    /// A wrong TURN password with `--relay-only`: no relayed candidate, exit 9 saying so,
+    /// within seconds — no offer written, no hang, the password not printed.
+    @Test(.enabled(if: LoopbackTURNServer.enabled, "turnserver is missing (scripts/install-deps --aiortc; VOICEENGINE_REQUIRE_TURN=1 fails instead)"))
+    func aWrongTURNPasswordFailsWithoutHanging() throws {
+        let server = try LoopbackTURNServer()
+        defer { server.stop() }
+        let directory = try RealCallSupport.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (input, _) = try RealCallSupport.speech(seconds: 0.5, in: directory)
+        let passwordFile = directory.appendingPathComponent("turn-password").path
+        try "not-the-password-42".write(toFile: passwordFile, atomically: true, encoding: .utf8)
+        let offer = directory.appendingPathComponent("offer.sdp").path
+        let started = Date()
+        let caller = try BackgroundProcess(voicecall, ["call", "--ice", "--dtls", "--listen", "127.0.0.1:0", "--input", input.path,
+                                                       "--output", directory.appendingPathComponent("out.wav").path,
+                                                       "--offer-out", offer, "--answer-in", directory.appendingPathComponent("answer.sdp").path]
+                                                      + server.arguments + ["--turn-password-file", passwordFile, "--relay-only", "--give-up", "15"])
+        let end = caller.wait(timeoutSeconds: 30)
+        let seconds = Date().timeIntervalSince(started)
+        #expect(end.status == 9, "\(end.standardError)")
+        #expect(end.standardError.contains("ICE: no candidate: the TURN server 127.0.0.1:\(server.port) gave no relayed candidate: it refused the credentials of \"voiceengine\""), "\(end.standardError)")
+        #expect(seconds < 20, "took \(seconds) s")
+        #expect(!FileManager.default.fileExists(atPath: offer), "no offer without a candidate")
+        #expect(!end.standardError.contains("not-the-password"))
+    }
+
+    /// Options that cannot work: exit 2 (usage) or 7 (an unreadable password file), each
+    /// saying what to change, never a trap, never the password.
+    @Test func badICEOptionsAreRefused() throws {
+        let directory = try RealCallSupport.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (input, _) = try RealCallSupport.speech(seconds: 0.5, in: directory)
+        let empty = directory.appendingPathComponent("empty").path
+        try "\n".write(toFile: empty, atomically: true, encoding: .utf8)
+        let long = directory.appendingPathComponent("long").path
+        try String(repeating: "x", count: 513).write(toFile: long, atomically: true, encoding: .utf8)
+        let good = directory.appendingPathComponent("good").path
+        try "sekrit-password-77".write(toFile: good, atomically: true, encoding: .utf8)
+        let files = ["--input", input.path, "--output", directory.appendingPathComponent("out.wav").path,
+                     "--offer-out", directory.appendingPathComponent("offer.sdp").path, "--answer-in", directory.appendingPathComponent("answer.sdp").path]
+        let call = ["call", "--listen", "127.0.0.1:0"] + files
+        let turn = ["--turn", "127.0.0.1:3478", "--turn-user", "u"]
+        let cases: [(arguments: [String], status: Int32, message: String)] = [
+            (call + ["--stun", "127.0.0.1:3478"], 2, "give --ice too"),
+            (call + ["--relay-only"], 2, "give --ice too"),
+            (call + ["--ice", "--relay-only"], 2, "--relay-only needs --turn HOST:PORT"),
+            (call + ["--ice", "--turn", "127.0.0.1:3478"], 2, "--turn needs --turn-user NAME and --turn-password-file FILE"),
+            (call + ["--ice", "--turn-user", "u", "--turn-password-file", good], 2, "give --turn HOST:PORT too"),
+            (call + ["--ice", "--stun", "127.0.0.1:0"], 2, "--stun needs a port 1…65535"),
+            (call + ["--ice", "--stun", "127.0.0.1:65536"], 2, "--stun needs a port 1…65535"),
+            (call + ["--ice", "--stun", "127.0.0.1:99999999999999999999"], 2, "--stun needs a port 1…65535"),
+            (call + ["--ice", "--stun", "127.0.0.1"], 2, "--stun needs HOST:PORT"),
+            (call + ["--ice", "--turn", ":3478", "--turn-user", "u", "--turn-password-file", good], 2, "--turn needs a host name or IP address"),
+            (call + ["--ice", "--stun", "no-such-host.invalid:3478"], 2, "--stun no-such-host.invalid: the name does not resolve"),
+            (call + ["--ice"] + turn + ["--turn-password-file", directory.appendingPathComponent("missing").path], 7, "cannot be read"),
+            (call + ["--ice"] + turn + ["--turn-password-file", empty], 2, "is empty"),
+            (call + ["--ice"] + turn + ["--turn-password-file", long], 2, "holds more than 512 bytes"),
+            (call + ["--ice", "--turn", "127.0.0.1:3478", "--turn-user", "", "--turn-password-file", good], 2, "--turn-user must be 1…512 bytes"),
+            (["call", "--ice", "--listen", "127.0.0.1:40000"] + files, 2, "give --listen 127.0.0.1:0"),
+            (["send", "--ice", "--to", "127.0.0.1:9", "--input", input.path], 2, "unknown option --ice"),
+        ]
+        // An offer made without ICE, answered with --ice: refused (exit 3) before any answer is written.
+        let plainOffer = directory.appendingPathComponent("plain-offer.sdp").path
+        try SessionDescription.offer(from: LocalAudio(address: "127.0.0.1", port: 9),
+                                     keys: [SRTPKeyingMaterial.random(profile: .aesCM128HmacSha1_80)]).formatted
+            .write(toFile: plainOffer, atomically: true, encoding: .utf8)
+        let answer = directory.appendingPathComponent("answer-to-plain.sdp").path
+        let answering = ["call", "--ice", "--listen", "127.0.0.1:0", "--input", input.path, "--output", directory.appendingPathComponent("out.wav").path,
+                         "--sdp", plainOffer, "--answer-out", answer]
+        for (arguments, status, message) in cases + [(answering, 3, "the peer's SDP carries no a=ice-ufrag/a=ice-pwd")] {
+            let result = try VoiceCallProcess.run(arguments)
+            #expect(result.exited && result.status == status, "\(arguments): \(result.status) \(result.standardError)")
+            #expect(result.standardError.contains(message), "\(arguments): \(result.standardError)")
+            #expect(!result.standardError.contains("sekrit"), "\(arguments) printed the password: \(result.standardError)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: answer), "no answer to an offer without ICE")
+    }
+
+    /// The options as parsed: the servers, the user, the file — and the role's roles.
+    @Test func iceOptionsParse() throws {
+        var arguments = CommandArguments(["--listen", "127.0.0.1:0", "--input", "a.wav", "--output", "b.wav", "--ice", "--dtls",
+                                          "--stun", "[::1]:3478", "--turn", "turn.example.org:3479", "--turn-user", "me",
+                                          "--turn-password-file", "/run/secret", "--relay-only"])
+        let options = try RealCallOptions.parse(.call, &arguments)
+        let ice = try #require(options.ice)
+        #expect(ice.stun == .init(host: "::1", port: 3478))
+        #expect(ice.turn == .init(host: "turn.example.org", port: 3479))
+        #expect(ice.turnUser == "me" && ice.turnPasswordFile == "/run/secret" && ice.relayOnly)
+        var plain = CommandArguments(["--listen", "127.0.0.1:0", "--input", "a.wav", "--output", "b.wav"])
+        #expect(try RealCallOptions.parse(.call, &plain).ice == nil)
+        #expect(RealCallFailure.noCandidates("x").exitStatus == 9)
+    }
+}
