@@ -129,3 +129,13 @@ void ve_nice_agent_disconnect(NiceAgent *agent) {
     gpointer handlers = g_object_get_data(G_OBJECT(agent), "ve-handlers");
     if (handlers) g_signal_handlers_disconnect_matched(agent, G_SIGNAL_MATCH_DATA, 0, 0, NULL, NULL, handlers);
 }
+
+static void ve_closed(GObject *source, GAsyncResult *result, gpointer data) {
+    (void)source;
+    (void)result;
+    g_atomic_int_set((gint *)data, 1);
+}
+
+void ve_nice_agent_close(NiceAgent *agent, int *done) { nice_agent_close_async(agent, ve_closed, done); }
+
+int ve_atomic_get(int *flag) { return g_atomic_int_get((gint *)flag); }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 internal import CNice
 internal import CNiceShims
+internal import Glibc
 import Locking
 import Synchronization
 
@@ -55,9 +56,9 @@ public final class ICEAgent: @unchecked Sendable {
             g_main_context_unref(context)
             throw .setupFailed("nice_agent_new_full failed")
         }
-        if let stun = configuration.stunServer { ve_nice_agent_set_stun_server(agent, stun.address, UInt32(stun.port)) }
+        if let stun = configuration.stunServer { ve_nice_agent_set_stun_server(agent, stun.host, UInt32(stun.port)) }
         for turn in configuration.turnServers {
-            _ = nice_agent_set_relay_info(agent, stream, 1, turn.server.address, UInt32(turn.server.port), turn.username, turn.password,
+            _ = nice_agent_set_relay_info(agent, stream, 1, turn.server.host, UInt32(turn.server.port), turn.username, turn.password,
                                           NICE_RELAY_TYPE_TURN_UDP)
         }
         for address in configuration.localAddresses { _ = ve_nice_agent_add_local_address(agent, address) }
@@ -164,9 +165,21 @@ public final class ICEAgent: @unchecked Sendable {
             return closed
         }
         guard !wasClosed else { return }
+        // TURN allocations are released (and consent and refresh timers stopped) on the
+        // agent's own thread while its loop still runs; bounded, as a TURN server that has
+        // gone cannot hold the call's end.
+        let done = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
+        done.initialize(to: 0)
+        ve_nice_agent_close(agent, done)
+        var waitedMs = 0
+        while ve_atomic_get(done) == 0 && waitedMs < 2_000 {
+            usleep(1_000)
+            waitedMs += 1
+        }
         loop.stop()
         thread.join()
         Self.release(agent: agent, context: context)
+        done.deallocate()
     }
 
     private func checkOpen() throws(ICEError) {

@@ -18,29 +18,16 @@ public struct ICEConfiguration: Sendable, Equatable {
         case regular
     }
 
-    /// A server on the network: an IP address literal (IPv4 or IPv6, as libnice takes it: no
-    /// names, resolve them first) and a port.
-    public struct Server: Sendable, Hashable, CustomStringConvertible {
-        /// The IP address literal.
-        public var address: String
-        /// The UDP port.
-        public var port: UInt16
-        public init(address: String, port: UInt16) {
-            self.address = address
-            self.port = port
-        }
-        public var description: String { address.contains(":") ? "[\(address)]:\(port)" : "\(address):\(port)" }
-    }
-
     /// A TURN server over UDP (RFC 8656) with its long-term credentials.
     public struct TURNServer: Sendable, Hashable, CustomStringConvertible {
-        /// Where it listens.
-        public var server: Server
+        /// Where it listens: an IP address literal (libnice takes no names: resolve them first)
+        /// and a UDP port.
+        public var server: UDPEndpoint
         /// The long-term credential's username.
         public var username: String
         /// The long-term credential's password (never printed).
         public var password: String
-        public init(server: Server, username: String, password: String) {
+        public init(server: UDPEndpoint, username: String, password: String) {
             self.server = server
             self.username = username
             self.password = password
@@ -50,8 +37,9 @@ public struct ICEConfiguration: Sendable, Equatable {
 
     /// Our role.
     public var role: Role
-    /// Where to learn our server-reflexive address (STUN binding), if anywhere.
-    public var stunServer: Server?
+    /// Where to learn our server-reflexive address (STUN binding), if anywhere: an IP address
+    /// literal (no names) and a UDP port.
+    public var stunServer: UDPEndpoint?
     /// Where to allocate relayed candidates.
     public var turnServers: [TURNServer] = []
     /// Only relayed candidates: every packet through a TURN server (hides our addresses; the
@@ -78,10 +66,10 @@ public struct ICEConfiguration: Sendable, Equatable {
     func validate() throws(ICEError) {
         if relayOnly && turnServers.isEmpty { throw .badParameter("relay-only needs a TURN server") }
         for server in [stunServer].compactMap({ $0 }) + turnServers.map(\.server) {
-            guard Self.isAddressLiteral(server.address) else {
-                throw .badParameter("\(server.address) is not an IP address literal (resolve names first)")
+            guard Self.isAddressLiteral(server.host) else {
+                throw .badParameter("\(server.host) is not an IP address literal (resolve names first)")
             }
-            guard server.port > 0 else { throw .badParameter("port 0 for \(server.address)") }
+            guard server.port > 0 else { throw .badParameter("port 0 for \(server.host)") }
         }
         for turn in turnServers {
             guard !turn.username.isEmpty, turn.username.utf8.count <= 512, turn.password.utf8.count <= 512,

@@ -42,9 +42,9 @@ enum RealCallICE {
     /// `server`'s host as an IP literal: a literal as it is, a name by the system's resolver
     /// (its first address).
     /// - Throws: `.usage` naming the option when the name does not resolve.
-    static func resolve(_ server: RealCallICEOptions.ServerText, option: String) throws(RealCallFailure) -> ICEConfiguration.Server {
+    static func resolve(_ server: RealCallICEOptions.ServerText, option: String) throws(RealCallFailure) -> UDPEndpoint {
         if (try? PeerAddress(UDPEndpoint(host: server.host, port: server.port))) != nil {
-            return ICEConfiguration.Server(address: server.host, port: server.port)
+            return UDPEndpoint(host: server.host, port: server.port)
         }
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
@@ -60,7 +60,7 @@ enum RealCallICE {
             throw .usage("\(option) \(server.host): the name resolved to an address that cannot be written; give an IP address")
         }
         let literal = String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return ICEConfiguration.Server(address: literal, port: server.port)
+        return UDPEndpoint(host: literal, port: server.port)
     }
 
     /// Gathers every candidate (waiting up to `seconds` for the end) and returns them as our

@@ -117,14 +117,14 @@ import Transport
         relayWithoutServer.relayOnly = true
         #expect(throws: ICEError.self) { try ICEAgent(configuration: relayWithoutServer) }
         var named = ICEConfiguration(role: .controlling)
-        named.stunServer = .init(address: "stun.example.org", port: 3478)
+        named.stunServer = UDPEndpoint(host: "stun.example.org", port: 3478)
         #expect(throws: ICEError.self) { try ICEAgent(configuration: named) }
         var noUser = ICEConfiguration(role: .controlling)
-        noUser.turnServers = [.init(server: .init(address: "127.0.0.1", port: 3478), username: "", password: "x")]
+        noUser.turnServers = [.init(server: UDPEndpoint(host: "127.0.0.1", port: 3478), username: "", password: "x")]
         #expect(throws: ICEError.self) { try ICEAgent(configuration: noUser) }
         var local = ICEConfiguration(role: .controlling)
         local.localAddresses = ["eth0"]
         #expect(throws: ICEError.self) { try ICEAgent(configuration: local) }
-        #expect("\(ICEConfiguration.TURNServer(server: .init(address: "127.0.0.1", port: 3478), username: "u", password: "secret"))".contains("secret") == false)
+        #expect("\(ICEConfiguration.TURNServer(server: UDPEndpoint(host: "127.0.0.1", port: 3478), username: "u", password: "secret"))".contains("secret") == false)
     }
 }

@@ -34,3 +34,8 @@ int ve_nice_agent_add_remote_candidate(NiceAgent *agent, unsigned stream_id, con
 int ve_nice_agent_local_credentials(NiceAgent *agent, unsigned stream_id, char *ufrag, size_t ufrag_size, char *pwd, size_t pwd_size);
 /// Disconnects the agent's signal handlers (before it is released, so nothing calls into freed memory).
 void ve_nice_agent_disconnect(NiceAgent *agent);
+/// nice_agent_close_async: releases TURN allocations and stops the agent's timers; `*done` is
+/// set to 1 (atomically) on the agent's main-context thread when that is finished.
+void ve_nice_agent_close(NiceAgent *agent, int *done);
+/// Reads `*flag` atomically (as `ve_nice_agent_close` sets it).
+int ve_atomic_get(int *flag);
