@@ -96,15 +96,11 @@ struct DTLSBenchmarks {
     /// Median ms from adding both calls to each side's first received RTP packet (the later
     /// side), audio already running on both engines, DTLS-SRTP and SDES calls alternating.
     private func connectionTime() throws {
-        let speech = WAVAudio(sampleRate: 48_000, channelCount: 1, samples: (0..<48_000).map { Int16(truncatingIfNeeded: ($0 % 96) * 300 - 14_000) })
-        let alice = try VoiceEngine(configuration: EngineBenchmarks.configuration(device: .wavFile(speech, loops: true, recordsPlayback: false), maximumCalls: 2))
-        let bob = try VoiceEngine(configuration: EngineBenchmarks.configuration(device: .wavFile(speech, loops: true, recordsPlayback: false), maximumCalls: 2))
+        let (alice, bob) = try Self.runningEngines()
         defer {
             alice.shutdown()
             bob.shutdown()
         }
-        try alice.start()
-        try bob.start()
         let aliceCertificate = try DTLSCertificate(), bobCertificate = try DTLSCertificate()
         var dtls: [Double] = [], sdes: [Double] = []
         for round in 0..<(2 * connections) {
@@ -139,15 +135,11 @@ struct DTLSBenchmarks {
     /// both calls added) to each side's first received RTP packet, over ICE and DTLS-SRTP,
     /// against the same calls on plain sockets keyed by SDES (alternating).
     private func iceConnectionTime() throws {
-        let speech = WAVAudio(sampleRate: 48_000, channelCount: 1, samples: (0..<48_000).map { Int16(truncatingIfNeeded: ($0 % 96) * 300 - 14_000) })
-        let alice = try VoiceEngine(configuration: EngineBenchmarks.configuration(device: .wavFile(speech, loops: true, recordsPlayback: false), maximumCalls: 2))
-        let bob = try VoiceEngine(configuration: EngineBenchmarks.configuration(device: .wavFile(speech, loops: true, recordsPlayback: false), maximumCalls: 2))
+        let (alice, bob) = try Self.runningEngines()
         defer {
             alice.shutdown()
             bob.shutdown()
         }
-        try alice.start()
-        try bob.start()
         let aliceCertificate = try DTLSCertificate(), bobCertificate = try DTLSCertificate()
         var ice: [Double] = [], sdes: [Double] = []
         for round in 0..<(2 * connections) {
@@ -201,6 +193,16 @@ struct DTLSBenchmarks {
                                    baseline: "the same calls on sockets keyed by SDES", baselineValue: baseline, ratio: ours / baseline))
         report.add(BenchmarkFigure(group: Self.group, name: "answer to first packet, ICE + DTLS, worst", value: ice.max() ?? 0, unit: "ms",
                                    baseline: "the same calls on sockets keyed by SDES", baselineValue: sdes.max() ?? 0, ratio: nil))
+    }
+
+    /// Two engines on virtual devices (a tone, looped), audio running.
+    private static func runningEngines() throws -> (VoiceEngine, VoiceEngine) {
+        let tone = WAVAudio(sampleRate: 48_000, channelCount: 1, samples: (0..<48_000).map { Int16(truncatingIfNeeded: ($0 % 96) * 300 - 14_000) })
+        let alice = try VoiceEngine(configuration: EngineBenchmarks.configuration(device: .wavFile(tone, loops: true, recordsPlayback: false), maximumCalls: 2))
+        let bob = try VoiceEngine(configuration: EngineBenchmarks.configuration(device: .wavFile(tone, loops: true, recordsPlayback: false), maximumCalls: 2))
+        try alice.start()
+        try bob.start()
+        return (alice, bob)
     }
 
     /// Adds each call to its engine, runs `answer`, and returns the ms until both calls have

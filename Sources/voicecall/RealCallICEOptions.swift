@@ -67,19 +67,7 @@ struct RealCallICEOptions: Equatable {
 
     /// `HOST:PORT` or `[IPV6]:PORT`, the port 1…65535 (checked as text before it becomes a number).
     static func server(_ text: String, option: String) throws(RealCallFailure) -> ServerText {
-        let host: Substring
-        let portText: Substring
-        if text.hasPrefix("["), let close = text.firstIndex(of: "]") {
-            host = text[text.index(after: text.startIndex)..<close]
-            let rest = text[text.index(after: close)...]
-            guard rest.hasPrefix(":") else { throw .usage("\(option) needs HOST:PORT or [IPV6]:PORT, got \(text.debugDescription)") }
-            portText = rest.dropFirst()
-        } else if let colon = text.lastIndex(of: ":"), !text[..<colon].contains(":") {
-            host = text[..<colon]
-            portText = text[text.index(after: colon)...]
-        } else {
-            throw .usage("\(option) needs HOST:PORT or [IPV6]:PORT, got \(text.debugDescription)")
-        }
+        let (host, portText) = try RealCallOptions.hostAndPort(text, option: option)
         guard !host.isEmpty, host.utf8.count <= 253 else { throw .usage("\(option) needs a host name or IP address, got \(text.debugDescription)") }
         guard portText.utf8.count <= 5, portText.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let port = UInt16(portText), port > 0 else {
             throw .usage("\(option) needs a port 1…65535, got \(String(portText).debugDescription)")

@@ -182,21 +182,22 @@ struct RealCallOptions: Equatable {
         }
     }
 
-    /// `HOST:PORT` or `[IPV6]:PORT`, the host numeric.
-    static func endpoint(_ text: String, option: String) throws(RealCallFailure) -> UDPEndpoint {
-        let host: Substring
-        let portText: Substring
+    /// `HOST:PORT` or `[IPV6]:PORT` split into its host and port text (neither checked further).
+    static func hostAndPort(_ text: String, option: String) throws(RealCallFailure) -> (host: Substring, port: Substring) {
         if text.hasPrefix("["), let close = text.firstIndex(of: "]") {
-            host = text[text.index(after: text.startIndex)..<close]
             let rest = text[text.index(after: close)...]
             guard rest.hasPrefix(":") else { throw .usage("\(option) needs HOST:PORT or [IPV6]:PORT, got \(text.debugDescription)") }
-            portText = rest.dropFirst()
-        } else if let colon = text.lastIndex(of: ":"), !text[..<colon].contains(":") {
-            host = text[..<colon]
-            portText = text[text.index(after: colon)...]
-        } else {
+            return (text[text.index(after: text.startIndex)..<close], rest.dropFirst())
+        }
+        guard let colon = text.lastIndex(of: ":"), !text[..<colon].contains(":") else {
             throw .usage("\(option) needs HOST:PORT or [IPV6]:PORT, got \(text.debugDescription)")
         }
+        return (text[..<colon], text[text.index(after: colon)...])
+    }
+
+    /// `HOST:PORT` or `[IPV6]:PORT`, the host numeric.
+    static func endpoint(_ text: String, option: String) throws(RealCallFailure) -> UDPEndpoint {
+        let (host, portText) = try hostAndPort(text, option: option)
         guard let port = UInt16(portText) else {
             throw .usage("\(option) needs a port 0…65535, got \(String(portText).debugDescription)")
         }
