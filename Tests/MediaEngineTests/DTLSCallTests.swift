@@ -3,7 +3,6 @@ import AudioDevices
 @testable import CallCore
 @testable import MediaEngine
 import SRTP
-import Synchronization
 import Testing
 import TestSupport
 import Transport
@@ -44,14 +43,7 @@ import Transport
         try bob.engine.addCall(bob.call, transport: CallTransport(rtp: bob.socket, dtls: bobKeying))
         // The allocations of each of Bob's audio cycles once keyed: the handshake runs on the
         // network thread, and the audio thread's path stays allocation-free with DTLS on.
-        let worst = Atomic<Int>(0), measured = Atomic<Int>(0), last = Atomic<Int>(-1), keyed = Atomic<Bool>(false)
-        bob.engine.setCycleObserver {
-            let now = AllocationCounter.current
-            let previous = last.exchange(now, ordering: .relaxed)
-            guard previous >= 0, keyed.load(ordering: .relaxed) else { return }
-            measured.add(1, ordering: .relaxed)
-            if now - previous > worst.load(ordering: .relaxed) { worst.store(now - previous, ordering: .relaxed) }
-        }
+        let probe = CycleAllocationProbe(bob.engine)
         try alice.engine.start()
         try bob.engine.start()
         func connected(_ event: VoiceEngineEvent) -> Bool {
@@ -69,17 +61,17 @@ import Transport
         // Measured from half a second of media on (set here, read on the audio thread).
         let deadline = MonotonicClock.nanoseconds + 90_000_000_000
         while Self.received(bob) < 75 && MonotonicClock.nanoseconds < deadline { VoiceEngineTests.sleep(seconds: 0.02) }
-        keyed.store(true, ordering: .relaxed)
+        probe.arm()
         // 3 s of media each way, however long a loaded machine takes (the bound is for a stuck engine).
         while (Self.received(alice) < 150 || Self.received(bob) < 150) && MonotonicClock.nanoseconds < deadline {
             VoiceEngineTests.sleep(seconds: 0.05)
         }
         alice.engine.stop()
         bob.engine.stop()
-        bob.engine.setCycleObserver(nil)
+        CycleAllocationProbe.detach(bob.engine)
         if AllocationCounter.isCounting {
-            #expect(measured.load(ordering: .relaxed) > 30)
-            #expect(worst.load(ordering: .relaxed) == 0, "an audio cycle allocated \(worst.load(ordering: .relaxed)) times")
+            #expect(probe.measured > 30)
+            #expect(probe.worst == 0, "an audio cycle allocated \(probe.worst) times")
         }
         let bobStatistics = try #require(bob.engine.statistics(of: bob.engine.callIDs[0]))
         let aliceStatistics = try #require(alice.engine.statistics(of: alice.engine.callIDs[0]))
