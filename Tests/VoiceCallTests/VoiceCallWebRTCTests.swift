@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: Apache-2.0
+import Foundation
+import Testing
+import TestSupport
+@testable import voicecall
+
+/// Issue 25: `voicecall call --ice --dtls` answers a WebRTC peer's offer — aiortc (PyPI, in
+/// the virtual environment `scripts/aiortc-venv` makes; an outside peer, never vendored) —
+/// over ICE on loopback with DTLS-SRTP and Opus, WAV files both ways, the SDP through files.
+/// Skipped without the environment unless `VOICEENGINE_REQUIRE_AIORTC=1` (CI).
+@Suite(.serialized) struct VoiceCallWebRTCTests {
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let python = ProcessInfo.processInfo.environment["VOICEENGINE_AIORTC_PYTHON"]
+        ?? repository.appendingPathComponent(".build/aiortc-venv/bin/python").path
+    static let required = ProcessInfo.processInfo.environment["VOICEENGINE_REQUIRE_AIORTC"] == "1"
+
+    @Test func aiortcOffersAndVoicecallAnswers() throws {
+        guard FileManager.default.isExecutableFile(atPath: Self.python) else {
+            #expect(!Self.required, "VOICEENGINE_REQUIRE_AIORTC=1 but \(Self.python) is missing: scripts/aiortc-venv")
+            return
+        }
+        let directory = try RealCallSupport.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (aliceIn, aliceSpeech) = try RealCallSupport.speech(seconds: 3, from: 1, in: directory, name: "alice.wav")
+        let (bobIn, bobSpeech) = try RealCallSupport.speech(seconds: 3, from: 4, in: directory, name: "bob.wav")
+        let offer = directory.appendingPathComponent("offer.sdp").path, answer = directory.appendingPathComponent("answer.sdp").path
+        let heardByAiortc = directory.appendingPathComponent("heard-by-aiortc.wav")
+        let heardByVoicecall = directory.appendingPathComponent("heard-by-voicecall.wav")
+        let aiortc = try BackgroundProcess(URL(fileURLWithPath: Self.python), [
+            Self.repository.appendingPathComponent("scripts/aiortc-peer.py").path, "offer", "--loopback", "--play", aliceIn.path,
+            "--record", heardByAiortc.path, "--offer-out", offer, "--answer-in", answer, "--seconds", "4", "--timeout", "60",
+        ])
+        VoiceCallDTLSTests.waitFor(offer, from: aiortc)
+        let voicecall = try BackgroundProcess(VoiceCallProcess.executable, [
+            "call", "--ice", "--dtls", "--listen", "127.0.0.1:0", "--input", bobIn.path, "--output", heardByVoicecall.path,
+            "--sdp", offer, "--answer-out", answer, "--seconds", "8",
+        ])
+        let voicecallEnd = voicecall.wait(timeoutSeconds: 60)
+        let aiortcEnd = aiortc.wait(timeoutSeconds: 60)
+        #expect(aiortcEnd.status == 0, "aiortc: \(aiortcEnd.standardError.suffix(2_000))")
+        #expect(voicecallEnd.status == 0, "voicecall: \(voicecallEnd.standardError.suffix(2_000))")
+        #expect(voicecallEnd.standardError.contains("DTLS-SRTP connected"), "\(voicecallEnd.standardError)")
+        let answerText = try String(contentsOfFile: answer, encoding: .utf8)
+        #expect(answerText.contains("a=setup:active") && answerText.contains("a=fingerprint:sha-256") && answerText.contains("a=ice-ufrag:"),
+                "\(answerText)")
+        let byVoicecall = try RealCallSupport.similarity(of: heardByVoicecall, to: aliceSpeech)
+        let byAiortc = try RealCallSupport.similarity(of: heardByAiortc, to: bobSpeech)
+        print("voicecall ⇄ aiortc: aiortc → voicecall \(byVoicecall.correlation), voicecall → aiortc \(byAiortc.correlation)")
+        #expect(byVoicecall.correlation > RealCallSupport.sameSpeech, "voicecall heard aiortc: \(byVoicecall)")
+        #expect(byAiortc.correlation > RealCallSupport.sameSpeech, "aiortc heard voicecall: \(byAiortc)")
+    }
+}
