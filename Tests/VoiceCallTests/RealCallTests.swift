@@ -43,39 +43,15 @@ import Transport
     @Test func callOfferAnswerThroughFilesBothWays() throws {
         let directory = try RealCallSupport.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let (aliceIn, aliceSpeech) = try RealCallSupport.speech(seconds: 2, from: 1, in: directory, name: "alice.wav")
-        // Another excerpt of the same speaker: the Bob fixture through Opus at 24 kbps scores
-        // ~0.45 on this waveform measure even over a clean send → receive, which would make
-        // the bound about the voice rather than the call.
-        let (bobIn, bobSpeech) = try RealCallSupport.speech(seconds: 2, from: 4, in: directory, name: "bob.wav")
-        let offer = directory.appendingPathComponent("offer.sdp").path
-        let answer = directory.appendingPathComponent("answer.sdp").path
-        let aliceOut = directory.appendingPathComponent("heard-by-alice.wav")
-        let bobOut = directory.appendingPathComponent("heard-by-bob.wav")
-        // Port 0: each binds its own, and the offer and answer carry them.
-        let alice = try BackgroundProcess(voicecall, ["call", "--listen", "127.0.0.1:0", "--input", aliceIn.path,
-                                                      "--output", aliceOut.path, "--offer-out", offer, "--answer-in", answer])
-        while !FileManager.default.fileExists(atPath: offer) && alice.process.isRunning { usleep(20_000) }
-        let bob = try BackgroundProcess(voicecall, ["call", "--listen", "127.0.0.1:0", "--input", bobIn.path,
-                                                    "--output", bobOut.path, "--sdp", offer, "--answer-out", answer])
-        let bobEnd = bob.wait(timeoutSeconds: 20)
-        let aliceEnd = alice.wait(timeoutSeconds: 20)
-        #expect(aliceEnd.status == 0, "\(aliceEnd.standardError)")
-        #expect(bobEnd.status == 0, "\(bobEnd.standardError)")
-        let offerText = try String(contentsOfFile: offer, encoding: .utf8)
+        let call = try RealCallSupport.callBothWays(voicecall, options: [], in: directory)
+        RealCallSupport.expectHeardBothWays(call, "voicecall call ⇄ call")
+        let offerText = try String(contentsOfFile: call.offer, encoding: .utf8)
         #expect(offerText.contains("a=rtcp-mux") && offerText.contains("opus/48000/2"))
-        let heardByBob = try RealCallSupport.similarity(of: bobOut, to: aliceSpeech)
-        let heardByAlice = try RealCallSupport.similarity(of: aliceOut, to: bobSpeech)
-        print("voicecall call ⇄ call: alice → bob \(heardByBob.correlation) (\(heardByBob.seconds) s), bob → alice \(heardByAlice.correlation) (\(heardByAlice.seconds) s)")
-        #expect(heardByBob.correlation > RealCallSupport.sameSpeech)
-        #expect(heardByAlice.correlation > RealCallSupport.sameSpeech)
-        // The recordings end with the speech, not with seconds of concealment after it.
-        #expect(abs(heardByBob.seconds - 2) < 0.5 && abs(heardByAlice.seconds - 2) < 0.5, "\(heardByBob.seconds) s, \(heardByAlice.seconds) s")
         // Neither heard itself: the streams are not crossed.
-        #expect(try RealCallSupport.similarity(of: bobOut, to: bobSpeech).correlation < 0.5)
+        #expect(call.bobHeardHimself < 0.5)
         // Status lines name the suite, never the key (which only the SDP files hold).
         let key = try #require(offerText.split(separator: "inline:").dropFirst().first?.prefix(12))
-        #expect(!aliceEnd.standardError.contains(key) && !bobEnd.standardError.contains(key))
+        #expect(!call.alice.standardError.contains(key) && !call.bob.standardError.contains(key))
     }
 
     /// Each failure: its exit status, and a message a person can act on.

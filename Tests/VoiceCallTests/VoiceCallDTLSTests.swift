@@ -77,29 +77,10 @@ import Transport
     @Test func callKeyedByDTLSBothWays() throws {
         let directory = try RealCallSupport.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let (aliceIn, aliceSpeech) = try RealCallSupport.speech(seconds: 2, from: 1, in: directory, name: "alice.wav")
-        let (bobIn, bobSpeech) = try RealCallSupport.speech(seconds: 2, from: 4, in: directory, name: "bob.wav")
-        let offer = directory.appendingPathComponent("offer.sdp").path
-        let answer = directory.appendingPathComponent("answer.sdp").path
-        let aliceOut = directory.appendingPathComponent("heard-by-alice.wav")
-        let bobOut = directory.appendingPathComponent("heard-by-bob.wav")
-        let alice = try BackgroundProcess(voicecall, ["call", "--dtls", "--listen", "127.0.0.1:0", "--input", aliceIn.path,
-                                                      "--output", aliceOut.path, "--offer-out", offer, "--answer-in", answer])
-        Self.waitFor(offer, from: alice)
-        let bob = try BackgroundProcess(voicecall, ["call", "--dtls", "--listen", "127.0.0.1:0", "--input", bobIn.path,
-                                                    "--output", bobOut.path, "--sdp", offer, "--answer-out", answer])
-        let bobEnd = bob.wait(timeoutSeconds: 20)
-        let aliceEnd = alice.wait(timeoutSeconds: 20)
-        #expect(aliceEnd.status == 0, "\(aliceEnd.standardError)")
-        #expect(bobEnd.status == 0, "\(bobEnd.standardError)")
-        #expect(aliceEnd.standardError.contains("DTLS-SRTP as server") && bobEnd.standardError.contains("DTLS-SRTP as client"))
-        #expect(aliceEnd.standardError.contains("DTLS-SRTP connected") && bobEnd.standardError.contains("DTLS-SRTP connected"))
-        let heardByBob = try RealCallSupport.similarity(of: bobOut, to: aliceSpeech)
-        let heardByAlice = try RealCallSupport.similarity(of: aliceOut, to: bobSpeech)
-        print("voicecall call --dtls ⇄ call --dtls: alice → bob \(heardByBob.correlation) (\(heardByBob.seconds) s), bob → alice \(heardByAlice.correlation) (\(heardByAlice.seconds) s)")
-        #expect(heardByBob.correlation > RealCallSupport.sameSpeech)
-        #expect(heardByAlice.correlation > RealCallSupport.sameSpeech)
-        #expect(abs(heardByBob.seconds - 2) < 0.5 && abs(heardByAlice.seconds - 2) < 0.5, "\(heardByBob.seconds) s, \(heardByAlice.seconds) s")
+        let call = try RealCallSupport.callBothWays(voicecall, options: ["--dtls"], in: directory)
+        RealCallSupport.expectHeardBothWays(call, "voicecall call --dtls ⇄ call --dtls")
+        #expect(call.alice.standardError.contains("DTLS-SRTP as server") && call.bob.standardError.contains("DTLS-SRTP as client"))
+        #expect(call.alice.standardError.contains("DTLS-SRTP connected") && call.bob.standardError.contains("DTLS-SRTP connected"))
     }
 
     /// The sender's answer reaches the receiver with another fingerprint (its first byte
