@@ -6,7 +6,7 @@ deps:
 	scripts/install-deps
 
 test-deps:
-	scripts/install-deps --test --aiortc
+	scripts/install-deps --test --aiortc --nat
 	scripts/aiortc-venv >/dev/null
 
 ## A demo call: two softphones through the CallKit-style flow, SRTP/Opus over UDP on 127.0.0.1
@@ -21,7 +21,7 @@ demo: deps
 ## the ALSA "pulse" PCM, the engine's network thread) starved, and a call on the PulseAudio
 ## loopback underran (echo 5-23 dB down instead of 30; 30+ at nice -10, same load). The first
 ## stage runs everything else in parallel.
-REALTIME_SUITES = VoiceEngineTests|DTLSCallTests|ICECallTests|WebRTCInteropTests|LatencyCommandTests|RelayCommandTests|DeviceBackendTests|RingtoneBackendTests|CallEngineTests|EmbeddingExampleTests|RealCallTests|HostileInputTests|KeyAndRecordingTests|GStreamerInteropTests|RealALSATests|VoiceEngineRealDeviceTests|AudioSessionRealDeviceTests|VoiceCallDTLSTests|VoiceCallDTLSDeviceTests|DemoCommandTests/realTimeDemo|VoiceCallICETests|VoiceCallWebRTCTests
+REALTIME_SUITES = VoiceEngineTests|DTLSCallTests|ICECallTests|WebRTCInteropTests|LatencyCommandTests|RelayCommandTests|DeviceBackendTests|RingtoneBackendTests|CallEngineTests|EmbeddingExampleTests|RealCallTests|HostileInputTests|KeyAndRecordingTests|GStreamerInteropTests|RealALSATests|VoiceEngineRealDeviceTests|AudioSessionRealDeviceTests|VoiceCallDTLSTests|VoiceCallDTLSDeviceTests|DemoCommandTests/realTimeDemo|VoiceCallICETests|VoiceCallWebRTCTests|VoiceCallNATTests
 
 ## At most this many test cases at once in the parallel stage. Swift Testing starts every test
 ## at once by default and all of them share the cooperative pool (one thread per core): a test

@@ -81,6 +81,17 @@ extension Errno {
     public static let noBufferSpace = Errno(rawValue: ENOBUFS)
     /// `ECONNREFUSED`: connection refused (UDP: an ICMP port unreachable for an earlier send).
     public static let connectionRefused = Errno(rawValue: ECONNREFUSED)
+    /// `EHOSTUNREACH`: no route to host (UDP: an ICMP host unreachable for an earlier send).
+    public static let hostUnreachable = Errno(rawValue: EHOSTUNREACH)
+    /// `ENETUNREACH`: network unreachable (UDP: an ICMP network unreachable for an earlier
+    /// send, or no route from this host).
+    public static let networkUnreachable = Errno(rawValue: ENETUNREACH)
+
+    /// Whether a UDP socket's call failed with an ICMP error for an earlier datagram (port,
+    /// host or network unreachable): what the network said about a send, not a broken socket.
+    public var isUnreachableReport: Bool {
+        self == .connectionRefused || self == .hostUnreachable || self == .networkUnreachable
+    }
 
     /// Symbolic names of the codes named above (`EWOULDBLOCK` is `EAGAIN` on Linux).
     private static func name(of code: Int32) -> String? {
@@ -105,6 +116,8 @@ extension Errno {
         case EADDRNOTAVAIL: "EADDRNOTAVAIL"
         case ENOBUFS: "ENOBUFS"
         case ECONNREFUSED: "ECONNREFUSED"
+        case EHOSTUNREACH: "EHOSTUNREACH"
+        case ENETUNREACH: "ENETUNREACH"
         default: nil
         }
     }

@@ -36,11 +36,9 @@ extension UDPSocket {
         let code = Errno.current
         switch code {
         case .resourceTemporarilyUnavailable, .wouldBlock, .noBufferSpace: return .dropped
-        case .connectionRefused: return .refused
-        default:
-            // ICMP host or network unreachable: nobody there either.
-            if code.rawValue == EHOSTUNREACH || code.rawValue == ENETUNREACH { return .refused }
-            throw SocketError(function: "sendto", code: code)
+        // ICMP port, host or network unreachable: nobody there.
+        case let code where code.isUnreachableReport: return .refused
+        default: throw SocketError(function: "sendto", code: code)
         }
     }
 

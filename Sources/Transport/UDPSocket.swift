@@ -87,9 +87,10 @@ public final class UDPSocket: @unchecked Sendable {
         if sent >= 0 { return true }
         switch Errno.current {
         case .resourceTemporarilyUnavailable, .wouldBlock, .noBufferSpace: return false
-        // Loopback reports a closed peer port from an earlier send as ECONNREFUSED; for RTP
-        // that is a lost datagram, not a broken socket.
-        case .connectionRefused: return false
+        // An ICMP error for an earlier send (ECONNREFUSED for a closed port, EHOSTUNREACH or
+        // ENETUNREACH from a router that cannot deliver): for RTP a lost datagram, not a
+        // broken socket.
+        case let code where code.isUnreachableReport: return false
         case let code: throw SocketError(function: "sendto", code: code)
         }
     }
@@ -120,7 +121,8 @@ public final class UDPSocket: @unchecked Sendable {
             switch Errno.current {
             case .resourceTemporarilyUnavailable, .wouldBlock: return nil
             case .interrupted: continue
-            case .connectionRefused: continue  // an ICMP error from an earlier send, not a datagram
+            // An ICMP error from an earlier send (port, host or network unreachable), not a datagram.
+            case let code where code.isUnreachableReport: continue
             case let code: throw SocketError(function: "recvfrom", code: code)
             }
         }

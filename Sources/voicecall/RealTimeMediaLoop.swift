@@ -522,13 +522,21 @@ final class RealTimeMediaLoop {
         if pathConnectedAt == nil, now - start >= plan.giveUpSeconds * 1_000 { throw RealCallICE.timedOut(plan.giveUpSeconds) }
     }
 
+    /// Why a peer at a private address may never be heard from, when we send to one: a NAT in
+    /// front of it lets nothing in that it did not ask for.
+    private var natHint: String {
+        guard let remote, remote.scope == .privateNetwork else { return "" }
+        return "; \(remote.endpoint.host) is a private address, which nothing outside its own network reaches:"
+            + " behind a NAT, run both sides with --ice (and --stun or --turn)"
+    }
+
     /// Whether the plan says the call is over at `now`; throws when the peer is unreachable.
     private func isOver(atMs now: Double) throws(RealCallFailure) -> Bool {
         // A failure kept for after the recording (the association failed once media flowed).
         if outcome.failure != nil { return true }
         let giveUpMs = plan.giveUpSeconds * 1_000
         if reachability.isUnreachable(atMs: now) {
-            throw .unreachable("\(remote.map { "\($0)" } ?? "the peer") refused every packet (ICMP port unreachable) for \(Self.seconds(plan.giveUpSeconds)) and sent nothing that authenticates; is the other side running and listening there?")
+            throw .unreachable("\(remote.map { "\($0)" } ?? "the peer") refused every packet (ICMP port, host or network unreachable) for \(Self.seconds(plan.giveUpSeconds)) and sent nothing that authenticates; is the other side running and listening there?" + natHint)
         }
         // A key that ran out ends the call: nothing more can be sent, or nothing the peer sends
         // is accepted (voicecall does not re-key).
@@ -545,7 +553,8 @@ final class RealTimeMediaLoop {
         if plan.expectsMedia, firstMedia == nil, !awaitsKeys, !awaitsPath, now - (keyedAt ?? pathConnectedAt ?? start) >= giveUpMs {
             throw .unreachable("no SRTP packet that authenticates arrived in \(Self.seconds(plan.giveUpSeconds))"
                 + (keyedAt == nil ? "" : " after the DTLS-SRTP handshake")
-                + " on \(localDescription) (\(Self.arrivals(media.statistics.transport))); check the address, the port, the key and the firewall")
+                + " on \(localDescription) (\(Self.arrivals(media.statistics.transport))); check the address, the port, the key and the firewall"
+                + natHint)
         }
         // The peer hung up (close_notify): over, after a moment for what the jitter buffer
         // still holds to play out into the recording.

@@ -2,10 +2,12 @@
 import Foundation
 import Testing
 
-/// A coturn `turnserver` on 127.0.0.1 for one test: a free listening port, a random relay
-/// port range, its files (log, pid, user database) in a temporary directory, one static
-/// long-term user. Loopback peers are allowed (coturn refuses to relay to 127.0.0.0/8
-/// otherwise). `stop()` kills it and removes its directory; call it in a `defer`.
+/// A coturn `turnserver` for one test, STUN and TURN on one port: on 127.0.0.1 (a free
+/// listening port), or in a network namespace of a `NATTestbed` at an address of its own
+/// (port 3478: nothing else runs there); a random relay port range, its files (log, pid, user
+/// database) in a temporary directory, one static long-term user. Loopback peers are allowed
+/// (coturn refuses to relay to 127.0.0.0/8 otherwise). `stop()` kills it and removes its
+/// directory; call it in a `defer`.
 final class LoopbackTURNServer {
     /// The static user and its password.
     static let user = "voiceengine"
@@ -19,21 +21,23 @@ final class LoopbackTURNServer {
     /// Whether the TURN tests run.
     static let enabled = required || executable != nil
 
+    let address: String
     let port: UInt16
     let directory: URL
     private let process: Process
 
-    /// Starts the server and waits (bounded) until its port is bound.
-    init() throws {
+    /// Starts the server on `address` (in `namespace`, when given) and waits (bounded) until
+    /// its port is bound.
+    init(address: String = "127.0.0.1", namespace: String? = nil) throws {
         let executable = try #require(Self.executable, "turnserver is missing: scripts/install-deps --aiortc installs coturn")
-        port = RealCallSupport.freePort()
+        self.address = address
+        port = namespace == nil ? RealCallSupport.freePort() : 3478
         directory = try RealCallSupport.directory()
         // A 40-port relay range somewhere in the dynamic ports: two runs side by side rarely meet.
         let relayBase = Int.random(in: 50_000...64_000)
         let process = Process()
-        process.executableURL = executable
-        process.arguments = [
-            "-n", "--listening-ip=127.0.0.1", "--relay-ip=127.0.0.1", "--listening-port=\(port)",
+        let arguments = [
+            "-n", "--listening-ip=\(address)", "--relay-ip=\(address)", "--listening-port=\(port)",
             "--min-port=\(relayBase)", "--max-port=\(relayBase + 40)", "--lt-cred-mech",
             "--user=\(Self.user):\(Self.password)", "--realm=voiceengine.test", "--fingerprint", "--no-tls", "--no-dtls",
             "--no-cli", "--allow-loopback-peers", "--no-stdout-log", "--simple-log",
@@ -41,14 +45,39 @@ final class LoopbackTURNServer {
             "--pidfile=\(directory.appendingPathComponent("turnserver.pid").path)",
             "--userdb=\(directory.appendingPathComponent("turndb").path)",
         ]
+        if let namespace {
+            (process.executableURL, process.arguments) = NATTestbed.command(in: namespace, executable.path, arguments)
+        } else {
+            (process.executableURL, process.arguments) = (executable, arguments)
+        }
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         self.process = process
         try process.run()
-        guard RealCallSupport.waitUntilBound(port: port, timeoutSeconds: 20) else {
+        let bound = namespace == nil ? RealCallSupport.waitUntilBound(port: port, timeoutSeconds: 20)
+                                     : Self.waitUntilBound(port: port, in: process, timeoutSeconds: 20)
+        guard bound else {
             stop()
             throw TURNServerDidNotStart(log: (try? String(contentsOf: directory.appendingPathComponent("turnserver.log"), encoding: .utf8)) ?? "")
         }
+    }
+
+    /// Waits until `process` (in its own network namespace) has a UDP socket bound to `port`,
+    /// read from its own view of the sockets (`/proc/PID/net/udp`).
+    private static func waitUntilBound(port: UInt16, in process: Process, timeoutSeconds: Double) -> Bool {
+        let local = String(format: ":%04X", port)
+        let deadline = Date().addingTimeInterval(timeoutSeconds)
+        while Date() < deadline && process.isRunning {
+            let table = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/net/udp", encoding: .utf8)) ?? ""
+            if table.split(separator: "\n").contains(where: { $0.split(separator: " ").dropFirst().first?.hasSuffix(local) == true }) { return true }
+            usleep(10_000)
+        }
+        return false
+    }
+
+    /// What the server logged so far (its last 4,000 characters): why it refused a request.
+    var log: String {
+        String(((try? String(contentsOf: directory.appendingPathComponent("turnserver.log"), encoding: .utf8)) ?? "").suffix(4_000))
     }
 
     /// Kills the server (SIGKILL after a grace period) and removes its files.
@@ -64,7 +93,7 @@ final class LoopbackTURNServer {
     }
 
     /// `--turn HOST:PORT` and the user, for voicecall.
-    var arguments: [String] { ["--turn", "127.0.0.1:\(port)", "--turn-user", Self.user] }
+    var arguments: [String] { ["--turn", "\(address):\(port)", "--turn-user", Self.user] }
 }
 
 /// coturn did not bind its port in time; its log says why.

@@ -147,11 +147,29 @@ enum RealCallSupport {
         var bobHeardHimself: Double
     }
 
-    /// Two `voicecall call` processes with `options` each on 127.0.0.1, the offer and answer
-    /// through files in `directory`: Alice offers 2 s of one excerpt, Bob answers with 2 s of
-    /// another (the same speaker: another voice through Opus scores lower on this waveform
-    /// measure even over a clean call, which would make the bound about the voice).
-    static func callBothWays(_ voicecall: URL, options: [String], in directory: URL, timeoutSeconds: Double = 20) throws -> TwoWayCall {
+    /// Where one side of a two-process call runs: a network namespace (nil: the test's own)
+    /// and its `--listen`.
+    struct CallSide {
+        var namespace: String?
+        var listen: String
+        /// On 127.0.0.1 in the test's namespace, at a port of its own choosing.
+        static let loopback = CallSide(namespace: nil, listen: "127.0.0.1:0")
+
+        /// `voicecall arguments…` started where this side runs.
+        func start(_ voicecall: URL, _ arguments: [String]) throws -> BackgroundProcess {
+            guard let namespace else { return try BackgroundProcess(voicecall, arguments) }
+            let (executable, wrapped) = NATTestbed.command(in: namespace, voicecall.path, arguments)
+            return try BackgroundProcess(executable, wrapped)
+        }
+    }
+
+    /// Two `voicecall call` processes with `options` each (on 127.0.0.1 unless placed
+    /// elsewhere), the offer and answer through files in `directory`: Alice offers 2 s of one
+    /// excerpt, Bob answers with 2 s of another (the same speaker: another voice through Opus
+    /// scores lower on this waveform measure even over a clean call, which would make the bound
+    /// about the voice).
+    static func callBothWays(_ voicecall: URL, options: [String], in directory: URL, timeoutSeconds: Double = 20,
+                             alice aliceSide: CallSide = .loopback, bob bobSide: CallSide = .loopback) throws -> TwoWayCall {
         let (aliceIn, aliceSpeech) = try speech(seconds: 2, from: 1, in: directory, name: "alice.wav")
         let (bobIn, bobSpeech) = try speech(seconds: 2, from: 4, in: directory, name: "bob.wav")
         let offer = directory.appendingPathComponent("offer.sdp").path
@@ -159,17 +177,20 @@ enum RealCallSupport {
         let aliceOut = directory.appendingPathComponent("heard-by-alice.wav")
         let bobOut = directory.appendingPathComponent("heard-by-bob.wav")
         // Port 0: each binds its own, and the offer and answer carry them.
-        let alice = try BackgroundProcess(voicecall, ["call"] + options + ["--listen", "127.0.0.1:0", "--input", aliceIn.path,
-                                                                          "--output", aliceOut.path, "--offer-out", offer, "--answer-in", answer])
+        let alice = try aliceSide.start(voicecall, ["call"] + options + ["--listen", aliceSide.listen, "--input", aliceIn.path,
+                                                                         "--output", aliceOut.path, "--offer-out", offer, "--answer-in", answer])
         let deadline = Date().addingTimeInterval(30)
         while !FileManager.default.fileExists(atPath: offer) && alice.process.isRunning && Date() < deadline { usleep(20_000) }
-        let bob = try BackgroundProcess(voicecall, ["call"] + options + ["--listen", "127.0.0.1:0", "--input", bobIn.path,
-                                                                        "--output", bobOut.path, "--sdp", offer, "--answer-out", answer])
+        let bob = try bobSide.start(voicecall, ["call"] + options + ["--listen", bobSide.listen, "--input", bobIn.path,
+                                                                     "--output", bobOut.path, "--sdp", offer, "--answer-out", answer])
         let bobEnd = bob.wait(timeoutSeconds: timeoutSeconds)
         let aliceEnd = alice.wait(timeoutSeconds: timeoutSeconds)
         return TwoWayCall(alice: aliceEnd, bob: bobEnd, offer: offer, answer: answer,
-                          heardByBob: try similarity(of: bobOut, to: aliceSpeech), heardByAlice: try similarity(of: aliceOut, to: bobSpeech),
-                          bobHeardHimself: try similarity(of: bobOut, to: bobSpeech).correlation)
+                          // A side that failed wrote no recording: nothing heard (its exit status and
+                          // standard error say why).
+                          heardByBob: (try? similarity(of: bobOut, to: aliceSpeech)) ?? (0, 0),
+                          heardByAlice: (try? similarity(of: aliceOut, to: bobSpeech)) ?? (0, 0),
+                          bobHeardHimself: (try? similarity(of: bobOut, to: bobSpeech).correlation) ?? 0)
     }
 
     /// Both exited 0, and each recording carries the other's 2 s of speech, ending with it.
