@@ -23,6 +23,7 @@ struct FuzzTarget: Sendable {
         CallMediaTarget.plain,
         CallMediaTarget.srtp,
         DTLSRecordTarget.target,
+        STUNTarget.target,
         DirectoryStoreTarget.target,
         HistoryRowTarget.target,
     ]
