@@ -97,6 +97,15 @@ int ve_nice_agent_add_local_address(NiceAgent *agent, const char *ip) {
     return nice_agent_add_local_address(agent, &address) ? 1 : 0;
 }
 
+void ve_nice_agent_report_local_candidates(NiceAgent *agent, unsigned stream_id) {
+    ve_nice_handlers *handlers = g_object_get_data(G_OBJECT(agent), "ve-handlers");
+    if (!handlers) return;
+    GSList *candidates = nice_agent_get_local_candidates(agent, stream_id, 1);
+    for (GSList *item = candidates; item; item = item->next) ve_report_candidate(agent, item->data, handlers);
+    g_slist_free_full(candidates, (GDestroyNotify)nice_candidate_free);
+    ve_report_gathering_done(agent, stream_id, handlers);
+}
+
 int ve_nice_agent_add_remote_candidate(NiceAgent *agent, unsigned stream_id, const char *sdp) {
     NiceCandidate *candidate = nice_agent_parse_remote_candidate_sdp(agent, stream_id, sdp);
     if (!candidate) return 0;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import CallCore
 import SessionDescription
+import Transport
 
 /// Why a negotiated SDP exchange could not become a call's media.
 public enum CallNegotiationError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -16,6 +17,11 @@ public enum CallNegotiationError: Error, Equatable, Sendable, CustomStringConver
     /// A re-negotiation changed what a running call cannot take in place (`what`: rtcp-mux, the
     /// SRTP suite, or a packet time the peer's limits exclude): make new media for it.
     case needsNewMedia(String)
+    /// The peer's description carries no ICE credentials (`a=ice-ufrag`/`a=ice-pwd`): it was
+    /// made without ICE, and an ICE agent cannot check a path to it.
+    case noRemoteICE
+    /// The ICE agent refused the peer's credentials or one of its candidates.
+    case ice(ICEError)
 
     public var description: String {
         switch self {
@@ -24,6 +30,8 @@ public enum CallNegotiationError: Error, Equatable, Sendable, CustomStringConver
         case let .configuration(error): return "the negotiated configuration: \(error)"
         case let .media(error): return "the call's media: \(error)"
         case let .needsNewMedia(what): return "the running call cannot take a new \(what) in place: it needs new media"
+        case .noRemoteICE: return "the peer's description carries no a=ice-ufrag/a=ice-pwd: it was made without ICE"
+        case let .ice(error): return "the peer's ICE: \(error)"
         }
     }
 }

@@ -35,12 +35,35 @@ public enum ICEPairing {
         guard wait(a, seconds: seconds, into: &aEvents, for: { $0 == .gatheringDone }),
               wait(b, seconds: seconds, into: &bEvents, for: { $0 == .gatheringDone })
         else { return nil }
+        try introduce(a, aEvents, b, bEvents)
+        return (aEvents, bEvents)
+    }
+
+    /// An ICE restart on both agents, as a re-offer with new credentials and its answer make
+    /// it (RFC 8445 §9): each restarts, then gets the other's new credentials and candidates.
+    /// Events waiting on either agent before the restart are dropped. Returns each agent's
+    /// events from the restart on (nil for one that did not report its candidates again).
+    /// - Throws: what the agents throw restarting, or for the other's credentials or candidates.
+    public static func restart(_ a: ICEAgent, _ b: ICEAgent, seconds: Double = 20) throws(ICEError) -> (a: [ICEEvent], b: [ICEEvent])? {
+        _ = a.takeEvents()
+        _ = b.takeEvents()
+        try a.restart()
+        try b.restart()
+        var aEvents: [ICEEvent] = [], bEvents: [ICEEvent] = []
+        guard wait(a, seconds: seconds, into: &aEvents, for: { $0 == .gatheringDone }),
+              wait(b, seconds: seconds, into: &bEvents, for: { $0 == .gatheringDone })
+        else { return nil }
+        try introduce(a, aEvents, b, bEvents)
+        return (aEvents, bEvents)
+    }
+
+    /// Gives each agent the other's credentials and the candidates among its events, complete.
+    private static func introduce(_ a: ICEAgent, _ aEvents: [ICEEvent], _ b: ICEAgent, _ bEvents: [ICEEvent]) throws(ICEError) {
         try a.setRemoteCredentials(usernameFragment: b.localCredentials.usernameFragment, password: b.localCredentials.password)
         try b.setRemoteCredentials(usernameFragment: a.localCredentials.usernameFragment, password: a.localCredentials.password)
         for line in candidates(bEvents) { try a.addRemoteCandidate(line) }
         for line in candidates(aEvents) { try b.addRemoteCandidate(line) }
         a.remoteCandidatesComplete()
         b.remoteCandidatesComplete()
-        return (aEvents, bEvents)
     }
 }

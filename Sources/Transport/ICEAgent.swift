@@ -146,8 +146,13 @@ public final class ICEAgent: @unchecked Sendable {
     /// Every event since the last call, oldest first.
     public func takeEvents() -> [ICEEvent] { inbox.takeEvents() }
 
-    /// An ICE restart (RFC 8445 §9): new local credentials (send them in a new offer) and
-    /// candidates gathered again; the peer's credentials and candidates must follow.
+    /// An ICE restart (RFC 8445 §9), made by us or answering the peer's (its new offer or
+    /// answer changed `ice-ufrag`/`ice-pwd`, RFC 8839 §4.4.1.1.1): new local credentials, the
+    /// peer's credentials and candidates forgotten, checks from scratch. Our candidates are
+    /// reported again (`ICEEvent.localCandidate` each, then `.gatheringDone`) for the new
+    /// offer or answer; give the agent the peer's new credentials and candidates as at the
+    /// start. Media waits for a pair again; a DTLS association over the agent lives on
+    /// (RFC 8842 §4: a restart does not re-key).
     public func restart() throws(ICEError) {
         try checkOpen()
         guard nice_agent_restart_stream(agent, streamID) != 0 else { throw .setupFailed("nice_agent_restart_stream failed") }
@@ -156,6 +161,7 @@ public final class ICEAgent: @unchecked Sendable {
             throw .setupFailed("no local credentials after the restart")
         }
         credentials.withLock { $0 = (Self.string(ufrag), Self.string(password)) }
+        ve_nice_agent_report_local_candidates(agent, streamID)
     }
 
     /// Stops the agent's thread and releases libnice's agent. Nothing is received after it.

@@ -72,6 +72,58 @@ import Transport
         #expect(alice.socket.localEndpoint.port > 0, "the party's own socket is unused: ICE carries the call")
     }
 
+    /// An ICE restart in the middle of a call (both sides, as a re-offer with new credentials
+    /// and its answer make it): new credentials, checks again, a pair selected again, and the
+    /// call goes on under the keys it had — no second handshake, nothing failing to
+    /// authenticate, speech flowing after it.
+    @Test func anICERestartKeepsTheCallAndItsKeys() throws {
+        let alice = try EngineParty(speech: VoiceEngineTests.alice, keyedByHandshake: true)
+        let bob = try EngineParty(speech: VoiceEngineTests.bob, keyedByHandshake: true)
+        let aliceICE = try Self.agent(.controlling), bobICE = try Self.agent(.controlled)
+        defer {
+            aliceICE.close()
+            bobICE.close()
+        }
+        let aliceCertificate = try DTLSCertificate(), bobCertificate = try DTLSCertificate()
+        let aliceKeying = DTLSKeying(certificate: aliceCertificate, configuration: .init(role: .server, remoteFingerprints: [bobCertificate.fingerprint]))
+        let bobKeying = DTLSKeying(certificate: bobCertificate, configuration: .init(role: .client, remoteFingerprints: [aliceCertificate.fingerprint]))
+        let aliceEvents = EngineEventLog(alice.engine), bobEvents = EngineEventLog(bob.engine)
+        try alice.engine.addCall(alice.call, transport: CallTransport(ice: aliceICE, dtls: aliceKeying))
+        try bob.engine.addCall(bob.call, transport: CallTransport(ice: bobICE, dtls: bobKeying))
+        #expect(try ICEPairing.exchange(aliceICE, bobICE) != nil)
+        try alice.engine.start()
+        try bob.engine.start()
+        defer {
+            alice.engine.stop()
+            bob.engine.stop()
+        }
+        func connected(_ event: VoiceEngineEvent) -> Bool { if case .dtlsConnected = event { true } else { false } }
+        #expect(aliceEvents.wait(seconds: 30, for: connected) != nil, "\(aliceEvents.all)")
+        #expect(bobEvents.wait(seconds: 30, for: connected) != nil, "\(bobEvents.all)")
+        let deadline = MonotonicClock.nanoseconds + 60_000_000_000
+        while DTLSCallTests.received(bob) < 50 && MonotonicClock.nanoseconds < deadline { VoiceEngineTests.sleep(seconds: 0.02) }
+        let credentials = aliceICE.localCredentials
+        let restarted = try #require(try ICEPairing.restart(aliceICE, bobICE))
+        #expect(aliceICE.localCredentials != credentials, "new credentials")
+        #expect(!ICEPairing.candidates(restarted.a).isEmpty, "our candidates reported again for the new offer")
+        var seen: [ICEEvent] = []
+        #expect(ICEPairing.wait(aliceICE, seconds: 30, into: &seen) { if case .selectedPair = $0 { true } else { false } },
+                "a pair selected again after the restart: \(seen)")
+        let before = (DTLSCallTests.received(alice), DTLSCallTests.received(bob))
+        while (DTLSCallTests.received(alice) < before.0 + 100 || DTLSCallTests.received(bob) < before.1 + 100)
+            && MonotonicClock.nanoseconds < deadline {
+            VoiceEngineTests.sleep(seconds: 0.05)
+        }
+        #expect(DTLSCallTests.received(alice) >= before.0 + 100 && DTLSCallTests.received(bob) >= before.1 + 100,
+                "speech flows after the restart: \(before) → \(DTLSCallTests.received(alice)), \(DTLSCallTests.received(bob))")
+        for (party, log) in [(alice, aliceEvents), (bob, bobEvents)] {
+            let statistics = try #require(party.engine.statistics(of: party.engine.callIDs[0]))
+            #expect(statistics.transport.srtp.authFailures == 0, "the keys did not change")
+            #expect(log.all.filter(connected).count == 1, "one handshake: \(log.all)")
+            #expect(!log.all.contains { if case .dtlsFailed = $0 { true } else { false } }, "\(log.all)")
+        }
+    }
+
     @Test func aTransportWithBothOrNeitherPathIsRefused() throws {
         let party = try EngineParty(speech: VoiceEngineTests.alice)
         let ice = try Self.agent(.controlling)

@@ -29,6 +29,10 @@ void ve_nice_agent_set_stun_server(NiceAgent *agent, const char *ip, unsigned po
 /// Restricts host candidates to `ip` (call once per address before gathering). FALSE if `ip` does not parse.
 int ve_nice_agent_add_local_address(NiceAgent *agent, const char *ip);
 /// Adds a remote candidate from its SDP attribute value; 1 when added, 0 when it does not parse, -1 when refused.
+/// Reports the stream's local candidates again through the agent's event callback (each as
+/// VE_NICE_LOCAL_CANDIDATE, then VE_NICE_GATHERING_DONE): after a restart, for the new offer.
+void ve_nice_agent_report_local_candidates(NiceAgent *agent, unsigned stream_id);
+
 int ve_nice_agent_add_remote_candidate(NiceAgent *agent, unsigned stream_id, const char *sdp);
 /// Copies the local ufrag and password into the buffers (NUL-terminated); FALSE on failure.
 int ve_nice_agent_local_credentials(NiceAgent *agent, unsigned stream_id, char *ufrag, size_t ufrag_size, char *pwd, size_t pwd_size);
