@@ -6,11 +6,19 @@ typedef struct {
     void *context;
     ve_nice_event_callback on_event;
     ve_nice_receive_callback on_receive;
+    GMainContext *main_context;
+    // The stream reported (atomic: replaced on the caller's thread, read on the agent's).
+    // Signals of a stream being removed are not.
+    gint stream_id;
 } ve_nice_handlers;
+
+static gboolean ve_is_current(ve_nice_handlers *handlers, guint stream_id) {
+    return (guint)g_atomic_int_get(&handlers->stream_id) == stream_id;
+}
 
 static void ve_report_candidate(NiceAgent *agent, NiceCandidate *candidate, gpointer data) {
     ve_nice_handlers *handlers = data;
-    if (candidate->component_id != 1) return;
+    if (candidate->component_id != 1 || !ve_is_current(handlers, candidate->stream_id)) return;
     gchar *sdp = nice_agent_generate_local_candidate_sdp(agent, candidate);
     if (!sdp) return;
     const char *value = strncmp(sdp, "a=", 2) == 0 ? sdp + 2 : sdp;
@@ -20,24 +28,22 @@ static void ve_report_candidate(NiceAgent *agent, NiceCandidate *candidate, gpoi
 
 static void ve_report_gathering_done(NiceAgent *agent, guint stream_id, gpointer data) {
     (void)agent;
-    (void)stream_id;
     ve_nice_handlers *handlers = data;
+    if (!ve_is_current(handlers, stream_id)) return;
     handlers->on_event(handlers->context, VE_NICE_GATHERING_DONE, 0, NULL, NULL);
 }
 
 static void ve_report_state(NiceAgent *agent, guint stream_id, guint component_id, guint state, gpointer data) {
     (void)agent;
-    (void)stream_id;
     ve_nice_handlers *handlers = data;
-    if (component_id != 1) return;
+    if (component_id != 1 || !ve_is_current(handlers, stream_id)) return;
     handlers->on_event(handlers->context, VE_NICE_STATE_CHANGED, state, NULL, NULL);
 }
 
 static void ve_report_pair(NiceAgent *agent, guint stream_id, guint component_id, NiceCandidate *local, NiceCandidate *remote,
                            gpointer data) {
-    (void)stream_id;
     ve_nice_handlers *handlers = data;
-    if (component_id != 1) return;
+    if (component_id != 1 || !ve_is_current(handlers, stream_id)) return;
     gchar *local_sdp = nice_agent_generate_local_candidate_sdp(agent, local);
     gchar *remote_sdp = nice_agent_generate_local_candidate_sdp(agent, remote);
     const char *l = local_sdp && strncmp(local_sdp, "a=", 2) == 0 ? local_sdp + 2 : local_sdp;
@@ -49,10 +55,19 @@ static void ve_report_pair(NiceAgent *agent, guint stream_id, guint component_id
 
 static void ve_receive(NiceAgent *agent, guint stream_id, guint component_id, guint length, gchar *bytes, gpointer data) {
     (void)agent;
-    (void)stream_id;
     ve_nice_handlers *handlers = data;
-    if (component_id != 1) return;
+    if (component_id != 1 || !ve_is_current(handlers, stream_id)) return;
     handlers->on_receive(handlers->context, bytes, length);
+}
+
+/// A stream of one component, its datagrams to the handlers on their context; it becomes the
+/// one reported. 0 on failure.
+static unsigned ve_add_stream(NiceAgent *agent, ve_nice_handlers *handlers) {
+    guint stream = nice_agent_add_stream(agent, 1);
+    if (stream == 0) return 0;
+    g_atomic_int_set(&handlers->stream_id, (gint)stream);
+    nice_agent_attach_recv(agent, stream, 1, handlers->main_context, ve_receive, handlers);
+    return stream;
 }
 
 NiceAgent *ve_nice_agent_new(GMainContext *main_context, int controlling, int trickle, int consent_freshness,
@@ -76,14 +91,23 @@ NiceAgent *ve_nice_agent_new(GMainContext *main_context, int controlling, int tr
     g_signal_connect(agent, "candidate-gathering-done", G_CALLBACK(ve_report_gathering_done), handlers);
     g_signal_connect(agent, "component-state-changed", G_CALLBACK(ve_report_state), handlers);
     g_signal_connect(agent, "new-selected-pair-full", G_CALLBACK(ve_report_pair), handlers);
-    guint stream = nice_agent_add_stream(agent, 1);
+    handlers->main_context = main_context;
+    unsigned stream = ve_add_stream(agent, handlers);
     if (stream == 0) {
         g_object_unref(agent);
         return NULL;
     }
-    nice_agent_attach_recv(agent, stream, 1, main_context, ve_receive, handlers);
     *stream_id = stream;
     return agent;
+}
+
+unsigned ve_nice_agent_replace_stream(NiceAgent *agent, unsigned old_stream) {
+    ve_nice_handlers *handlers = g_object_get_data(G_OBJECT(agent), "ve-handlers");
+    if (!handlers) return 0;
+    unsigned stream = ve_add_stream(agent, handlers);
+    if (stream == 0) return 0;
+    nice_agent_remove_stream(agent, old_stream);
+    return stream;
 }
 
 void ve_nice_agent_set_stun_server(NiceAgent *agent, const char *ip, unsigned port) {
@@ -95,15 +119,6 @@ int ve_nice_agent_add_local_address(NiceAgent *agent, const char *ip) {
     nice_address_init(&address);
     if (!nice_address_set_from_string(&address, ip)) return 0;
     return nice_agent_add_local_address(agent, &address) ? 1 : 0;
-}
-
-void ve_nice_agent_report_local_candidates(NiceAgent *agent, unsigned stream_id) {
-    ve_nice_handlers *handlers = g_object_get_data(G_OBJECT(agent), "ve-handlers");
-    if (!handlers) return;
-    GSList *candidates = nice_agent_get_local_candidates(agent, stream_id, 1);
-    for (GSList *item = candidates; item; item = item->next) ve_report_candidate(agent, item->data, handlers);
-    g_slist_free_full(candidates, (GDestroyNotify)nice_candidate_free);
-    ve_report_gathering_done(agent, stream_id, handlers);
 }
 
 int ve_nice_agent_add_remote_candidate(NiceAgent *agent, unsigned stream_id, const char *sdp) {

@@ -25,7 +25,9 @@ public final class ICEAgent: @unchecked Sendable {
     private let context: OpaquePointer
     private let loop: MainLoop
     private let agent: OpaquePointer
-    private let streamID: UInt32
+    /// libnice's stream: one, replaced by `restart`.
+    private let stream: Atomic<UInt32>
+    private var streamID: UInt32 { stream.load(ordering: .acquiring) }
     private let inbox = ICEInbox()
     private let thread: JoinableThread
     private let isClosed = Locked(false)
@@ -57,10 +59,7 @@ public final class ICEAgent: @unchecked Sendable {
             throw .setupFailed("nice_agent_new_full failed")
         }
         if let stun = configuration.stunServer { ve_nice_agent_set_stun_server(agent, stun.host, UInt32(stun.port)) }
-        for turn in configuration.turnServers {
-            _ = nice_agent_set_relay_info(agent, stream, 1, turn.server.host, UInt32(turn.server.port), turn.username, turn.password,
-                                          NICE_RELAY_TYPE_TURN_UDP)
-        }
+        Self.setRelays(configuration, agent: agent, stream: stream)
         for address in configuration.localAddresses { _ = ve_nice_agent_add_local_address(agent, address) }
         var ufrag = [CChar](repeating: 0, count: 300), password = [CChar](repeating: 0, count: 300)
         guard ve_nice_agent_local_credentials(agent, stream, &ufrag, ufrag.count, &password, password.count) == 1 else {
@@ -76,7 +75,7 @@ public final class ICEAgent: @unchecked Sendable {
         self.context = context
         self.loop = loop
         self.agent = agent
-        self.streamID = stream
+        self.stream = Atomic(stream)
         self.thread = thread
     }
 
@@ -146,22 +145,37 @@ public final class ICEAgent: @unchecked Sendable {
     /// Every event since the last call, oldest first.
     public func takeEvents() -> [ICEEvent] { inbox.takeEvents() }
 
-    /// An ICE restart (RFC 8445 §9), made by us or answering the peer's (its new offer or
-    /// answer changed `ice-ufrag`/`ice-pwd`, RFC 8839 §4.4.1.1.1): new local credentials, the
-    /// peer's credentials and candidates forgotten, checks from scratch. Our candidates are
-    /// reported again (`ICEEvent.localCandidate` each, then `.gatheringDone`) for the new
-    /// offer or answer; give the agent the peer's new credentials and candidates as at the
-    /// start. Media waits for a pair again; a DTLS association over the agent lives on
-    /// (RFC 8842 §4: a restart does not re-key).
+    /// An ICE restart (RFC 8445 §9), made by us — after a network change: an address gone or
+    /// new, a path that failed — or answering the peer's (its new offer or answer changed
+    /// `ice-ufrag`/`ice-pwd`, RFC 8839 §4.4.1.1.1): new local credentials, the peer's
+    /// credentials and candidates forgotten, and our candidates gathered anew from the
+    /// interfaces there are now (new sockets; TURN allocations made again, the old ones
+    /// released): `ICEEvent.localCandidate` each, then `.gatheringDone`, for the new offer or
+    /// answer. Give the agent the peer's new credentials and candidates as at the start. Media
+    /// waits for a pair again; a DTLS association over the agent lives on (RFC 8842 §4: a
+    /// restart does not re-key).
+    /// - Throws: `.closed`; `.setupFailed` when libnice cannot make the new stream or gather
+    ///   (the agent then keeps its old stream).
     public func restart() throws(ICEError) {
         try checkOpen()
-        guard nice_agent_restart_stream(agent, streamID) != 0 else { throw .setupFailed("nice_agent_restart_stream failed") }
+        let replaced = ve_nice_agent_replace_stream(agent, streamID)
+        guard replaced != 0 else { throw .setupFailed("libnice could not make a new stream for the restart") }
+        stream.store(replaced, ordering: .releasing)
+        Self.setRelays(configuration, agent: agent, stream: replaced)
         var ufrag = [CChar](repeating: 0, count: 300), password = [CChar](repeating: 0, count: 300)
-        guard ve_nice_agent_local_credentials(agent, streamID, &ufrag, ufrag.count, &password, password.count) == 1 else {
+        guard ve_nice_agent_local_credentials(agent, replaced, &ufrag, ufrag.count, &password, password.count) == 1 else {
             throw .setupFailed("no local credentials after the restart")
         }
         credentials.withLock { $0 = (Self.string(ufrag), Self.string(password)) }
-        ve_nice_agent_report_local_candidates(agent, streamID)
+        guard nice_agent_gather_candidates(agent, replaced) != 0 else { throw .setupFailed("nice_agent_gather_candidates failed after the restart") }
+    }
+
+    /// The TURN servers of `configuration`, for `stream`'s one component.
+    private static func setRelays(_ configuration: ICEConfiguration, agent: OpaquePointer, stream: UInt32) {
+        for turn in configuration.turnServers {
+            _ = nice_agent_set_relay_info(agent, stream, 1, turn.server.host, UInt32(turn.server.port), turn.username, turn.password,
+                                          NICE_RELAY_TYPE_TURN_UDP)
+        }
     }
 
     /// Stops the agent's thread and releases libnice's agent. Nothing is received after it.

@@ -29,9 +29,9 @@ void ve_nice_agent_set_stun_server(NiceAgent *agent, const char *ip, unsigned po
 /// Restricts host candidates to `ip` (call once per address before gathering). FALSE if `ip` does not parse.
 int ve_nice_agent_add_local_address(NiceAgent *agent, const char *ip);
 /// Adds a remote candidate from its SDP attribute value; 1 when added, 0 when it does not parse, -1 when refused.
-/// Reports the stream's local candidates again through the agent's event callback (each as
-/// VE_NICE_LOCAL_CANDIDATE, then VE_NICE_GATHERING_DONE): after a restart, for the new offer.
-void ve_nice_agent_report_local_candidates(NiceAgent *agent, unsigned stream_id);
+/// A new stream in place of `old_stream` (removed: its sockets closed, its TURN allocations
+/// released), reported from now on; gather its candidates anew. 0 on failure (the old one kept).
+unsigned ve_nice_agent_replace_stream(NiceAgent *agent, unsigned old_stream);
 
 int ve_nice_agent_add_remote_candidate(NiceAgent *agent, unsigned stream_id, const char *sdp);
 /// Copies the local ufrag and password into the buffers (NUL-terminated); FALSE on failure.
