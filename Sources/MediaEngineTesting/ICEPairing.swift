@@ -24,14 +24,16 @@ public enum ICEPairing {
         events.compactMap { if case let .localCandidate(line) = $0 { line } else { nil } }
     }
 
-    /// Gathers on both agents, then gives each the other's credentials and candidates and
-    /// says they are complete. Returns each agent's events so far (nil for an agent whose
-    /// gathering did not finish within `seconds`).
-    /// - Throws: what the agents throw for the other's credentials or candidates.
-    public static func exchange(_ a: ICEAgent, _ b: ICEAgent, seconds: Double = 20) throws(ICEError) -> (a: [ICEEvent], b: [ICEEvent])? {
+    /// Gathers on both agents (`gather` each: by default here, on this thread; a test whose
+    /// agents live in network namespaces gathers each inside its own), then gives each the
+    /// other's credentials and candidates and says they are complete. Returns each agent's
+    /// events so far (nil for an agent whose gathering did not finish within `seconds`).
+    /// - Throws: what the agents throw for the other's credentials or candidates, or `gather`.
+    public static func exchange(_ a: ICEAgent, _ b: ICEAgent, seconds: Double = 20,
+                                gather: (ICEAgent) throws -> Void = { try $0.gatherCandidates() }) throws -> (a: [ICEEvent], b: [ICEEvent])? {
         var aEvents: [ICEEvent] = [], bEvents: [ICEEvent] = []
-        try a.gatherCandidates()
-        try b.gatherCandidates()
+        try gather(a)
+        try gather(b)
         guard wait(a, seconds: seconds, into: &aEvents, for: { $0 == .gatheringDone }),
               wait(b, seconds: seconds, into: &bEvents, for: { $0 == .gatheringDone })
         else { return nil }
@@ -42,13 +44,15 @@ public enum ICEPairing {
     /// An ICE restart on both agents, as a re-offer with new credentials and its answer make
     /// it (RFC 8445 §9): each restarts, then gets the other's new credentials and candidates.
     /// Events waiting on either agent before the restart are dropped. Returns each agent's
-    /// events from the restart on (nil for one that did not report its candidates again).
+    /// events from the restart on (nil for one that did not gather again within `seconds`).
+    /// `restart` restarts each (by default here, on this thread).
     /// - Throws: what the agents throw restarting, or for the other's credentials or candidates.
-    public static func restart(_ a: ICEAgent, _ b: ICEAgent, seconds: Double = 20) throws(ICEError) -> (a: [ICEEvent], b: [ICEEvent])? {
+    public static func restart(_ a: ICEAgent, _ b: ICEAgent, seconds: Double = 20,
+                               restart: (ICEAgent) throws -> Void = { try $0.restart() }) throws -> (a: [ICEEvent], b: [ICEEvent])? {
         _ = a.takeEvents()
         _ = b.takeEvents()
-        try a.restart()
-        try b.restart()
+        try restart(a)
+        try restart(b)
         var aEvents: [ICEEvent] = [], bEvents: [ICEEvent] = []
         guard wait(a, seconds: seconds, into: &aEvents, for: { $0 == .gatheringDone }),
               wait(b, seconds: seconds, into: &bEvents, for: { $0 == .gatheringDone })

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
 import Testing
+import TestSupport
 @testable import voicecall
 
 /// `voicecall call` between two hosts behind two NATs (`NATTestbed`: network namespaces, veth

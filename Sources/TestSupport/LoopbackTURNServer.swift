@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
-import Testing
 
 /// A coturn `turnserver` for one test, STUN and TURN on one port: on 127.0.0.1 (a free
 /// listening port), or in a network namespace of a `NATTestbed` at an address of its own
@@ -8,31 +7,32 @@ import Testing
 /// database) in a temporary directory, one static long-term user. Loopback peers are allowed
 /// (coturn refuses to relay to 127.0.0.0/8 otherwise). `stop()` kills it and removes its
 /// directory; call it in a `defer`.
-final class LoopbackTURNServer {
+public final class LoopbackTURNServer {
     /// The static user and its password.
-    static let user = "voiceengine"
-    static let password = "correct horse battery"
+    public static let user = "voiceengine"
+    public static let password = "correct horse battery"
 
     /// Where `turnserver` is, if installed (`scripts/install-deps --aiortc` installs coturn).
-    static let executable: URL? = ["/usr/bin/turnserver", "/usr/local/bin/turnserver"]
+    public static let executable: URL? = ["/usr/bin/turnserver", "/usr/local/bin/turnserver"]
         .map(URL.init(fileURLWithPath:)).first { FileManager.default.isExecutableFile(atPath: $0.path) }
     /// Whether the TURN tests must run (fail without coturn) rather than skip.
-    static let required = ProcessInfo.processInfo.environment["VOICEENGINE_REQUIRE_TURN"] == "1"
+    public static let required = ProcessInfo.processInfo.environment["VOICEENGINE_REQUIRE_TURN"] == "1"
     /// Whether the TURN tests run.
-    static let enabled = required || executable != nil
+    public static let enabled = required || executable != nil
 
-    let address: String
-    let port: UInt16
-    let directory: URL
+    public let address: String
+    public let port: UInt16
+    public let directory: URL
     private let process: Process
 
     /// Starts the server on `address` (in `namespace`, when given) and waits (bounded) until
     /// its port is bound.
-    init(address: String = "127.0.0.1", namespace: String? = nil) throws {
-        let executable = try #require(Self.executable, "turnserver is missing: scripts/install-deps --aiortc installs coturn")
+    public init(address: String = "127.0.0.1", namespace: String? = nil) throws {
+        guard let executable = Self.executable else { throw TURNServerDidNotStart(log: "turnserver is missing: scripts/install-deps --aiortc installs coturn") }
         self.address = address
-        port = namespace == nil ? RealCallSupport.freePort() : 3478
-        directory = try RealCallSupport.directory()
+        port = namespace == nil ? LoopbackUDPPort.free() : 3478
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("voiceengine-turn-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         // A 40-port relay range somewhere in the dynamic ports: two runs side by side rarely meet.
         let relayBase = Int.random(in: 50_000...64_000)
         let process = Process()
@@ -54,7 +54,7 @@ final class LoopbackTURNServer {
         process.standardError = FileHandle.nullDevice
         self.process = process
         try process.run()
-        let bound = namespace == nil ? RealCallSupport.waitUntilBound(port: port, timeoutSeconds: 20)
+        let bound = namespace == nil ? LoopbackUDPPort.waitUntilBound(port, timeoutSeconds: 20)
                                      : Self.waitUntilBound(port: port, in: process, timeoutSeconds: 20)
         guard bound else {
             stop()
@@ -76,12 +76,12 @@ final class LoopbackTURNServer {
     }
 
     /// What the server logged so far (its last 4,000 characters): why it refused a request.
-    var log: String {
+    public var log: String {
         String(((try? String(contentsOf: directory.appendingPathComponent("turnserver.log"), encoding: .utf8)) ?? "").suffix(4_000))
     }
 
     /// Kills the server (SIGKILL after a grace period) and removes its files.
-    func stop() {
+    public func stop() {
         if process.isRunning {
             process.terminate()
             let grace = Date().addingTimeInterval(3)
@@ -93,11 +93,11 @@ final class LoopbackTURNServer {
     }
 
     /// `--turn HOST:PORT` and the user, for voicecall.
-    var arguments: [String] { ["--turn", "\(address):\(port)", "--turn-user", Self.user] }
+    public var arguments: [String] { ["--turn", "\(address):\(port)", "--turn-user", Self.user] }
 }
 
 /// coturn did not bind its port in time; its log says why.
-struct TURNServerDidNotStart: Error, CustomStringConvertible {
-    var log: String
-    var description: String { "turnserver did not bind its port: \(log.suffix(2_000))" }
+public struct TURNServerDidNotStart: Error, CustomStringConvertible {
+    public var log: String
+    public var description: String { "turnserver did not bind its port: \(log.suffix(2_000))" }
 }

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
 import Glibc
-import Testing
 
 /// Two hosts behind two NATs, made of Linux network namespaces for one test (as root):
 ///
@@ -19,9 +18,9 @@ import Testing
 /// TURN relay. `remove()` deletes every namespace (and so every link) and kills what runs in
 /// them; call it in a `defer`. Namespaces left by a test run that was killed are deleted by the
 /// next testbed made (their names carry the process id).
-final class NATTestbed {
+public final class NATTestbed {
     /// How a NAT maps a private host's flows to its public address.
-    enum Mapping {
+    public enum Mapping: Sendable {
         /// One public port per private socket, kept from the private one when free (Linux's
         /// `masquerade`): endpoint-independent mapping, address-and-port-dependent filtering.
         case portPreserving
@@ -30,36 +29,36 @@ final class NATTestbed {
     }
 
     /// One of the testbed's private hosts.
-    struct Host {
+    public struct Host: Sendable {
         /// Its network namespace.
-        var namespace: String
+        public var namespace: String
         /// Its address on its private network.
-        var address: String
+        public var address: String
         /// Its NAT's public address.
-        var publicAddress: String
+        public var publicAddress: String
     }
 
     /// `ip` (iproute2) and `nft` (nftables), where installed.
-    static let ip = ["/usr/sbin/ip", "/sbin/ip", "/usr/bin/ip"].first { FileManager.default.isExecutableFile(atPath: $0) }
-    static let nft = ["/usr/sbin/nft", "/sbin/nft"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    public static let ip = ["/usr/sbin/ip", "/sbin/ip", "/usr/bin/ip"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    public static let nft = ["/usr/sbin/nft", "/sbin/nft"].first { FileManager.default.isExecutableFile(atPath: $0) }
     /// Whether the NAT tests must run (fail when they cannot) rather than skip.
-    static let required = ProcessInfo.processInfo.environment["VOICEENGINE_REQUIRE_NETNS"] == "1"
+    public static let required = ProcessInfo.processInfo.environment["VOICEENGINE_REQUIRE_NETNS"] == "1"
     /// Whether the NAT tests run: root, with iproute2, nftables and coturn installed.
-    static let enabled = required || (geteuid() == 0 && ip != nil && nft != nil && LoopbackTURNServer.executable != nil)
+    public static let enabled = required || (geteuid() == 0 && ip != nil && nft != nil && LoopbackTURNServer.executable != nil)
 
     /// The "internet" namespace, where the STUN/TURN server runs at `serverAddress`.
-    let internet: String
-    let alice: Host
-    let bob: Host
+    public let internet: String
+    public let alice: Host
+    public let bob: Host
     /// The address of the server on the internet (reachable from both NATs).
-    static let serverAddress = "198.51.100.1"
+    public static let serverAddress = "198.51.100.1"
 
     private static let prefix = "vnat"
     private let namespaces: [String]
 
     /// Makes the namespaces, links, addresses, routes and NAT rules.
     /// - Throws: when a command fails (the namespaces made so far are removed).
-    init(mapping: Mapping) throws {
+    public init(mapping: Mapping) throws {
         Self.removeLeftovers()
         let tag = "\(Self.prefix)-\(getpid())-\(UUID().uuidString.prefix(6))"
         internet = "\(tag)-internet"
@@ -142,12 +141,41 @@ final class NATTestbed {
 
     /// `arguments` as a command run inside `namespace` (`ip netns exec`, which becomes the
     /// command: the process is the command's own, and a signal to it reaches the command).
-    static func command(in namespace: String, _ executable: String, _ arguments: [String]) -> (URL, [String]) {
+    public static func command(in namespace: String, _ executable: String, _ arguments: [String]) -> (URL, [String]) {
         (URL(fileURLWithPath: ip ?? "ip"), ["netns", "exec", namespace, executable] + arguments)
     }
 
+    /// Runs `body` on a thread of its own inside `namespace` (`setns`: only that thread moves)
+    /// and returns what it returns: sockets made there — an ICE agent's, when it gathers or
+    /// restarts there — belong to that namespace, whichever thread uses them later.
+    /// - Throws: what `body` throws, or `NATTestbedFailure` when the namespace cannot be entered.
+    public static func run<Result: Sendable>(in namespace: String, _ body: @escaping @Sendable () throws -> Result) throws -> Result {
+        let outcome = OutcomeBox<Result>()
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            defer { done.signal() }
+            let descriptor = open("/run/netns/\(namespace)", O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0, Self.setns(descriptor, 0x4000_0000) == 0 else {  // CLONE_NEWNET
+                outcome.value = .failure(NATTestbedFailure(command: "setns \(namespace)", output: String(cString: strerror(errno))))
+                if descriptor >= 0 { close(descriptor) }
+                return
+            }
+            close(descriptor)
+            outcome.value = Swift.Result { try body() }
+        }
+        thread.start()
+        done.wait()
+        return try outcome.value!.get()
+    }
+
+    /// glibc's setns(2), looked up at run time: Glibc's module declares it only under _GNU_SOURCE.
+    private static let setns: @convention(c) (Int32, Int32) -> Int32 = {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "setns") else { return { _, _ in -1 } }
+        return unsafeBitCast(symbol, to: (@convention(c) (Int32, Int32) -> Int32).self)
+    }()
+
     /// Kills every process left in the namespaces and deletes them (and so their links).
-    func remove() {
+    public func remove() {
         for namespace in namespaces { Self.removeNamespace(namespace) }
     }
 
@@ -170,8 +198,10 @@ final class NATTestbed {
         }
     }
 
+    /// Runs `ip arguments…` (e.g. `["-n", host.namespace, "addr", "add", …]`) to its end.
+    /// - Throws: `NATTestbedFailure` with what it said when it fails.
     @discardableResult
-    private static func ip(_ arguments: [String]) throws -> String {
+    public static func ip(_ arguments: [String]) throws -> String {
         guard let ip else { throw NATTestbedFailure(command: "ip", output: "iproute2 is not installed") }
         return try run(ip, arguments)
     }
@@ -202,8 +232,13 @@ final class NATTestbed {
 }
 
 /// A command that builds the testbed failed.
-struct NATTestbedFailure: Error, CustomStringConvertible {
-    var command: String
-    var output: String
-    var description: String { "\(command): \(output)" }
+public struct NATTestbedFailure: Error, CustomStringConvertible {
+    public var command: String
+    public var output: String
+    public var description: String { "\(command): \(output)" }
+}
+
+/// What a thread of `NATTestbed.run(in:_:)` hands back (written before its semaphore is signalled).
+private final class OutcomeBox<Value>: @unchecked Sendable {
+    var value: Result<Value, any Error>?
 }
