@@ -12,7 +12,7 @@ enum CallCommand {
     static let usage = """
         usage: voicecall call --listen HOST:PORT (--device NAME | --input IN.wav --output OUT.wav)
                               [--sdp FILE|- [--answer-out FILE|-] | --offer-out FILE|- --answer-in FILE|-]
-                              [--dtls] [--ice [--stun HOST:PORT] [--turn HOST:PORT --turn-user NAME --turn-password-file FILE [--relay-only]]]
+                              [--dtls] \(RealCallICEOptions.synopsis)
                               [--codec NAME] [--seconds N] [--bitrate BPS] [--ptime MS] [--ssrc N] [--give-up S]
           Without --sdp we offer: the offer goes to --offer-out (default standard output) and the
           answer is read from --answer-in (default standard input: paste it, then an empty line;
@@ -39,12 +39,7 @@ enum CallCommand {
                          candidates' address (a specific IP: only that one; 0.0.0.0: all). No pair
                          within --give-up, or a failed connection, exits 6. Answering, the offer
                          must carry ICE (exit 3). Works with --dtls or SDES keys.
-          --stun         a STUN server for a server-reflexive candidate (a name is resolved once)
-          --turn         a TURN server (UDP) for a relayed candidate, with --turn-user NAME and
-                         --turn-password-file FILE (the password from a file, never argv; at most
-                         512 bytes, one trailing newline dropped)
-          --relay-only   only relayed candidates; a TURN server that refuses the credentials (or
-                         does not answer) leaves none: exit 9, before any SDP is written
+        \(RealCallICEOptions.help)
           --codec        offer or accept only this codec: opus, pcmu, pcma or g722 (default: all
                          four, Opus first; answering, the offer's order decides)
           --seconds      the longest the call lasts, up to 36000
@@ -87,27 +82,9 @@ enum CallCommand {
         let certificate = try RealCallDTLS.certificate(options)
         // Answering, the offer is read first: one without ICE is refused before we gather or answer.
         let offer = options.offers ? nil : try SDPExchange.read(options.sdp ?? "-")
-        if agent != nil, let offer { try RealCallICE.check(offer) }
-        var local: LocalAudio
-        if let agent, let ice = options.ice {
-            // Non-trickle: every candidate is in our SDP, the default one in its c= and m= lines.
-            let gathered = try RealCallICE.gather(agent, options: ice, seconds: options.giveUpSeconds) { RealCallSetup.say("call", $0) }
-            let endpoint = UDPEndpoint(host: gathered.defaultCandidate.address, port: gathered.defaultCandidate.port)
-            local = RealCallSetup.localAudio(options, socket: endpoint, certificate: certificate)
-            local.ice = gathered.ice
-            RealCallSetup.say("call", "ICE: \(gathered.ice.candidates.count) candidates gathered, "
-                + (options.offers ? "controlling (we offer)" : "controlled (we answer)"))
-        } else {
-            local = RealCallSetup.localAudio(options, socket: socket?.localEndpoint ?? listen, certificate: certificate)
-        }
-        let negotiated: NegotiatedAudio
-        if let offer {
-            negotiated = try SDPNegotiation.answer(offer, from: local, options: options)
-        } else {
-            negotiated = try SDPNegotiation.offer(local, options: options, command: "call")
-        }
+        let negotiated = try SDPNegotiation.negotiate(offer: offer, socket: socket?.localEndpoint, agent: agent,
+                                                      certificate: certificate, options: options, command: "call")
         RealCallSetup.say("call", "negotiated: \(negotiated)")
-        if let agent { try RealCallICE.connect(agent, to: negotiated) }
         let media = try RealCallSetup.media(options, negotiated: negotiated, ssrc: options.ssrc)
         let remote = try RealCallSetup.peer(UDPEndpoint(host: negotiated.remoteAddress, port: negotiated.remotePort))
         let keying = try RealCallDTLS.keying(negotiated, certificate: certificate, giveUpSeconds: options.giveUpSeconds)
@@ -137,14 +114,7 @@ enum CallCommand {
         plan.giveUpSeconds = options.giveUpSeconds
         plan.say = { RealCallSetup.say("call", $0) }
         let handshake = try RealCallDTLS.handshake(keying, media: media, peer: remote, command: "call")
-        let loop: RealTimeMediaLoop
-        if let agent {
-            loop = try RealTimeMediaLoop(media: media, ice: agent, plan: plan, handshake: handshake)
-        } else if let socket {
-            loop = RealTimeMediaLoop(media: media, socket: socket, remote: remote, plan: plan, handshake: handshake)
-        } else {
-            throw .failed("no socket and no ICE agent")
-        }
+        let loop = try RealCallSetup.loop(media, agent: agent, socket: socket, remote: remote, plan: plan, handshake: handshake)
         let outcome = try loop.run { RealCallSetup.interrupted.load(ordering: .relaxed) }
         if let output = options.output {
             try plan.recording?.finish(keepingSamples: outcome.recordingFrames * media.samplesPerFrame)

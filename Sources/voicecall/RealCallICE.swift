@@ -3,10 +3,11 @@ import Foundation
 import SessionDescription
 import Transport
 
-/// How `call --ice` sets up its ICE agent (RFC 8445) around the offer/answer, non-trickle:
-/// the agent made from the options (the offerer controlling, the answerer controlled), its
-/// candidates all gathered before our SDP is written (with `a=end-of-candidates`), the peer's
-/// credentials and candidates taken from its SDP, and what failed, in words and exit statuses.
+/// How `call`, `send` and `receive` with `--ice` set up their ICE agent (RFC 8445) around the
+/// offer/answer, non-trickle: the agent made from the options (the offerer controlling, the
+/// answerer controlled), its candidates all gathered before our SDP is written (with
+/// `a=end-of-candidates`), the peer's credentials and candidates taken from its SDP, and what
+/// failed, in words and exit statuses.
 enum RealCallICE {
     /// The agent `options.ice` asks for; `controlling` when we offer (RFC 8445 §6.1.1).
     /// Host candidates only on `--listen`'s address when it names one (a wildcard: every
@@ -117,6 +118,22 @@ enum RealCallICE {
         } catch {
             throw .failed("libnice's credentials: \(error)")
         }
+    }
+
+    /// Our side of the offer/answer over `agent`: every candidate gathered (within
+    /// `--give-up`), the default one in `c=`/`m=`, our credentials and `a=end-of-candidates`
+    /// with them; the count and our role (controlling when we offer) said as `command`'s.
+    /// - Throws: what `gather` throws.
+    static func localAudio(_ agent: ICEAgent, options: RealCallOptions, certificate: DTLSCertificate?,
+                           command: String) throws(RealCallFailure) -> LocalAudio {
+        guard let ice = options.ice else { throw .failed("RealCallICE.localAudio without --ice") }
+        let gathered = try gather(agent, options: ice, seconds: options.giveUpSeconds) { RealCallSetup.say(command, $0) }
+        let endpoint = UDPEndpoint(host: gathered.defaultCandidate.address, port: gathered.defaultCandidate.port)
+        var local = RealCallSetup.localAudio(options, socket: endpoint, certificate: certificate)
+        local.ice = gathered.ice
+        RealCallSetup.say(command, "ICE: \(gathered.ice.candidates.count) candidates gathered, "
+            + (options.offers ? "controlling (we offer)" : "controlled (we answer)"))
+        return local
     }
 
     /// Refuses, before we gather or answer, an offer made without ICE.

@@ -12,6 +12,20 @@ struct RealCallICEOptions: Equatable {
         var port: UInt16
     }
 
+    /// The options in a usage line.
+    static let synopsis = "[--ice [--stun HOST:PORT] [--turn HOST:PORT --turn-user NAME --turn-password-file FILE [--relay-only]]]"
+
+    /// What `--help` says about the servers and `--relay-only` (`call`, `send` and `receive`
+    /// take them alike), as lines of a usage text.
+    static let help = """
+          --stun         a STUN server for a server-reflexive candidate (a name is resolved once)
+          --turn         a TURN server (UDP) for a relayed candidate, with --turn-user NAME and
+                         --turn-password-file FILE (the password from a file, never argv; at most
+                         512 bytes, one trailing newline dropped)
+          --relay-only   only relayed candidates; a TURN server that refuses the credentials (or
+                         does not answer) leaves none: exit 9, before any SDP is written
+        """
+
     /// `--stun HOST:PORT`.
     var stun: ServerText?
     /// `--turn HOST:PORT` (TURN over UDP, RFC 8656).

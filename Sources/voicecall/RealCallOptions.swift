@@ -53,8 +53,9 @@ struct RealCallOptions: Equatable {
     var dtls = false
     /// `--device NAME`: an ALSA PCM for a live call (call only).
     var device: String?
-    /// `--ice` and its servers (call only): the call carried by an ICE agent (RFC 8445) whose
-    /// candidates go into our SDP, instead of the `--listen` socket; nil without `--ice`.
+    /// `--ice` and its servers: the call carried by an ICE agent (RFC 8445) whose candidates
+    /// go into our SDP, instead of the `--listen` socket; needs SDP (`send --sdp`, `receive
+    /// --sdp` or `--offer-out`, `call`); nil without `--ice`.
     var ice: RealCallICEOptions?
     /// `--give-up SECONDS`: how long refusals (or, when we expect media, silence) last
     /// before the peer counts as unreachable.
@@ -111,7 +112,7 @@ struct RealCallOptions: Equatable {
             }
             if role == .call { options.device = try arguments.value("--device") }
             options.dtls = arguments.flag("--dtls")
-            if role == .call { options.ice = try RealCallICEOptions.parse(&arguments) }
+            options.ice = try RealCallICEOptions.parse(&arguments)
             options.giveUpSeconds = try arguments.seconds("--give-up", upTo: 3_600) ?? options.giveUpSeconds
         } catch let error as RealCallFailure {
             throw error
@@ -134,6 +135,10 @@ struct RealCallOptions: Equatable {
                 throw .usage("receive --dtls needs --sdp FILE (the sender's offer) or --offer-out FILE (ours): the handshake checks the "
                     + "sender's certificate against the fingerprint in its SDP, and --crypto carries none")
             }
+            if ice != nil && crypto != nil {
+                throw .usage("receive --ice needs --sdp FILE (the sender's offer) or --offer-out FILE (ours): ICE's credentials "
+                    + "and candidates travel in the SDP, and --crypto carries none")
+            }
             guard [crypto != nil, sdp != nil, offers].filter({ $0 }).count == 1 else {
                 throw .usage("receive needs exactly one of --crypto 'SUITE inline:KEY', --sdp FILE (the sender's offer) and --offer-out FILE (ours)")
             }
@@ -143,6 +148,10 @@ struct RealCallOptions: Equatable {
             if dtls && sdp == nil {
                 throw .usage("send --dtls needs --sdp FILE, the receiver's offer: the handshake checks the receiver's certificate "
                     + "against the fingerprint in it, and --to/--crypto carry none")
+            }
+            if ice != nil && sdp == nil {
+                throw .usage("send --ice needs --sdp FILE, the receiver's offer: ICE's credentials and candidates travel in the "
+                    + "SDP, and --to/--crypto carry none (the receiver offers with receive --ice --offer-out)")
             }
             if sdp == nil {
                 guard to != nil, crypto != nil else { throw .usage("send needs --to HOST:PORT and --crypto 'SUITE inline:KEY', or --sdp FILE") }
@@ -157,10 +166,10 @@ struct RealCallOptions: Equatable {
                 throw .usage("call takes --device NAME or --input/--output files, not both")
             }
             if sdp != nil && sdp == answerOut && sdp != "-" { throw .usage("--sdp and --answer-out name the same file") }
-            // libnice binds the candidates' ports itself: a port asked for would be silently another.
-            if ice != nil, let listen, listen.port != 0 {
-                throw .usage("with --ice, --listen names only the address of our host candidates (libnice chooses the ports): give --listen \(listen.host.contains(":") ? "[\(listen.host)]" : listen.host):0")
-            }
+        }
+        // libnice binds the candidates' ports itself: a port asked for would be silently another.
+        if ice != nil, let listen, listen.port != 0 {
+            throw .usage("with --ice, --listen names only the address of our host candidates (libnice chooses the ports): give --listen \(listen.host.contains(":") ? "[\(listen.host)]" : listen.host):0")
         }
     }
 

@@ -116,6 +116,16 @@ enum RealCallSetup {
         }
     }
 
+    /// The loop that runs `media`: on `agent`'s selected pair when there is one (`--ice`;
+    /// `remote` then only names the peer), else on `socket`, to `remote` (nil: to the sender).
+    /// - Throws: `.failed` given neither, or when the loop cannot wait on the agent.
+    static func loop(_ media: CallMedia, agent: ICEAgent?, socket: UDPSocket?, remote: PeerAddress?, plan: RealTimeMediaLoop.Plan,
+                     handshake: RealTimeMediaLoop.Handshake?) throws(RealCallFailure) -> RealTimeMediaLoop {
+        if let agent { return try RealTimeMediaLoop(media: media, ice: agent, plan: plan, handshake: handshake) }
+        guard let socket else { throw .failed("no socket and no ICE agent") }
+        return RealTimeMediaLoop(media: media, socket: socket, remote: remote, plan: plan, handshake: handshake)
+    }
+
     /// How the call's SRTP is keyed, for status lines: the SDES suite, or a handshake's.
     static func protection(of media: CallMedia) -> String {
         media.isKeyedByHandshake ? "DTLS-SRTP (the suite from the handshake)" : media.configuration.srtpProfile.sdesName

@@ -6,12 +6,13 @@ import Transport
 
 /// `voicecall receive`: listens for SRTP/Opus from any sender (GStreamer, a SIP phone, `voicecall
 /// send`) and writes what it plays out to a WAV file. Sends no media; its RTCP receiver reports
-/// go back to the address the sender's packets come from.
+/// go back to the address the sender's packets come from (over ICE, on the selected pair).
 enum ReceiveCommand {
     static let usage = """
         usage: voicecall receive --listen HOST:PORT --output OUT.wav
                                  (--crypto 'SUITE inline:KEY' | --sdp FILE|- [--answer-out FILE|-]
                                   | --offer-out FILE|- [--answer-in FILE|-]) [--dtls]
+                                 \(RealCallICEOptions.synopsis)
                                  [--codec NAME] [--payload-type N] [--seconds N] [--give-up S]
           Receives SRTP (Opus, or the codec --codec or the SDP names) on HOST:PORT and writes the audio to OUT.wav (48 kHz mono) from the
           first packet that authenticates until the sender stops for 2 s, --seconds pass, or Ctrl-C.
@@ -31,6 +32,14 @@ enum ReceiveCommand {
                          certificate made for this run, no key; the sender's certificate must match
                          the a=fingerprint of its SDP, or nothing is recorded (exit 8). We offer
                          DTLS-SRTP only, and answer only an offer with a=fingerprint (exit 3 otherwise)
+          --ice          with --sdp or --offer-out: receive over ICE (RFC 8445, libnice) instead of the
+                         --listen socket: our candidates, all gathered first, go into our SDP with
+                         a=end-of-candidates (offering we are controlling, answering controlled);
+                         our RTCP reports go back on the selected pair. --listen HOST:0 names the
+                         host candidates' address (a specific IP: only that one; 0.0.0.0: all). No
+                         pair within --give-up, or a failed connection, exits 6. Answering, the
+                         offer must carry ICE (exit 3). Works with --dtls or SDES keys.
+        \(RealCallICEOptions.help)
           --codec        opus, pcmu, pcma or g722 (default opus; with --sdp, any of them, the
                          offer's order deciding)
           --payload-type Opus's RTP payload type, 96…127 (default 111; the others' are static)
@@ -54,7 +63,10 @@ enum ReceiveCommand {
     private static func receive(_ options: RealCallOptions) throws(RealCallFailure) {
         guard let listen = options.listen, let output = options.output else { throw .usage("receive needs --listen and --output") }
         try RecordingDestination.check(output)
-        let socket = try RealCallSetup.openSocket(listen)
+        // With --ice the agent binds its own sockets (its candidates); without, the one port.
+        let agent = try options.ice.map { _ throws(RealCallFailure) in try RealCallICE.agent(options, controlling: options.offers) }
+        defer { agent?.close() }
+        let socket = agent == nil ? try RealCallSetup.openSocket(listen) : nil
         let media: CallMedia
         var handshake: RealTimeMediaLoop.Handshake?
         if let crypto = options.crypto {
@@ -64,24 +76,22 @@ enum ReceiveCommand {
             media = try RealCallSetup.media(configuration, sending: crypto.keyingMaterial, receiving: crypto.keyingMaterial)
         } else {
             let certificate = try RealCallDTLS.certificate(options)
-            let local = RealCallSetup.localAudio(options, socket: socket.localEndpoint, certificate: certificate)
-            let negotiated: NegotiatedAudio
-            if options.offers {
-                negotiated = try SDPNegotiation.offer(local, options: options, command: "receive")
-                RealCallSetup.say("receive", "negotiated: \(negotiated)")
-            } else {
-                negotiated = try SDPNegotiation.answer(try SDPExchange.read(options.sdp ?? "-"), from: local, options: options)
-                RealCallSetup.say("receive", "answered: \(negotiated)")
-            }
+            // Answering, the offer is read first: one without ICE is refused before we gather or answer.
+            let offer = options.offers ? nil : try SDPExchange.read(options.sdp ?? "-")
+            let negotiated = try SDPNegotiation.negotiate(offer: offer, socket: socket?.localEndpoint, agent: agent,
+                                                          certificate: certificate, options: options, command: "receive")
+            RealCallSetup.say("receive", (options.offers ? "negotiated: " : "answered: ") + "\(negotiated)")
             media = try RealCallSetup.media(options, negotiated: negotiated)
             if let keying = try RealCallDTLS.keying(negotiated, certificate: certificate, giveUpSeconds: options.giveUpSeconds) {
                 // Media replies go where the sender's authenticated packets come from; the
-                // handshake, before there are any, to the address its SDP gave.
+                // handshake, before there are any, to the address its SDP gave (over ICE, on
+                // the pair: the address only names the sender).
                 let peer = try RealCallSetup.peer(UDPEndpoint(host: negotiated.remoteAddress, port: negotiated.remotePort))
                 handshake = try RealCallDTLS.handshake(keying, media: media, peer: peer, command: "receive")
             }
         }
-        RealCallSetup.say("receive", "listening on \(socket.localEndpoint), \(RealCallSetup.protection(of: media)), \(media.configuration.codec) pt \(media.configuration.payloadType)")
+        RealCallSetup.say("receive", (socket.map { "listening on \($0.localEndpoint)" } ?? "receiving over ICE")
+            + ", \(RealCallSetup.protection(of: media)), \(media.configuration.codec) pt \(media.configuration.payloadType)")
         RealCallSetup.handleInterrupts()
         var plan = RealTimeMediaLoop.Plan()
         plan.records = true
@@ -91,7 +101,8 @@ enum ReceiveCommand {
         plan.endsAfterPeerSilenceSeconds = 2
         plan.giveUpSeconds = options.giveUpSeconds
         plan.repliesToSender = true
-        let loop = RealTimeMediaLoop(media: media, socket: socket, remote: nil, plan: plan, handshake: handshake)
+        plan.say = { RealCallSetup.say("receive", $0) }
+        let loop = try RealCallSetup.loop(media, agent: agent, socket: socket, remote: nil, plan: plan, handshake: handshake)
         let outcome = try loop.run { RealCallSetup.interrupted.load(ordering: .relaxed) }
         try plan.recording?.finish(keepingSamples: outcome.recordingFrames * media.samplesPerFrame)
         RealCallSetup.report("receive", outcome, received: true, sent: false)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import SRTP
 import SessionDescription
+import Transport
 
 /// Our side of an SDP offer/answer, as `call`, `receive` and `send` run it: answering the
 /// peer's offer (`--sdp`, the answer to `--answer-out`), or offering (`--offer-out`) and
@@ -9,6 +10,33 @@ import SessionDescription
 enum SDPNegotiation {
     /// How long an offerer waits for the answer file.
     static let answerWaitSeconds = 600.0
+
+    /// Runs our side: answers `offer` when there is one (`--sdp`), else offers. Our SDP names
+    /// `socket`, or over ICE (`agent`, non-trickle) every candidate the agent gathered
+    /// (`RealCallICE.localAudio`) — an offer made without ICE refused before anything is
+    /// gathered or written — and once the offer/answer settles, the agent is given the peer's
+    /// credentials and candidates (`RealCallICE.connect`).
+    /// - Throws: what `answer`, `offer` and `RealCallICE` throw; `.failed` given neither a
+    ///   socket nor an agent.
+    static func negotiate(offer: SessionDescription?, socket: UDPEndpoint?, agent: ICEAgent?, certificate: DTLSCertificate?,
+                          options: RealCallOptions, command: String) throws(RealCallFailure) -> NegotiatedAudio {
+        let local: LocalAudio
+        if let agent {
+            if let offer { try RealCallICE.check(offer) }
+            local = try RealCallICE.localAudio(agent, options: options, certificate: certificate, command: command)
+        } else if let socket {
+            local = RealCallSetup.localAudio(options, socket: socket, certificate: certificate)
+        } else {
+            throw .failed("no socket and no ICE agent")
+        }
+        let negotiated = if let offer {
+            try answer(offer, from: local, options: options)
+        } else {
+            try self.offer(local, options: options, command: command)
+        }
+        if let agent { try RealCallICE.connect(agent, to: negotiated) }
+        return negotiated
+    }
 
     /// Answers `offer` with `local`, writes the answer to `--answer-out`, and returns what it
     /// settled.

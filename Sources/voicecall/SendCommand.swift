@@ -8,7 +8,8 @@ import Transport
 /// SIP phone, `voicecall receive`).
 enum SendCommand {
     static let usage = """
-        usage: voicecall send --input IN.wav (--to HOST:PORT --crypto 'SUITE inline:KEY' | --sdp FILE|- [--dtls])
+        usage: voicecall send --input IN.wav (--to HOST:PORT --crypto 'SUITE inline:KEY' | --sdp FILE|- [--dtls]
+                              \(RealCallICEOptions.synopsis))
                               [--listen HOST:PORT] [--answer-out FILE|-] [--codec NAME] [--payload-type N] [--bitrate BPS] [--ptime MS] [--ssrc N]
                               [--give-up S]
           Sends IN.wav (any rate; mixed to mono, resampled to 48 kHz) as SRTP (Opus by default) in real time,
@@ -25,6 +26,14 @@ enum SendCommand {
                          for this run, no key; the receiver's certificate must match its offer's
                          a=fingerprint, or nothing is sent (exit 8). An offer without a=fingerprint
                          is refused (exit 3). Sending starts when the handshake has keyed the call.
+          --ice          with --sdp: send over ICE (RFC 8445, libnice) instead of one socket: our
+                         candidates, all gathered first, go into our answer with a=end-of-candidates
+                         (we answer: controlled); sending (and the DTLS handshake) starts once a
+                         pair connects. --listen HOST:0 names the host candidates' address (a
+                         specific IP: only that one; 0.0.0.0 or none: all). No pair within
+                         --give-up, or a failed connection, exits 6. The offer must carry ICE
+                         (`receive --ice --offer-out`; exit 3 otherwise). Works with --dtls or SDES keys.
+        \(RealCallICEOptions.help)
           --listen       the local address to send from (default: any, a free port); with --sdp it
                          goes into our answer (a wildcard is written as 127.0.0.1): between two
                          machines give the address the receiver reaches us at
@@ -53,9 +62,13 @@ enum SendCommand {
     private static func send(_ options: RealCallOptions) throws(RealCallFailure) {
         guard let input = options.input else { throw .usage("send needs --input") }
         let source = try RealCallInput(path: input)
+        // With --ice (answering an offer: controlled) the agent binds its own sockets, its
+        // candidates; without, the one socket.
+        let agent = try options.ice.map { _ throws(RealCallFailure) in try RealCallICE.agent(options, controlling: false) }
+        defer { agent?.close() }
         let media: CallMedia
         let destination: UDPEndpoint
-        let socket: UDPSocket
+        var socket: UDPSocket?
         var keying: DTLSKeying?
         if let crypto = options.crypto, let to = options.to {
             destination = to
@@ -67,28 +80,32 @@ enum SendCommand {
         } else {
             let certificate = try RealCallDTLS.certificate(options)
             let offer = try SDPExchange.read(options.sdp ?? "-")
-            guard let connection = offer.audioConnection else { throw .badDescription("the offer has no c= line") }
-            let host = connection.address
-            socket = try RealCallSetup.openSocket(options.listen ?? RealCallSetup.anyLocal(like: UDPEndpoint(host: host, port: 0)))
-            let local = RealCallSetup.localAudio(options, socket: socket.localEndpoint, certificate: certificate)
-            let negotiated = try SDPNegotiation.answer(offer, from: local, options: options)
+            if agent == nil {
+                // Our socket of the offer's family, unless --listen names one.
+                guard let connection = offer.audioConnection else { throw .badDescription("the offer has no c= line") }
+                socket = try RealCallSetup.openSocket(options.listen ?? RealCallSetup.anyLocal(like: UDPEndpoint(host: connection.address, port: 0)))
+            }
+            let negotiated = try SDPNegotiation.negotiate(offer: offer, socket: socket?.localEndpoint, agent: agent,
+                                                          certificate: certificate, options: options, command: "send")
             RealCallSetup.say("send", "answered: \(negotiated)")
             destination = UDPEndpoint(host: negotiated.remoteAddress, port: negotiated.remotePort)
             media = try RealCallSetup.media(options, negotiated: negotiated, ssrc: options.ssrc)
             keying = try RealCallDTLS.keying(negotiated, certificate: certificate, giveUpSeconds: options.giveUpSeconds)
         }
         let remote = try RealCallSetup.peer(destination)
-        RealCallSetup.say("send", String(format: "sending %.1f s of %@ to %@ from %@, %@, %@ pt %d",
-                                         source.durationSeconds, input, "\(destination)", "\(socket.localEndpoint)",
-                                         RealCallSetup.protection(of: media), media.configuration.codec.encodingName,
-                                         Int(media.configuration.payloadType)))
+        // Over ICE the pair is not known yet: the offer's default candidate names the receiver.
+        let path = socket.map { "to \(destination) from \($0.localEndpoint)" } ?? "over ICE to the receiver at \(destination)"
+        RealCallSetup.say("send", String(format: "sending %.1f s of %@ %@, %@, %@ pt %d",
+                                         source.durationSeconds, input, path, RealCallSetup.protection(of: media),
+                                         media.configuration.codec.encodingName, Int(media.configuration.payloadType)))
         RealCallSetup.handleInterrupts()
         var plan = RealTimeMediaLoop.Plan()
         plan.input = source
         plan.endsWhenSourceEnds = true
         plan.giveUpSeconds = options.giveUpSeconds
+        plan.say = { RealCallSetup.say("send", $0) }
         let handshake = try RealCallDTLS.handshake(keying, media: media, peer: remote, command: "send")
-        let loop = RealTimeMediaLoop(media: media, socket: socket, remote: remote, plan: plan, handshake: handshake)
+        let loop = try RealCallSetup.loop(media, agent: agent, socket: socket, remote: remote, plan: plan, handshake: handshake)
         let outcome = try loop.run { RealCallSetup.interrupted.load(ordering: .relaxed) }
         RealCallSetup.report("send", outcome, received: false, sent: true)
         if let failure = outcome.failure { throw failure }

@@ -9,7 +9,7 @@ import TestSupport
 /// `voicecall call --ice`, run as processes on loopback in real time, the SDP passed through
 /// files: ICE (libnice) carries the call — host candidates on 127.0.0.1, or relayed only
 /// through a coturn the test starts — with DTLS-SRTP over the pair; wrong TURN credentials
-/// and bad options are refused with their exit status.
+/// and bad options (of `send` and `receive --ice` too) are refused with their exit status.
 @Suite(.serialized) struct VoiceCallICETests {
     let voicecall = VoiceCallProcess.executable
 
@@ -94,6 +94,9 @@ import TestSupport
         let files = ["--input", input.path, "--output", directory.appendingPathComponent("out.wav").path,
                      "--offer-out", directory.appendingPathComponent("offer.sdp").path, "--answer-in", directory.appendingPathComponent("answer.sdp").path]
         let call = ["call", "--listen", "127.0.0.1:0"] + files
+        let crypto = "AES_CM_128_HMAC_SHA1_80 inline:" + RealCallSupport.base64(RealCallSupport.keyAndSalt(seed: 31))
+        let output = directory.appendingPathComponent("out.wav").path
+        let offerOut = directory.appendingPathComponent("offer.sdp").path
         let turn = ["--turn", "127.0.0.1:3478", "--turn-user", "u"]
         let cases: [(arguments: [String], status: Int32, message: String)] = [
             (call + ["--stun", "127.0.0.1:3478"], 2, "give --ice too"),
@@ -112,7 +115,14 @@ import TestSupport
             (call + ["--ice"] + turn + ["--turn-password-file", long], 2, "holds more than 512 bytes"),
             (call + ["--ice", "--turn", "127.0.0.1:3478", "--turn-user", "", "--turn-password-file", good], 2, "--turn-user must be 1…512 bytes"),
             (["call", "--ice", "--listen", "127.0.0.1:40000"] + files, 2, "give --listen 127.0.0.1:0"),
-            (["send", "--ice", "--to", "127.0.0.1:9", "--input", input.path], 2, "unknown option --ice"),
+            // send and receive take --ice only with SDP, which carries ICE's credentials and candidates.
+            (["send", "--ice", "--to", "127.0.0.1:9", "--crypto", crypto, "--input", input.path], 2, "send --ice needs --sdp FILE"),
+            (["send", "--stun", "127.0.0.1:3478", "--sdp", "-", "--input", input.path], 2, "give --ice too"),
+            (["send", "--ice", "--listen", "127.0.0.1:40000", "--sdp", "-", "--input", input.path], 2, "give --listen 127.0.0.1:0"),
+            (["receive", "--ice", "--listen", "127.0.0.1:0", "--crypto", crypto, "--output", output], 2, "receive --ice needs --sdp FILE"),
+            (["receive", "--ice", "--listen", "127.0.0.1:40000", "--output", output, "--offer-out", offerOut], 2, "give --listen 127.0.0.1:0"),
+            (["receive", "--ice", "--relay-only", "--listen", "127.0.0.1:0", "--output", output, "--offer-out", offerOut], 2,
+             "--relay-only needs --turn HOST:PORT"),
         ]
         // An offer made without ICE, answered with --ice: refused (exit 3) before any answer is written.
         let plainOffer = directory.appendingPathComponent("plain-offer.sdp").path
@@ -122,13 +132,18 @@ import TestSupport
         let answer = directory.appendingPathComponent("answer-to-plain.sdp").path
         let answering = ["call", "--ice", "--listen", "127.0.0.1:0", "--input", input.path, "--output", directory.appendingPathComponent("out.wav").path,
                          "--sdp", plainOffer, "--answer-out", answer]
-        for (arguments, status, message) in cases + [(answering, 3, "the peer's SDP carries no a=ice-ufrag/a=ice-pwd")] {
+        let sending = ["send", "--ice", "--listen", "127.0.0.1:0", "--input", input.path, "--sdp", plainOffer, "--answer-out", answer]
+        let receiving = ["receive", "--ice", "--listen", "127.0.0.1:0", "--output", output, "--sdp", plainOffer, "--answer-out", answer]
+        let withoutICE = [answering, sending, receiving].map { ($0, Int32(3), "the peer's SDP carries no a=ice-ufrag/a=ice-pwd") }
+        for (arguments, status, message) in cases + withoutICE {
             let result = try VoiceCallProcess.run(arguments)
             #expect(result.exited && result.status == status, "\(arguments): \(result.status) \(result.standardError)")
             #expect(result.standardError.contains(message), "\(arguments): \(result.standardError)")
             #expect(!result.standardError.contains("sekrit"), "\(arguments) printed the password: \(result.standardError)")
+            #expect(!result.standardError.contains(crypto.suffix(12)), "\(arguments) printed the key: \(result.standardError)")
         }
         #expect(!FileManager.default.fileExists(atPath: answer), "no answer to an offer without ICE")
+        #expect(!FileManager.default.fileExists(atPath: offerOut), "no offer from options that were refused")
     }
 
     /// The options as parsed: the servers, the user, the file — and the role's roles.
@@ -144,5 +159,16 @@ import TestSupport
         var plain = CommandArguments(["--listen", "127.0.0.1:0", "--input", "a.wav", "--output", "b.wav"])
         #expect(try RealCallOptions.parse(.call, &plain).ice == nil)
         #expect(RealCallFailure.noCandidates("x").exitStatus == 9)
+        // send (answering) and receive (offering or answering) take them alike.
+        var send = CommandArguments(["--input", "a.wav", "--sdp", "offer.sdp", "--ice", "--turn", "127.0.0.1:3478", "--turn-user", "me",
+                                     "--turn-password-file", "/run/secret", "--relay-only"])
+        let sending = try RealCallOptions.parse(.send, &send)
+        #expect(sending.ice?.relayOnly == true && sending.ice?.turn == .init(host: "127.0.0.1", port: 3478) && !sending.offers)
+        var receive = CommandArguments(["--listen", "127.0.0.1:0", "--output", "b.wav", "--offer-out", "offer.sdp", "--ice",
+                                        "--stun", "127.0.0.1:3478"])
+        let receiving = try RealCallOptions.parse(.receive, &receive)
+        #expect(receiving.ice?.stun == .init(host: "127.0.0.1", port: 3478) && receiving.offers)
+        var answering = CommandArguments(["--listen", "[::]:0", "--output", "b.wav", "--sdp", "offer.sdp", "--ice"])
+        #expect(try RealCallOptions.parse(.receive, &answering).ice == RealCallICEOptions())
     }
 }
