@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import CallNegotiation
 import Foundation
 import SessionDescription
 import Transport
@@ -151,26 +152,15 @@ enum RealCallICE {
     /// - Throws: `.badDescription` when the peer's SDP has no ICE (it was made without), bad
     ///   credentials, no usable candidate, or one that does not parse.
     static func connect(_ agent: ICEAgent, to negotiated: NegotiatedAudio) throws(RealCallFailure) {
-        guard let remote = negotiated.remoteICE, let ufrag = remote.usernameFragment, let password = remote.password else { throw noICE }
+        let added: Int
         do {
-            try agent.setRemoteCredentials(usernameFragment: ufrag, password: password)
+            added = try negotiated.connectICE(agent)
+        } catch .noRemoteICE {
+            throw noICE
         } catch {
             throw .badDescription("\(error)")
         }
-        var added = 0
-        for candidate in remote.candidates {
-            do {
-                try agent.addRemoteCandidate(candidate.attributeValue)
-                added += 1
-            } catch .candidateRefused {
-                // RTCP's component of a peer that offered it apart: this stream multiplexes RTCP.
-                continue
-            } catch {
-                throw .badDescription("\(error)")
-            }
-        }
         guard added > 0 else { throw .badDescription("--ice: the peer's SDP carries no candidate for RTP (component 1)") }
-        if remote.endOfCandidates || !remote.trickle { agent.remoteCandidatesComplete() }
     }
 
     /// The failure of a connection whose checks all failed, or whose peer stopped consenting.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
 import Testing
+import TestSupport
 @testable import voicecall
 
 /// `voicecall send --ice` and `receive --ice`, run as processes on loopback in real time, the
