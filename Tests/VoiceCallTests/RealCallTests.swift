@@ -78,7 +78,7 @@ import Transport
             (["receive", "--listen", "127.0.0.1:0", "--crypto", crypto, "--output", output, "--give-up", "0.5"],
              6, "no SRTP packet that authenticates arrived in 0.5 s"),
             (["send", "--to", "127.0.0.1:\(closedPort)", "--crypto", crypto, "--input", input.path, "--give-up", "0.3"],
-             6, "refused every packet (ICMP port unreachable)"),
+             6, "refused every packet (ICMP port, host or network unreachable)"),
             (["call", "--listen", "127.0.0.1:0", "--device", "voicecall-test-no-such-device"], 5, "cannot open \"voicecall-test-no-such-device\""),
             (["send", "--to", "127.0.0.1:9", "--crypto", crypto, "--input", directory.appendingPathComponent("missing.wav").path],
              7, "cannot read --input"),
