@@ -94,6 +94,13 @@ public final class LoopbackTURNServer {
 
     /// `--turn HOST:PORT` and the user, for voicecall.
     public var arguments: [String] { ["--turn", "\(address):\(port)", "--turn-user", Self.user] }
+
+    /// `arguments` and `--turn-password-file` with the password written to a file in `directory`.
+    public func arguments(passwordFileIn directory: URL) throws -> [String] {
+        let passwordFile = directory.appendingPathComponent("turn-password").path
+        try (Self.password + "\n").write(toFile: passwordFile, atomically: true, encoding: .utf8)
+        return arguments + ["--turn-password-file", passwordFile]
+    }
 }
 
 /// coturn did not bind its port in time; its log says why.

@@ -19,37 +19,25 @@ import Transport
     }
 
     @Test func aCallOverICEKeyedByDTLSCarriesSpeechBothWays() throws {
-        let alice = try EngineParty(speech: VoiceEngineTests.alice, keyedByHandshake: true)
-        let bob = try EngineParty(speech: VoiceEngineTests.bob, keyedByHandshake: true)
         let aliceICE = try Self.agent(.controlling), bobICE = try Self.agent(.controlled)
         defer {
             aliceICE.close()
             bobICE.close()
         }
-        let aliceCertificate = try DTLSCertificate(), bobCertificate = try DTLSCertificate()
-        let aliceKeying = DTLSKeying(certificate: aliceCertificate, configuration: .init(role: .server, remoteFingerprints: [bobCertificate.fingerprint]))
-        let bobKeying = DTLSKeying(certificate: bobCertificate, configuration: .init(role: .client, remoteFingerprints: [aliceCertificate.fingerprint]))
-        let aliceEvents = EngineEventLog(alice.engine), bobEvents = EngineEventLog(bob.engine)
-        // Added before connectivity, as after an answer: the handshake waits for the pair.
-        let aliceID = try alice.engine.addCall(alice.call, transport: CallTransport(ice: aliceICE, dtls: aliceKeying))
-        try bob.engine.addCall(bob.call, transport: CallTransport(ice: bobICE, dtls: bobKeying))
+        let call = try ICECallFixture(aliceICE: aliceICE, bobICE: bobICE)
+        let (alice, bob, aliceEvents) = (call.alice, call.bob, call.aliceEvents)
+        let aliceID = alice.engine.callIDs[0]
         #expect(try ICEPairing.exchange(aliceICE, bobICE) != nil)
         // Bob's audio cycles allocate nothing with ICE on: libnice runs on its own thread,
         // its datagrams are taken on the network thread.
         let probe = CycleAllocationProbe(bob.engine)
-        try alice.engine.start()
-        try bob.engine.start()
-        func connected(_ event: VoiceEngineEvent) -> Bool { if case .dtlsConnected = event { true } else { false } }
-        #expect(aliceEvents.wait(seconds: 30, for: connected) != nil, "\(aliceEvents.all)")
-        #expect(bobEvents.wait(seconds: 30, for: connected) != nil, "\(bobEvents.all)")
+        try call.start()
+        call.expectKeyed()
         let deadline = MonotonicClock.nanoseconds + 90_000_000_000
         while DTLSCallTests.received(bob) < 75 && MonotonicClock.nanoseconds < deadline { VoiceEngineTests.sleep(seconds: 0.02) }
         probe.arm()
-        while (DTLSCallTests.received(alice) < 150 || DTLSCallTests.received(bob) < 150) && MonotonicClock.nanoseconds < deadline {
-            VoiceEngineTests.sleep(seconds: 0.05)
-        }
-        alice.engine.stop()
-        bob.engine.stop()
+        _ = call.waitForPackets(150, deadline: deadline)
+        call.stop()
         CycleAllocationProbe.detach(bob.engine)
         if AllocationCounter.isCounting {
             #expect(probe.measured > 30)
@@ -77,31 +65,18 @@ import Transport
     /// call goes on under the keys it had — no second handshake, nothing failing to
     /// authenticate, speech flowing after it.
     @Test func anICERestartKeepsTheCallAndItsKeys() throws {
-        let alice = try EngineParty(speech: VoiceEngineTests.alice, keyedByHandshake: true)
-        let bob = try EngineParty(speech: VoiceEngineTests.bob, keyedByHandshake: true)
         let aliceICE = try Self.agent(.controlling), bobICE = try Self.agent(.controlled)
         defer {
             aliceICE.close()
             bobICE.close()
         }
-        let aliceCertificate = try DTLSCertificate(), bobCertificate = try DTLSCertificate()
-        let aliceKeying = DTLSKeying(certificate: aliceCertificate, configuration: .init(role: .server, remoteFingerprints: [bobCertificate.fingerprint]))
-        let bobKeying = DTLSKeying(certificate: bobCertificate, configuration: .init(role: .client, remoteFingerprints: [aliceCertificate.fingerprint]))
-        let aliceEvents = EngineEventLog(alice.engine), bobEvents = EngineEventLog(bob.engine)
-        try alice.engine.addCall(alice.call, transport: CallTransport(ice: aliceICE, dtls: aliceKeying))
-        try bob.engine.addCall(bob.call, transport: CallTransport(ice: bobICE, dtls: bobKeying))
+        let call = try ICECallFixture(aliceICE: aliceICE, bobICE: bobICE)
         let first = try #require(try ICEPairing.exchange(aliceICE, bobICE))
-        try alice.engine.start()
-        try bob.engine.start()
-        defer {
-            alice.engine.stop()
-            bob.engine.stop()
-        }
-        func connected(_ event: VoiceEngineEvent) -> Bool { if case .dtlsConnected = event { true } else { false } }
-        #expect(aliceEvents.wait(seconds: 30, for: connected) != nil, "\(aliceEvents.all)")
-        #expect(bobEvents.wait(seconds: 30, for: connected) != nil, "\(bobEvents.all)")
+        try call.start()
+        defer { call.stop() }
+        call.expectKeyed()
         let deadline = MonotonicClock.nanoseconds + 60_000_000_000
-        while DTLSCallTests.received(bob) < 50 && MonotonicClock.nanoseconds < deadline { VoiceEngineTests.sleep(seconds: 0.02) }
+        #expect(call.waitForPackets(50, deadline: deadline))
         let credentials = aliceICE.localCredentials
         let restarted = try #require(try ICEPairing.restart(aliceICE, bobICE))
         #expect(aliceICE.localCredentials != credentials, "new credentials")
@@ -110,22 +85,7 @@ import Transport
         func ports(_ events: [ICEEvent]) -> Set<Substring> { Set(ICEPairing.candidates(events).map { $0.split(separator: " ")[5] }) }
         #expect(!ports(restarted.a).isEmpty && ports(restarted.a).isDisjoint(with: ports(first.a)),
                 "candidates gathered again: \(ports(first.a)) → \(ports(restarted.a))")
-        var seen: [ICEEvent] = []
-        #expect(ICEPairing.wait(aliceICE, seconds: 30, into: &seen) { if case .selectedPair = $0 { true } else { false } },
-                "a pair selected again after the restart: \(seen)")
-        let before = (DTLSCallTests.received(alice), DTLSCallTests.received(bob))
-        while (DTLSCallTests.received(alice) < before.0 + 100 || DTLSCallTests.received(bob) < before.1 + 100)
-            && MonotonicClock.nanoseconds < deadline {
-            VoiceEngineTests.sleep(seconds: 0.05)
-        }
-        #expect(DTLSCallTests.received(alice) >= before.0 + 100 && DTLSCallTests.received(bob) >= before.1 + 100,
-                "speech flows after the restart: \(before) → \(DTLSCallTests.received(alice)), \(DTLSCallTests.received(bob))")
-        for (party, log) in [(alice, aliceEvents), (bob, bobEvents)] {
-            let statistics = try #require(party.engine.statistics(of: party.engine.callIDs[0]))
-            #expect(statistics.transport.srtp.authFailures == 0, "the keys did not change")
-            #expect(log.all.filter(connected).count == 1, "one handshake: \(log.all)")
-            #expect(!log.all.contains { if case .dtlsFailed = $0 { true } else { false } }, "\(log.all)")
-        }
+        try call.expectSpeechGoesOnAfterTheRestart(deadline: deadline)
     }
 
     @Test func aTransportWithBothOrNeitherPathIsRefused() throws {

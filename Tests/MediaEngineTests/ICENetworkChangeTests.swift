@@ -39,28 +39,14 @@ struct ICENetworkChangeTests {
         func inItsNamespace(_ agent: ICEAgent, _ body: @escaping @Sendable (ICEAgent) throws -> Void) throws {
             try NATTestbed.run(in: agent === aliceICE ? namespaces[0] : namespaces[1]) { try body(agent) }
         }
-        let alice = try EngineParty(speech: VoiceEngineTests.alice, keyedByHandshake: true)
-        let bob = try EngineParty(speech: VoiceEngineTests.bob, keyedByHandshake: true)
-        let aliceCertificate = try DTLSCertificate(), bobCertificate = try DTLSCertificate()
-        let aliceKeying = DTLSKeying(certificate: aliceCertificate, configuration: .init(role: .server, remoteFingerprints: [bobCertificate.fingerprint]))
-        let bobKeying = DTLSKeying(certificate: bobCertificate, configuration: .init(role: .client, remoteFingerprints: [aliceCertificate.fingerprint]))
-        let aliceEvents = EngineEventLog(alice.engine), bobEvents = EngineEventLog(bob.engine)
-        try alice.engine.addCall(alice.call, transport: CallTransport(ice: aliceICE, dtls: aliceKeying))
-        try bob.engine.addCall(bob.call, transport: CallTransport(ice: bobICE, dtls: bobKeying))
+        let call = try ICECallFixture(aliceICE: aliceICE, bobICE: bobICE)
         let monitor = try NATTestbed.run(in: testbed.alice.namespace) { try NetworkChangeMonitor() }
         #expect(try ICEPairing.exchange(aliceICE, bobICE) { agent in try inItsNamespace(agent) { try $0.gatherCandidates() } } != nil)
-        try alice.engine.start()
-        try bob.engine.start()
-        defer {
-            alice.engine.stop()
-            bob.engine.stop()
-        }
-        func connected(_ event: VoiceEngineEvent) -> Bool { if case .dtlsConnected = event { true } else { false } }
-        #expect(aliceEvents.wait(seconds: 30, for: connected) != nil, "\(aliceEvents.all)")
-        #expect(bobEvents.wait(seconds: 30, for: connected) != nil, "\(bobEvents.all)")
+        try call.start()
+        defer { call.stop() }
+        call.expectKeyed()
         let deadline = MonotonicClock.nanoseconds + 90_000_000_000
-        while DTLSCallTests.received(bob) < 50 && MonotonicClock.nanoseconds < deadline { VoiceEngineTests.sleep(seconds: 0.02) }
-        #expect(DTLSCallTests.received(bob) >= 50, "speech across the NATs before the move")
+        #expect(call.waitForPackets(50, deadline: deadline), "speech across the NATs before the move")
 
         // Alice moves: a new address, the old one gone (its sockets with it).
         // (The new address kept when the old, primary one goes.)
@@ -82,19 +68,6 @@ struct ICENetworkChangeTests {
         let aliceCandidates = ICEPairing.candidates(restarted.a)
         #expect(aliceCandidates.contains { $0.contains(" 10.0.1.7 ") } && !aliceCandidates.contains { $0.contains(" \(testbed.alice.address) ") },
                 "gathered from the new address: \(aliceCandidates)")
-        var seen: [ICEEvent] = []
-        #expect(ICEPairing.wait(aliceICE, seconds: 30, into: &seen) { if case .selectedPair = $0 { true } else { false } }, "\(seen)")
-        let before = (DTLSCallTests.received(alice), DTLSCallTests.received(bob))
-        while (DTLSCallTests.received(alice) < before.0 + 100 || DTLSCallTests.received(bob) < before.1 + 100)
-            && MonotonicClock.nanoseconds < deadline {
-            VoiceEngineTests.sleep(seconds: 0.05)
-        }
-        #expect(DTLSCallTests.received(alice) >= before.0 + 100 && DTLSCallTests.received(bob) >= before.1 + 100,
-                "speech flows after the move: \(before) → \(DTLSCallTests.received(alice)), \(DTLSCallTests.received(bob))")
-        for (party, log) in [(alice, aliceEvents), (bob, bobEvents)] {
-            let statistics = try #require(party.engine.statistics(of: party.engine.callIDs[0]))
-            #expect(statistics.transport.srtp.authFailures == 0)
-            #expect(log.all.filter(connected).count == 1, "one handshake: \(log.all)")
-        }
+        try call.expectSpeechGoesOnAfterTheRestart(deadline: deadline)
     }
 }

@@ -80,9 +80,7 @@ import TestSupport
         defer { server.stop() }
         let directory = try RealCallSupport.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let passwordFile = directory.appendingPathComponent("turn-password").path
-        try (LoopbackTURNServer.password + "\n").write(toFile: passwordFile, atomically: true, encoding: .utf8)
-        try sendToReceive(server.arguments + ["--turn-password-file", passwordFile, "--relay-only"], in: directory, expect: "typ relay")
+        try sendToReceive(try server.arguments(passwordFileIn: directory) + ["--relay-only"], in: directory, expect: "typ relay")
     }
 
     /// `call --ice` offers (SDES keys, no DTLS) and `receive --ice --sdp` answers, controlled:

@@ -48,9 +48,7 @@ import TestSupport
         defer { server.stop() }
         let directory = try RealCallSupport.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let passwordFile = directory.appendingPathComponent("turn-password").path
-        try (LoopbackTURNServer.password + "\n").write(toFile: passwordFile, atomically: true, encoding: .utf8)
-        try callBothWays(server.arguments + ["--turn-password-file", passwordFile, "--relay-only"], in: directory, expect: "typ relay")
+        try callBothWays(try server.arguments(passwordFileIn: directory) + ["--relay-only"], in: directory, expect: "typ relay")
     }
 
     /// A wrong TURN password with `--relay-only`: no relayed candidate, exit 9 saying so,

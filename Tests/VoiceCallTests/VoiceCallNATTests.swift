@@ -59,13 +59,10 @@ struct VoiceCallNATTests {
         defer { server.stop() }
         let directory = try RealCallSupport.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let passwordFile = directory.appendingPathComponent("turn-password").path
-        try (LoopbackTURNServer.password + "\n").write(toFile: passwordFile, atomically: true, encoding: .utf8)
         let pairs = try callAcross(testbed, options: ["--ice", "--dtls", "--stun", "\(NATTestbed.serverAddress):\(server.port)"]
-                                       + server.arguments + ["--turn-password-file", passwordFile],
+                                       + server.arguments(passwordFileIn: directory),
                                    label: "voicecall call --ice --turn across two symmetric NATs ⇄")
         print("NAT, TURN: alice \(pairs.alice); bob \(pairs.bob)")
-
         // At least one end of the pair is the relay (on the server's address).
         #expect(pairs.alice.contains(NATTestbed.serverAddress) && pairs.bob.contains(NATTestbed.serverAddress), "\(pairs)")
     }
