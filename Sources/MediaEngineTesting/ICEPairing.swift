@@ -61,8 +61,9 @@ public enum ICEPairing {
         return (aEvents, bEvents)
     }
 
-    /// Gives each agent the other's credentials and the candidates among its events, complete.
-    private static func introduce(_ a: ICEAgent, _ aEvents: [ICEEvent], _ b: ICEAgent, _ bEvents: [ICEEvent]) throws(ICEError) {
+    /// Gives each agent the other's credentials and the candidates among its events (what
+    /// each gathered), complete: an offer and its answer, both non-trickle.
+    public static func introduce(_ a: ICEAgent, _ aEvents: [ICEEvent], _ b: ICEAgent, _ bEvents: [ICEEvent]) throws(ICEError) {
         try a.setRemoteCredentials(usernameFragment: b.localCredentials.usernameFragment, password: b.localCredentials.password)
         try b.setRemoteCredentials(usernameFragment: a.localCredentials.usernameFragment, password: a.localCredentials.password)
         for line in candidates(bEvents) { try a.addRemoteCandidate(line) }

@@ -64,6 +64,53 @@ import Transport
         #expect(throws: ICEError.closed) { try caller.gatherCandidates() }
     }
 
+    /// Trickle ICE (RFC 8838): credentials first, each candidate handed over as it is
+    /// gathered (the peer's checks start on the first), end-of-candidates when gathering is
+    /// done; the agents connect and carry datagrams, and neither fails while candidates may
+    /// still come.
+    @Test func tricklingAgentsConnect() throws {
+        let caller = try Self.agent(.controlling, trickle: true), callee = try Self.agent(.controlled, trickle: true)
+        defer {
+            caller.close()
+            callee.close()
+        }
+        try caller.setRemoteCredentials(usernameFragment: callee.localCredentials.usernameFragment, password: callee.localCredentials.password)
+        try callee.setRemoteCredentials(usernameFragment: caller.localCredentials.usernameFragment, password: caller.localCredentials.password)
+        try caller.gatherCandidates()
+        try callee.gatherCandidates()
+        var seen: [ICEEvent] = []
+        var trickled = (caller: 0, callee: 0)
+        var ended = (caller: false, callee: false)
+        let deadline = Date().addingTimeInterval(20)
+        func connected(_ event: ICEEvent) -> Bool { event == .stateChanged(.connected) || event == .stateChanged(.completed) }
+        var calleeConnected = false
+        while !(seen.contains(where: connected) && calleeConnected) && Date() < deadline {
+            // Each side's events, handed to the other as a signalling channel would.
+            for event in caller.takeEvents() {
+                seen.append(event)
+                if case let .localCandidate(line) = event { try callee.addRemoteCandidate(line); trickled.caller += 1 }
+                if event == .gatheringDone { callee.remoteCandidatesComplete(); ended.caller = true }
+            }
+            for event in callee.takeEvents() {
+                #expect(event != .stateChanged(.failed), "the callee failed while candidates could still come")
+                if case let .localCandidate(line) = event { try caller.addRemoteCandidate(line); trickled.callee += 1 }
+                if event == .gatheringDone { caller.remoteCandidatesComplete(); ended.callee = true }
+                if connected(event) { calleeConnected = true }
+            }
+            Thread.sleep(forTimeInterval: 0.005)
+        }
+        #expect(trickled.caller > 0 && trickled.callee > 0 && ended.caller && ended.callee)
+        #expect(seen.contains(where: connected) && calleeConnected, "\(seen)")
+        #expect(!seen.contains(.stateChanged(.failed)), "\(seen)")
+        var received = 0
+        for index in 0..<200 where received == 0 {
+            _ = [0x80, 111, 0, UInt8(index & 0xFF)].withUnsafeBytes { caller.send($0) }
+            Thread.sleep(forTimeInterval: 0.005)
+            callee.receive { _ in received += 1 }
+        }
+        #expect(received > 0, "a datagram over the trickled pair")
+    }
+
     /// RFC 7675: a connected peer that stops answering (its agent closed) loses our consent:
     /// the connection fails by itself, as an event, within consent's 30 s (about 10 s here:
     /// on loopback the closed port answers the consent checks with ICMP errors).
