@@ -21,7 +21,7 @@ demo: deps
 ## the ALSA "pulse" PCM, the engine's network thread) starved, and a call on the PulseAudio
 ## loopback underran (echo 5-23 dB down instead of 30; 30+ at nice -10, same load). The first
 ## stage runs everything else in parallel.
-REALTIME_SUITES = VoiceEngineTests|DTLSCallTests|ICECallTests|WebRTCInteropTests|LatencyCommandTests|RelayCommandTests|DeviceBackendTests|RingtoneBackendTests|CallEngineTests|EmbeddingExampleTests|RealCallTests|HostileInputTests|KeyAndRecordingTests|GStreamerInteropTests|RealALSATests|VoiceEngineRealDeviceTests|AudioSessionRealDeviceTests|VoiceCallDTLSTests|VoiceCallDTLSDeviceTests|DemoCommandTests/realTimeDemo|VoiceCallICETests|VoiceCallICESendReceiveTests|VoiceCallWebRTCTests|VoiceCallNATTests
+REALTIME_SUITES = VoiceEngineTests|DTLSCallTests|ICECallTests|WebRTCInteropTests|LatencyCommandTests|RelayCommandTests|DeviceBackendTests|RingtoneBackendTests|CallEngineTests|EmbeddingExampleTests|RealCallTests|HostileInputTests|KeyAndRecordingTests|GStreamerInteropTests|RealALSATests|VoiceEngineRealDeviceTests|AudioSessionRealDeviceTests|VoiceCallDTLSTests|VoiceCallDTLSDeviceTests|DemoCommandTests/realTimeDemo|VoiceCallICETests|VoiceCallICESendReceiveTests|VoiceCallWebRTCTests|VoiceCallNATTests|ICENetworkChangeTests
 
 ## At most this many test cases at once in the parallel stage. Swift Testing starts every test
 ## at once by default and all of them share the cooperative pool (one thread per core): a test
