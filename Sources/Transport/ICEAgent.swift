@@ -154,8 +154,8 @@ public final class ICEAgent: @unchecked Sendable {
     /// answer. Give the agent the peer's new credentials and candidates as at the start. Media
     /// waits for a pair again; a DTLS association over the agent lives on (RFC 8842 §4: a
     /// restart does not re-key).
-    /// - Throws: `.closed`; `.setupFailed` when libnice cannot make the new stream or gather
-    ///   (the agent then keeps its old stream).
+    /// - Throws: `.closed`; `.setupFailed` when libnice cannot make the new stream (the agent
+    ///   keeps its old one) or cannot gather on it (restart again, or end the call).
     public func restart() throws(ICEError) {
         try checkOpen()
         let replaced = ve_nice_agent_replace_stream(agent, streamID)

@@ -17,6 +17,7 @@ public enum AddressScope: Sendable, Equatable {
 
 extension PeerAddress {
     /// The address's scope, from its bytes (an IPv4-mapped IPv6 address as its IPv4 address).
+    /// Allocates: for deciding and explaining, not for the packet path.
     public var scope: AddressScope {
         var storage = self.storage
         let family = self.family
