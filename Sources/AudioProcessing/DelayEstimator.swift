@@ -21,6 +21,10 @@ public final class DelayEstimator {
     public let maximumDelaySamples: Int
     /// Normalized correlation a candidate needs before it is accepted.
     public var minimumConfidence = 0.3
+    /// Normalized correlation a candidate needs to *replace* an estimate (at least
+    /// `minimumConfidence`): `EchoCanceller` raises it while its filter has converged on the
+    /// current one, so a chance peak between two talkers cannot move a working alignment.
+    var minimumConfidenceToMove = 0.3
     /// Consecutive evaluations a candidate must win before it replaces the estimate.
     public var requiredAgreements = 3
     /// The current estimate in samples (`nil` until the first confident one).
@@ -133,7 +137,8 @@ public final class DelayEstimator {
             if value > best { best = value; bestLag = lag }
         }
         confidence = best
-        guard blocksSeen >= warmUpBlocks, bestLag >= 0, best >= minimumConfidence else { agreements = 0; return false }
+        let needed = delaySamples == nil ? minimumConfidence : max(minimumConfidence, minimumConfidenceToMove)
+        guard blocksSeen >= warmUpBlocks, bestLag >= 0, best >= needed else { agreements = 0; return false }
         if candidate >= 0, abs(bestLag - candidate) <= 1 { agreements += 1 } else { candidate = bestLag; agreements = 1 }
         guard agreements >= requiredAgreements else { return false }
         let samples = candidate * blockCount

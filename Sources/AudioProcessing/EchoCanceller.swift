@@ -106,6 +106,8 @@ public final class EchoCanceller {
     /// Takes the linear filter out while no echo path is present.
     private var bypass: EchoFilterBypass
     private var presence: EchoPathPresence
+    /// What the linear filter has learnt (evidence of a path in double talk).
+    private let shape: EchoFilterShape
 
     /// Creates a canceller; throws when the frame duration or rate is unsupported or speexdsp
     /// cannot create its state.
@@ -159,6 +161,7 @@ public final class EchoCanceller {
         reference.initialize(repeating: 0, count: frameCount)
         bypass = EchoFilterBypass(frameCount: frameCount)
         presence = EchoPathPresence(frameDurationMs: configuration.frameDurationMs)
+        shape = EchoFilterShape(echo: echo, sampleRate: configuration.sampleRate, frameDurationMs: configuration.frameDurationMs)
         if let known = configuration.knownDelayMs { setKnownDelay(ms: known) }
     }
 
@@ -177,21 +180,25 @@ public final class EchoCanceller {
         return residual == nil ? 0 : frameCount
     }
 
-    /// Whether the far end reaches the microphone (`EchoPathPresence`, from the delay
-    /// estimator's correlation; always true without delay estimation). While false the
-    /// canceller passes the microphone as it is, `latencySamples` late.
+    /// Whether the far end reaches the microphone (`EchoPathPresence`: false until the delay
+    /// estimator's correlation or the linear filter's converged shape shows it; always true
+    /// without delay estimation). While false the canceller passes the microphone as it is,
+    /// `latencySamples` late.
     public var echoPathPresent: Bool { !configuration.delayEstimation || presence.isPresent }
+
+    /// Whether evidence has shown the path present or absent since the canceller started or
+    /// was reset (`EchoPathPresence.isDecided`).
+    var echoPathDecided: Bool { !configuration.delayEstimation || presence.isDecided }
+
+    /// Whether the far end plays over a path not yet shown present or absent: what the
+    /// microphone holds may be its echo, unremoved (a stage after this one, an AGC, should not
+    /// adapt then).
+    var isFarEndPlayingOverAnUndecidedPath: Bool {
+        configuration.delayEstimation && !presence.isDecided && presence.isFarEndPlaying
+    }
 
     /// The delay currently applied to the reference, in milliseconds.
     public var alignmentDelayMs: Double { Double(alignmentDelaySamples) * 1_000 / Double(configuration.sampleRate) }
-
-    /// The delay estimator's correlation (`DelayEstimator.confidence`) from which the far end
-    /// counts as reaching the microphone, so that our residual echo suppressor may learn the
-    /// echo path upward (`ResidualEchoSuppressor.echoPathEvident`). Echo alone correlates at
-    /// 0.8–1 from its first 50 ms; speech independent of the far end (no echo path) stays
-    /// below it once the estimator has a second of signal, and what it learns before then is
-    /// unlearnt at full speed.
-    static let echoPathConfidence = 0.5
 
     /// Whether the estimator finds the echo at the reference's own instant — within half the
     /// alignment margin (10 ms by default) — with confidence. It searches only later lags, so
@@ -225,6 +232,7 @@ public final class EchoCanceller {
         echo.reset()
         bypass.reset()
         presence.reset()
+        shape.filterReset()
         residualEchoSuppressor?.reset()
         delayEstimator.reset()
         delayLine.update(repeating: 0, count: delayLineCount)
@@ -249,7 +257,13 @@ public final class EchoCanceller {
            let delay = delayEstimator.delaySamples {
             applyAlignment(forEchoDelay: delay)
         }
-        if configuration.delayEstimation { presence.update(confidence: delayEstimator.confidence, farEnd: farEnd, microphone: microphone) }
+        if configuration.delayEstimation {
+            presence.update(confidence: delayEstimator.confidence,
+                            shape: FilterShapeReading(showsPath: shape.showsPath, showsNoPath: shape.showsNoPath),
+                            farEnd: farEnd, microphone: microphone)
+            // A filter converged on a real path holds the alignment against weaker candidates.
+            delayEstimator.minimumConfidenceToMove = shape.showsPath ? EchoPathPresence.onsetConfidence : delayEstimator.minimumConfidence
+        }
         let present = echoPathPresent
         // Reference = far end `alignmentDelaySamples` ago, ending with the newest sample.
         var readPosition = writePosition - frameCount - alignmentDelaySamples
@@ -260,16 +274,17 @@ public final class EchoCanceller {
             if readPosition == delayLineCount { readPosition = 0 }
         }
         if let residualEchoSuppressor {
-            residualEchoSuppressor.echoPathEvident = !configuration.delayEstimation
-                || delayEstimator.confidence >= Self.echoPathConfidence
+            residualEchoSuppressor.echoPathEvident = !configuration.delayEstimation || presence.isCorrelated
             residualEchoSuppressor.echoPathPresent = present
             residualEchoSuppressor.isFarEndPlaying = presence.isFarEndPlaying
             echo.cancel(microphone: microphone.baseAddress!, reference: reference, output: linearOutput)
+            if configuration.delayEstimation { shape.update(farEndPlaying: presence.isFarEndPlaying) }
             bypass.apply(microphone: microphone.baseAddress!, output: linearOutput, present: present)
             residualEchoSuppressor.process(microphone: microphone.baseAddress!, linearOutput: linearOutput,
                                            farEnd: reference, output: output.baseAddress!)
         } else {
             echo.cancel(microphone: microphone.baseAddress!, reference: reference, output: output.baseAddress!)
+            if configuration.delayEstimation { shape.update(farEndPlaying: presence.isFarEndPlaying) }
             bypass.apply(microphone: microphone.baseAddress!, output: output.baseAddress!, present: present)
             if let residual { residual.run(output.baseAddress!) }
         }
@@ -280,6 +295,7 @@ public final class EchoCanceller {
         alignmentDelaySamples = min(max(0, delay - marginSamples), delayEstimator.maximumDelaySamples)
         alignmentChanges += 1
         echo.reset()
+        shape.filterReset()
         residualEchoSuppressor?.forgetEchoPath()
     }
 
@@ -291,6 +307,7 @@ public final class EchoCanceller {
         alignmentDelaySamples = aligned
         alignmentChanges += 1
         echo.reset()
+        shape.filterReset()
         residualEchoSuppressor?.forgetEchoPath()
     }
 }

@@ -15,8 +15,9 @@
 /// the near end's chance correlation with the far end.
 struct EchoFilterBypass {
     private let frameCount: Int
-    /// The filter's weight at the end of the last frame: 1 at first (the path starts present).
-    private(set) var weight = 1.0
+    /// The filter's weight at the end of the last frame: 0 at first (the path starts undecided,
+    /// the microphone passes).
+    private(set) var weight = 0.0
 
     init(frameCount: Int) {
         self.frameCount = frameCount
@@ -39,6 +40,6 @@ struct EchoFilterBypass {
         weight = target
     }
 
-    /// Back to the filter (the path starts present again).
-    mutating func reset() { weight = 1 }
+    /// Back to the microphone (the path starts undecided again).
+    mutating func reset() { weight = 0 }
 }

@@ -6,6 +6,16 @@ import Darwin
 #endif
 import DSP
 
+/// The linear filter's shape as `EchoPathPresence` reads it.
+struct FilterShapeReading {
+    /// `EchoFilterShape.showsPath`.
+    var showsPath: Bool
+    /// `EchoFilterShape.showsNoPath`.
+    var showsNoPath: Bool
+    /// A filter that has learnt nothing yet.
+    static let unsettled = FilterShapeReading(showsPath: false, showsNoPath: false)
+}
+
 /// Whether the far end reaches the microphone at all. While it does not — a headset, a muted
 /// loudspeaker — the canceller passes the microphone as it is: there is no echo to remove, and
 /// whatever its filter and suppressor would do to the near end's speech is loss (measured at
@@ -13,24 +23,39 @@ import DSP
 /// adapted to the far end anyway and subtracted it, −10 dB of far-end speech in the uplink;
 /// the suppressor took 9 dB on average; PESQ-WB 3.27 against 3.88 for the microphone).
 ///
-/// - **Present** at first (the canceller starts as it always did: a trial that started absent
-///   left the demo's echo suppression at 17 dB instead of 33 by the end of the far end's turn)
-///   and from the first frame the bulk-delay estimator's correlation
-///   (`DelayEstimator.confidence`, a 1.5 s memory) reaches `onsetConfidence`: an echo alone
-///   correlates at 0.8–1 within 50–100 ms of the far end's first words.
+/// - **Undecided** at first, treated as absent (the microphone passes) while a stage after the
+///   canceller should not adapt to what the far end's playing puts in the microphone
+///   (`isDecided`, the AGC's hold). A call that starts with both ends talking and no echo —
+///   a headset, a WebRTC peer answering at once — is never touched (the first pass of that
+///   double talk scored 1.85 when the path started present, 3.85 undecided; the microphone
+///   alone 3.86).
+/// - **Present** once the far end is heard: the bulk-delay estimator's correlation
+///   (`DelayEstimator.confidence`, a 1.5 s memory) reaches `onsetConfidence` after `warmUpMs`
+///   of far-end playing, or `earlyConfidence` after `earlyMs` (an echo alone); or the linear
+///   filter, which adapts whether its output is used or not, has converged to the
+///   concentrated response of a real path (`EchoFilterShape.showsPath`: within half a second
+///   of an echo alone, within 2–3 s of an echo talked over — the correlation alone never
+///   shows a weak echo under the near end's speech).
 /// - **Absent** once `absenceMs` of frames have shown that no echo is there: the far end played
 ///   in the frame, near its peak of the last half second (`farEndPeakDecayDbPerMs`, about the
-///   longest bulk delay followed), while the microphone stayed `absenceMarginDb` below that
-///   peak and the correlation low.
-///   The microphone's level is the evidence, not the correlation alone: with the near end
-///   talking, a weak echo (the demo's −15 dB) correlates at 0.09–0.29, no better than no echo
-///   (0.06–0.22); in the near end's pauses the echo alone is there to be heard. A room whose
-///   echo or noise sits within `absenceMarginDb` of the far end never gives that evidence and
-///   keeps the canceller on, as before this gate.
+///   longest bulk delay followed), the correlation low, and either the microphone stayed
+///   `absenceMarginDb` below that peak (the near end's pauses: an echo alone would be heard)
+///   or the settled filter's response is spread (`EchoFilterShape.showsNoPath`: the near end
+///   talking over no echo). A room whose echo or noise sits within `absenceMarginDb` of the
+///   far end and whose filter converges never gives that evidence and keeps the canceller on.
 struct EchoPathPresence {
-    /// Correlation from which the path is present at once (the evidence the residual
-    /// suppressor needs to learn upward: `EchoCanceller.echoPathConfidence`).
+    /// Correlation from which the path is present once the far end has played `warmUpMs` (the
+    /// evidence the residual suppressor needs to learn upward: `isCorrelated`).
     static let onsetConfidence = 0.5
+    /// Far-end playing time before the correlation counts, in milliseconds: two unrelated
+    /// voices give chance peaks of 0.5–0.94 among the estimator's 250 lags in its first second
+    /// (0.9 at its first evaluation, both fixtures, both ways).
+    static let warmUpMs = 1_000
+    /// Before `warmUpMs`, from this much far-end playing time (milliseconds)…
+    static let earlyMs = 400
+    /// …a correlation this high counts: an echo alone reaches 0.8–1 within 100 ms, two
+    /// talkers' chance peaks fall to 0.51–0.58 by 300 ms.
+    static let earlyConfidence = 0.7
     /// Correlation below which a frame may count toward absence.
     static let absenceConfidence = 0.25
     /// How far below the far end's recent peak the microphone must be for a frame to count
@@ -45,9 +70,14 @@ struct EchoPathPresence {
     /// Mean square far-end sample from which the far end counts as playing (−50 dBFS RMS).
     static let farEndActivity = 100.0 * 100.0
 
-    /// Whether the path is present. Present at first: the canceller starts as it always did,
-    /// and only evidence takes it out.
-    private(set) var isPresent = true
+    /// Whether the path is present: false until evidence shows it (`isDecided`).
+    private(set) var isPresent = false
+    /// Whether evidence has shown the path present or absent since the last reset.
+    private(set) var isDecided = false
+    /// Whether the last frame's correlation showed the far end in the microphone
+    /// (`onsetConfidence` after `warmUpMs` of far-end playing, `earlyConfidence` after
+    /// `earlyMs`): the evidence the residual suppressor needs to learn its echo model upward.
+    private(set) var isCorrelated = false
     /// Whether the far end played in the last frame, near its recent peak and above
     /// `farEndActivity`: speech, not the comfort noise or residue of the other side's uplink.
     private(set) var isFarEndPlaying = false
@@ -56,40 +86,57 @@ struct EchoPathPresence {
     private let margin: Double
     private var evidenceFrames = 0
     private var farEndPeak = 0.0
+    private let warmUpFrames: Int
+    private let earlyFrames: Int
+    private var playingFrames = 0
 
     init(frameDurationMs: Int) {
         absenceFrames = max(1, Self.absenceMs / frameDurationMs)
         peakDecay = Self.pow10(-Self.farEndPeakDecayDbPerMs * Double(frameDurationMs) / 10)
         margin = Self.pow10(-Self.absenceMarginDb / 10)
+        warmUpFrames = max(1, Self.warmUpMs / frameDurationMs)
+        earlyFrames = max(1, Self.earlyMs / frameDurationMs)
     }
 
-    /// Takes one frame: the estimator's `confidence` after it, the far end's frame as played
-    /// and the microphone's.
-    mutating func update(confidence: Double, farEnd: UnsafeBufferPointer<Int16>, microphone: UnsafeBufferPointer<Int16>) {
+    /// Takes one frame: the estimator's `confidence` after it, the linear filter's `shape` as of
+    /// the last frame (`EchoFilterShape` is read after the filter runs), the far end's frame as
+    /// played and the microphone's.
+    mutating func update(confidence: Double, shape: FilterShapeReading, farEnd: UnsafeBufferPointer<Int16>,
+                         microphone: UnsafeBufferPointer<Int16>) {
         let far = farEnd.meanSquare
         farEndPeak = max(far, farEndPeak * peakDecay)
         isFarEndPlaying = far >= Self.farEndActivity && far >= farEndPeak * Self.playingShare
-        if confidence >= Self.onsetConfidence {
+        if isFarEndPlaying, playingFrames < warmUpFrames { playingFrames += 1 }
+        isCorrelated = playingFrames >= warmUpFrames ? confidence >= Self.onsetConfidence
+            : playingFrames >= earlyFrames && confidence >= Self.earlyConfidence
+        if isCorrelated || shape.showsPath {
             isPresent = true
+            isDecided = true
             evidenceFrames = 0
             return
         }
-        // The far end is playing now, near its recent peak: an echo would be in the microphone.
-        guard isPresent, confidence < Self.absenceConfidence, isFarEndPlaying,
-              microphone.meanSquare < farEndPeak * margin else { return }
+        // The far end is playing now, near its recent peak: an echo would be in the microphone
+        // in the near end's pauses, and the filter would have converged to its shape.
+        guard isPresent || !isDecided, confidence < Self.absenceConfidence, isFarEndPlaying else { return }
+        let unheard = microphone.meanSquare < farEndPeak * margin
+        guard unheard || shape.showsNoPath else { return }
         evidenceFrames += 1
         if evidenceFrames >= absenceFrames {
             isPresent = false
+            isDecided = true
             evidenceFrames = 0
         }
     }
 
-    /// Forgets the evidence and the far end's level (back to present).
+    /// Forgets the evidence and the far end's level (back to undecided).
     mutating func reset() {
-        isPresent = true
+        isPresent = false
         isFarEndPlaying = false
         evidenceFrames = 0
         farEndPeak = 0
+        playingFrames = 0
+        isCorrelated = false
+        isDecided = false
     }
 
     private static func pow10(_ exponent: Double) -> Double { pow(10, exponent) }

@@ -30,4 +30,17 @@ final class SpeexEchoState {
     }
 
     func reset() { speex_echo_state_reset(pointer) }
+
+    /// Length of the adaptive filter's impulse response, in samples.
+    var impulseResponseCount: Int {
+        var size: Int32 = 0
+        speex_echo_ctl(pointer, SPEEX_ECHO_GET_IMPULSE_RESPONSE_SIZE, &size)
+        return Int(size)
+    }
+
+    /// Writes the adaptive filter's impulse response (`impulseResponseCount` values, speexdsp's
+    /// scale) into `response`; speexdsp computes it by one inverse FFT per filter block.
+    func impulseResponse(into response: UnsafeMutablePointer<Int32>) {
+        speex_echo_ctl(pointer, SPEEX_ECHO_GET_IMPULSE_RESPONSE, response)
+    }
 }

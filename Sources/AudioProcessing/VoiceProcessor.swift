@@ -178,6 +178,7 @@ public final class VoiceProcessor {
         // the echo left there, taken for the talker, would make it lift the near end's next
         // words (by 8 dB after the demo's first far-end turn).
         let farEndTurn = echoDominated || residual?.isFarEndOnly == true || residual?.isLearningEchoPath == true
+            || (configuration.echoCancellation && echoCanceller.isFarEndPlayingOverAnUndecidedPath)
         var probabilityPercent: Int32 = 100
         if usesSpeexResidualSuppression {
             // speexdsp's chain: its preprocessor does NS and AGC on the frame itself. Hold the

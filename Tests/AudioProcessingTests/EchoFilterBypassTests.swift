@@ -19,7 +19,10 @@ import Testing
 
     @Test func presentKeepsTheFilterAbsentPassesTheMicrophone() {
         var bypass = EchoFilterBypass(frameCount: Self.frameCount)
-        #expect(Self.run(&bypass, present: true).allSatisfy { $0 == 0 }, "present from the start: the filter's output")
+        #expect(Self.run(&bypass, present: false).allSatisfy { $0 == 1_000 }, "undecided from the start: the microphone")
+        let arriving = Self.run(&bypass, present: true)
+        #expect(zip(arriving.dropFirst(), arriving).allSatisfy { $0 <= $1 } && arriving.last == 0, "the first onset fades in")
+        #expect(Self.run(&bypass, present: true).allSatisfy { $0 == 0 }, "present: the filter's output")
         let fading = Self.run(&bypass, present: false)
         #expect(Self.run(&bypass, present: false).allSatisfy { $0 == 1_000 }, "absent: the microphone exactly")
         // The frame of the switch climbs evenly from the filter to the microphone.
@@ -30,6 +33,6 @@ import Testing
         let returning = Self.run(&bypass, present: true)
         #expect(zip(returning.dropFirst(), returning).allSatisfy { $0 <= $1 } && returning.last == 0)
         bypass.reset()
-        #expect(bypass.weight == 1)
+        #expect(bypass.weight == 0)
     }
 }

@@ -2,75 +2,101 @@
 @testable import AudioProcessing
 import Testing
 
-/// `EchoPathPresence`: present on the estimator's correlation, absent only on a second of
-/// frames in which the far end played and the microphone stayed 30 dB below it.
+/// `EchoPathPresence`: undecided (the microphone passes) until the correlation — once the far
+/// end has played long enough for it to mean something — or the linear filter's shape shows a
+/// path; absent on a second of frames in which the far end played and either the microphone
+/// stayed 30 dB below it or the settled filter's response was spread.
 @Suite struct EchoPathPresenceTests {
     /// One 10 ms frame at 16 kHz of a square wave at `amplitude` (0: silence).
     static func frame(_ amplitude: Int16) -> [Int16] {
         (0..<160).map { $0 % 20 < 10 ? amplitude : -amplitude }
     }
 
-    /// Feeds `frames` frames and returns the frame index (from 1) after which the path went
-    /// absent, or nil.
-    static func absentAfter(_ presence: inout EchoPathPresence, frames: Int, confidence: Double,
-                            far: [Int16], microphone: [Int16]) -> Int? {
+    static let loud = frame(8_000), quiet = frame(3), weakEcho = frame(1_420), silence = frame(0)
+    static let noShape = FilterShapeReading.unsettled
+    static let converged = FilterShapeReading(showsPath: true, showsNoPath: false)
+    static let spread = FilterShapeReading(showsPath: false, showsNoPath: true)
+
+    /// Feeds `frames` frames and returns the frame index (from 1) after which `until` held, or nil.
+    static func feed(_ presence: inout EchoPathPresence, frames: Int, confidence: Double, shape: FilterShapeReading = noShape,
+                     far: [Int16] = loud, microphone: [Int16] = quiet, until: (EchoPathPresence) -> Bool) -> Int? {
         for index in 1...frames {
             far.withUnsafeBufferPointer { far in
-                microphone.withUnsafeBufferPointer { presence.update(confidence: confidence, farEnd: far, microphone: $0) }
+                microphone.withUnsafeBufferPointer { presence.update(confidence: confidence, shape: shape, farEnd: far, microphone: $0) }
             }
-            if !presence.isPresent { return index }
+            if until(presence) { return index }
         }
         return nil
     }
 
-    static func present() -> EchoPathPresence { EchoPathPresence(frameDurationMs: 10) }
+    static func absent(_ presence: EchoPathPresence) -> Bool { presence.isDecided && !presence.isPresent }
+    static func present(_ presence: EchoPathPresence) -> Bool { presence.isPresent }
 
-    /// Present at first (the canceller starts as it always did); back on the correlation
-    /// alone once absent; present again after `reset`.
-    @Test func presentAtFirstAndAgainOnTheCorrelation() {
+    /// Undecided at first, and a correlation counts only once the far end has played: 0.9 from
+    /// 400 ms of it (an echo alone), 0.5 from a second (two talkers' chance peaks in the first
+    /// second reach 0.5–0.94).
+    @Test func theCorrelationCountsOnceTheFarEndHasPlayed() {
+        var early = EchoPathPresence(frameDurationMs: 10)
+        #expect(!early.isPresent && !early.isDecided)
+        #expect(Self.feed(&early, frames: 200, confidence: 0.9, microphone: Self.loud, until: Self.present) == 40)
+        #expect(early.isDecided && early.isCorrelated)
+        var late = EchoPathPresence(frameDurationMs: 10)
+        #expect(Self.feed(&late, frames: 200, confidence: 0.6, microphone: Self.loud, until: Self.present) == 100)
+        var silentFar = EchoPathPresence(frameDurationMs: 10)
+        #expect(Self.feed(&silentFar, frames: 300, confidence: 0.9, far: Self.silence, until: Self.present) == nil,
+                "the far end silent: its correlation is no evidence")
+    }
+
+    /// The filter's converged shape is evidence at once, the correlation low (an echo talked
+    /// over), and keeps the path present.
+    @Test func aConvergedFilterShowsThePath() {
         var presence = EchoPathPresence(frameDurationMs: 10)
-        #expect(presence.isPresent)
-        let far = Self.frame(8_000), quiet = Self.frame(3)
-        #expect(Self.absentAfter(&presence, frames: 100, confidence: 0.1, far: far, microphone: quiet) == 100)
-        far.withUnsafeBufferPointer { far in quiet.withUnsafeBufferPointer { presence.update(confidence: 0.49, farEnd: far, microphone: $0) } }
-        #expect(!presence.isPresent)
-        far.withUnsafeBufferPointer { far in quiet.withUnsafeBufferPointer { presence.update(confidence: 0.5, farEnd: far, microphone: $0) } }
-        #expect(presence.isPresent)
-        _ = Self.absentAfter(&presence, frames: 100, confidence: 0.1, far: far, microphone: quiet)
-        #expect(!presence.isPresent)
-        presence.reset()
-        #expect(presence.isPresent)
+        #expect(Self.feed(&presence, frames: 5, confidence: 0.1, shape: Self.converged, microphone: Self.loud, until: Self.present) == 1)
+        #expect(!presence.isCorrelated)
+        #expect(Self.feed(&presence, frames: 1_000, confidence: 0.1, shape: Self.converged, until: Self.absent) == nil)
     }
 
     /// A headset: the far end plays at −12 dBFS, the microphone holds −80 dBFS: absent after
-    /// exactly a second of it.
+    /// exactly a second of it, from undecided or from present.
     @Test func aSecondOfTheFarEndUnheardIsAbsence() {
-        var presence = Self.present()
-        #expect(Self.absentAfter(&presence, frames: 200, confidence: 0.1, far: Self.frame(8_000), microphone: Self.frame(3)) == 100)
+        var undecided = EchoPathPresence(frameDurationMs: 10)
+        #expect(Self.feed(&undecided, frames: 200, confidence: 0.1, until: Self.absent) == 100)
+        var present = EchoPathPresence(frameDurationMs: 10)
+        _ = Self.feed(&present, frames: 1, confidence: 0.1, shape: Self.converged, until: Self.present)
+        #expect(Self.feed(&present, frames: 200, confidence: 0.1, until: Self.absent) == 100)
     }
 
-    /// The demo's echo path: the microphone holds the far end 15 dB down, and the correlation
-    /// is as low as without an echo (the near end talks over it): present throughout.
-    @Test func aWeakEchoKeepsThePathPresent() {
-        var presence = Self.present()
-        #expect(Self.absentAfter(&presence, frames: 1_000, confidence: 0.1, far: Self.frame(8_000), microphone: Self.frame(1_420)) == nil)
+    /// The near end talking over no echo: the microphone is loud, but the settled filter's
+    /// spread response is evidence: absent after a second of it.
+    @Test func aSpreadFilterUnderDoubleTalkIsAbsence() {
+        var presence = EchoPathPresence(frameDurationMs: 10)
+        #expect(Self.feed(&presence, frames: 200, confidence: 0.1, shape: Self.spread, microphone: Self.loud, until: Self.absent) == 100)
+    }
+
+    /// The demo's echo path talked over: the microphone holds the far end 15 dB down, the
+    /// correlation as low as without an echo, the filter not yet settled: nothing decides.
+    @Test func aWeakEchoWithoutEvidenceStaysUndecided() {
+        var presence = EchoPathPresence(frameDurationMs: 10)
+        #expect(Self.feed(&presence, frames: 1_000, confidence: 0.1, microphone: Self.weakEcho, until: { $0.isDecided }) == nil)
     }
 
     /// Frames that say nothing about the path: the far end silent, or the correlation between
     /// the thresholds.
     @Test func framesWithoutEvidenceDoNotCount() {
-        var silentFar = Self.present()
-        #expect(Self.absentAfter(&silentFar, frames: 1_000, confidence: 0.1, far: Self.frame(0), microphone: Self.frame(0)) == nil)
-        var ambiguous = Self.present()
-        #expect(Self.absentAfter(&ambiguous, frames: 1_000, confidence: 0.3, far: Self.frame(8_000), microphone: Self.frame(3)) == nil)
+        var silentFar = EchoPathPresence(frameDurationMs: 10)
+        #expect(Self.feed(&silentFar, frames: 1_000, confidence: 0.1, far: Self.silence, microphone: Self.silence, until: { $0.isDecided }) == nil)
+        var ambiguous = EchoPathPresence(frameDurationMs: 10)
+        #expect(Self.feed(&ambiguous, frames: 1_000, confidence: 0.3, shape: Self.spread, until: { $0.isDecided }) == nil)
     }
 
-    /// The evidence counts from the last time the correlation reached onset.
-    @Test func onsetRestartsTheCount() {
-        var presence = Self.present()
-        let far = Self.frame(8_000), quiet = Self.frame(3)
-        #expect(Self.absentAfter(&presence, frames: 99, confidence: 0.1, far: far, microphone: quiet) == nil)
-        far.withUnsafeBufferPointer { far in quiet.withUnsafeBufferPointer { presence.update(confidence: 0.6, farEnd: far, microphone: $0) } }
-        #expect(Self.absentAfter(&presence, frames: 200, confidence: 0.1, far: far, microphone: quiet) == 100)
+    /// The evidence counts from the last onset; back to undecided after `reset`.
+    @Test func onsetRestartsTheCountAndResetForgets() {
+        var presence = EchoPathPresence(frameDurationMs: 10)
+        #expect(Self.feed(&presence, frames: 99, confidence: 0.1, until: Self.absent) == nil)
+        _ = Self.feed(&presence, frames: 1, confidence: 0.1, shape: Self.converged, until: Self.present)
+        #expect(Self.feed(&presence, frames: 200, confidence: 0.1, until: Self.absent) == 100)
+        #expect(Self.feed(&presence, frames: 1, confidence: 0.1, shape: Self.converged, until: Self.present) == 1)
+        presence.reset()
+        #expect(!presence.isPresent && !presence.isDecided && !presence.isCorrelated)
     }
 }
