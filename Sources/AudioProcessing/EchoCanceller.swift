@@ -190,11 +190,13 @@ public final class EchoCanceller {
     /// was reset (`EchoPathPresence.isDecided`).
     var echoPathDecided: Bool { !configuration.delayEstimation || presence.isDecided }
 
-    /// Whether the far end plays over a path not yet shown present or absent: what the
-    /// microphone holds may be its echo, unremoved (a stage after this one, an AGC, should not
-    /// adapt then).
+    /// Whether the far end plays over a path not yet shown present or absent and the microphone
+    /// is quieter than it, as an echo would be: what the microphone holds may be that echo,
+    /// unremoved (a stage after this one, an AGC, should not adapt then). A near-end talker
+    /// over the far end is not held (held on every far-end frame, the AGC missed the first
+    /// 2–3 s of a headset call that starts in double talk: PESQ 3.84 → 3.75 there).
     var isFarEndPlayingOverAnUndecidedPath: Bool {
-        configuration.delayEstimation && !presence.isDecided && presence.isFarEndPlaying
+        configuration.delayEstimation && !presence.isDecided && presence.isFarEndPlaying && presence.isMicrophoneBelowFarEnd
     }
 
     /// The delay currently applied to the reference, in milliseconds.
@@ -274,7 +276,11 @@ public final class EchoCanceller {
             if readPosition == delayLineCount { readPosition = 0 }
         }
         if let residualEchoSuppressor {
-            residualEchoSuppressor.echoPathEvident = !configuration.delayEstimation || presence.isCorrelated
+            // Undecided, the suppressor learns upward too, so that it is ready when an echo
+            // alone is found (the first 500 ms window of `benchmarks aec`'s 20 ms room reached
+            // 20 dB, against 1.5 s otherwise); its gains stay 1 until the path is present, and
+            // a near end learnt meanwhile is unlearnt at full speed.
+            residualEchoSuppressor.echoPathEvident = !configuration.delayEstimation || presence.isCorrelated || !presence.isDecided
             residualEchoSuppressor.echoPathPresent = present
             residualEchoSuppressor.isFarEndPlaying = presence.isFarEndPlaying
             echo.cancel(microphone: microphone.baseAddress!, reference: reference, output: linearOutput)

@@ -67,6 +67,8 @@ struct EchoPathPresence {
     static let farEndPeakDecayDbPerMs = 0.06
     /// Share of its recent peak the far end's frame must reach to count as playing (−10 dB).
     static let playingShare = 0.1
+    /// Energy share of the far end's frame under which the microphone's is below it (−6 dB).
+    static let echoShare = 0.25
     /// Mean square far-end sample from which the far end counts as playing (−50 dBFS RMS).
     static let farEndActivity = 100.0 * 100.0
 
@@ -81,6 +83,10 @@ struct EchoPathPresence {
     /// Whether the far end played in the last frame, near its recent peak and above
     /// `farEndActivity`: speech, not the comfort noise or residue of the other side's uplink.
     private(set) var isFarEndPlaying = false
+    /// Whether the microphone's last frame was `echoShare` or more below the far end's: what an
+    /// echo alone looks like (an acoustic path loses 3 dB and more), while a near-end talker
+    /// over the far end is level with it in most frames.
+    private(set) var isMicrophoneBelowFarEnd = false
     private let absenceFrames: Int
     private let peakDecay: Double
     private let margin: Double
@@ -106,6 +112,7 @@ struct EchoPathPresence {
         let far = farEnd.meanSquare
         farEndPeak = max(far, farEndPeak * peakDecay)
         isFarEndPlaying = far >= Self.farEndActivity && far >= farEndPeak * Self.playingShare
+        isMicrophoneBelowFarEnd = microphone.meanSquare < far * Self.echoShare
         if isFarEndPlaying, playingFrames < warmUpFrames { playingFrames += 1 }
         isCorrelated = playingFrames >= warmUpFrames ? confidence >= Self.onsetConfidence
             : playingFrames >= earlyFrames && confidence >= Self.earlyConfidence
