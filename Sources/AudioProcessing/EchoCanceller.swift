@@ -193,8 +193,9 @@ public final class EchoCanceller {
     /// Whether the far end plays over a path not yet shown present or absent and the microphone
     /// is quieter than it, as an echo would be: what the microphone holds may be that echo,
     /// unremoved (a stage after this one, an AGC, should not adapt then). A near-end talker
-    /// over the far end is not held (held on every far-end frame, the AGC missed the first
-    /// 2–3 s of a headset call that starts in double talk: PESQ 3.84 → 3.75 there).
+    /// over the far end is not held: held on every far-end frame, or where the microphone was
+    /// 6 dB below the far end, the AGC missed the first 2–3 s of a headset call that starts in
+    /// double talk (`benchmarks processing`, its first pass: 3.75 against 3.85 held at 10 dB).
     var isFarEndPlayingOverAnUndecidedPath: Bool {
         configuration.delayEstimation && !presence.isDecided && presence.isFarEndPlaying && presence.isMicrophoneBelowFarEnd
     }

@@ -67,8 +67,8 @@ struct EchoPathPresence {
     static let farEndPeakDecayDbPerMs = 0.06
     /// Share of its recent peak the far end's frame must reach to count as playing (−10 dB).
     static let playingShare = 0.1
-    /// Energy share of the far end's frame under which the microphone's is below it (−6 dB).
-    static let echoShare = 0.25
+    /// Energy share of the far end's frame under which the microphone's is below it (−10 dB).
+    static let echoShare = 0.1
     /// Mean square far-end sample from which the far end counts as playing (−50 dBFS RMS).
     static let farEndActivity = 100.0 * 100.0
 
@@ -84,8 +84,8 @@ struct EchoPathPresence {
     /// `farEndActivity`: speech, not the comfort noise or residue of the other side's uplink.
     private(set) var isFarEndPlaying = false
     /// Whether the microphone's last frame was `echoShare` or more below the far end's: what an
-    /// echo alone looks like (an acoustic path loses 3 dB and more), while a near-end talker
-    /// over the far end is level with it in most frames.
+    /// echo alone looks like (a loudspeaker's path to a laptop's microphone loses 10–20 dB; the
+    /// demo's 15), while a near-end talker over the far end is level with it in most frames.
     private(set) var isMicrophoneBelowFarEnd = false
     private let absenceFrames: Int
     private let peakDecay: Double

@@ -150,9 +150,9 @@ import TestSupport
 
     /// A headset call that starts in double talk: a quiet near end (−6 dB) talks over the far
     /// end from the first word, no echo. While the path is undecided the AGC holds only where
-    /// the microphone is 6 dB below the far end, as an echo would be — not on most of the near
+    /// the microphone is 10 dB below the far end, as an echo would be — not on most of the near
     /// end's words — so it lifts them about as it does with a silent far end: within 2 dB over
-    /// 0.5–3 s (measured 1.7; held on every far-end frame, 2.6).
+    /// 0.5–3 s (measured 1.2; held on every far-end frame, 2.6).
     @Test func anUndecidedPathDoesNotHoldTheAGCOverTheNearEndsWords() throws {
         let rate = 48_000
         let near = try SpeechFixture.samples(SpeechFixture.alice, sampleRate: rate).map { $0 / 2 }
