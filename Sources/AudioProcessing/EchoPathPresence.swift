@@ -69,6 +69,9 @@ struct EchoPathPresence {
     static let playingShare = 0.1
     /// Energy share of the far end's frame under which the microphone's is below it (−10 dB).
     static let echoShare = 0.1
+    /// Energy share of the far end's frame under which the microphone's may be learnt as its
+    /// echo while the path is undecided (−3 dB).
+    static let learningShare = 0.5
     /// Mean square far-end sample from which the far end counts as playing (−50 dBFS RMS).
     static let farEndActivity = 100.0 * 100.0
 
@@ -87,6 +90,10 @@ struct EchoPathPresence {
     /// echo alone looks like (a loudspeaker's path to a laptop's microphone loses 10–20 dB; the
     /// demo's 15), while a near-end talker over the far end is level with it in most frames.
     private(set) var isMicrophoneBelowFarEnd = false
+    /// Whether the microphone's last frame was `learningShare` or more below the far end's:
+    /// where an echo may be learnt while the path is undecided — an echo alone, even a room's
+    /// at −3 dB, while a near-end talker over the far end is not learnt as its echo.
+    private(set) var isMicrophoneUnderFarEnd = false
     private let absenceFrames: Int
     private let peakDecay: Double
     private let margin: Double
@@ -112,7 +119,9 @@ struct EchoPathPresence {
         let far = farEnd.meanSquare
         farEndPeak = max(far, farEndPeak * peakDecay)
         isFarEndPlaying = far >= Self.farEndActivity && far >= farEndPeak * Self.playingShare
-        isMicrophoneBelowFarEnd = microphone.meanSquare < far * Self.echoShare
+        let microphoneLevel = microphone.meanSquare
+        isMicrophoneBelowFarEnd = microphoneLevel < far * Self.echoShare
+        isMicrophoneUnderFarEnd = microphoneLevel < far * Self.learningShare
         if isFarEndPlaying, playingFrames < warmUpFrames { playingFrames += 1 }
         isCorrelated = playingFrames >= warmUpFrames ? confidence >= Self.onsetConfidence
             : playingFrames >= earlyFrames && confidence >= Self.earlyConfidence
