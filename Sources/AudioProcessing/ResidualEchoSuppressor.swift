@@ -119,7 +119,8 @@ public final class ResidualEchoSuppressor {
     public var isNearEndActive: Bool { nearEnd.isActive }
     /// Whether the stage before this one has evidence that an echo path exists — in
     /// `EchoCanceller`, the bulk-delay estimator's correlation between far end and microphone
-    /// (`DelayEstimator.confidence`); set it before each `process`. While false the echo model
+    /// (`DelayEstimator.confidence`) once the far end has played, or, while no path is yet shown
+    /// present or absent, a microphone under the far end's level; set it before each `process`. While false the echo model
     /// learns only downward, so a near-end talker who is not the far end's echo (a headset, a
     /// call without acoustic coupling) is not learnt as echo. True by default: a suppressor
     /// used on its own trusts every frame, as it always did.
