@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "DSP", targets: ["DSP"]),
         .library(name: "AudioProcessing", targets: ["AudioProcessing"]),
         .library(name: "JitterBuffer", targets: ["JitterBuffer"]),
+        .library(name: "CallQuality", targets: ["CallQuality"]),
         .library(name: "CallCore", targets: ["CallCore"]),
         .library(name: "MediaEngine", targets: ["MediaEngine"]),
         .library(name: "AudioSession", targets: ["AudioSession"]),
@@ -77,7 +78,10 @@ let package = Package(
         // Signal.
         .target(name: "DSP"),
         .target(name: "AudioProcessing", dependencies: ["CSpeexDSP", "DSP"]),
-        .target(name: "JitterBuffer", dependencies: ["AudioCodecs", "Opus", "RTP", "DSP"]),
+        // Call quality: the E-model (G.107, G.107.1) and the codecs' impairment factors; what the
+        // jitter buffer's target weighs and what a call's quality estimate reports.
+        .target(name: "CallQuality"),
+        .target(name: "JitterBuffer", dependencies: ["AudioCodecs", "Opus", "RTP", "DSP", "CallQuality"]),
 
         // I/O.
         .target(name: "AudioDevices", dependencies: ["CALSA", "CALSAShims", "CEventFD", "SystemErrors", "Locking", "MediaBasics"]),
@@ -86,7 +90,7 @@ let package = Package(
 
         // Call core: the per-call media (uplink, inbound stream, RTCP session, mixer, statistics,
         // events), sans-I/O: no devices, no sockets, no Foundation.
-        .target(name: "CallCore", dependencies: ["AudioCodecs", "Opus", "RTP", "SRTP", "JitterBuffer", "AudioProcessing", "DSP", "Locking", "MediaBasics"]),
+        .target(name: "CallCore", dependencies: ["AudioCodecs", "Opus", "RTP", "SRTP", "JitterBuffer", "CallQuality", "AudioProcessing", "DSP", "Locking", "MediaBasics"]),
 
         // Engine: the threaded engine over the call core (audio and network threads, devices,
         // sockets); re-exports CallCore.
@@ -166,7 +170,7 @@ let package = Package(
         .target(name: "CAllocationCounter"),
         .target(name: "CBaseline", dependencies: ["COpus", "CSRTP", "CSpeexDSP", "COpenSSL"]),
         .target(name: "TestSupport", dependencies: ["CAllocationCounter", "Locking"]),
-        .target(name: "JitterBufferEvaluation", dependencies: ["JitterBuffer", "NetworkSimulation", "Opus", "RTP", "CSpeexDSP", "TestSupport"]),
+        .target(name: "JitterBufferEvaluation", dependencies: ["JitterBuffer", "CallQuality", "NetworkSimulation", "Opus", "RTP", "CSpeexDSP", "TestSupport"]),
 
         .testTarget(name: "SystemErrorsTests", dependencies: ["SystemErrors"]),
         .testTarget(name: "OpusTests", dependencies: ["Opus", "TestSupport"]),

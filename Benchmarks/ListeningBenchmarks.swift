@@ -307,11 +307,7 @@ struct ListeningBenchmarks {
             let middle = (low + high) / 2
             if EModel.meanOpinionScore(rating: middle) < pesq { low = middle } else { high = middle }
         }
-        var model = WidebandEModel()
-        let mouthToEar = delayMs + otherMouthToEarMs
-        model.absoluteDelayMs = mouthToEar
-        model.echoPathDelayMs = mouthToEar
-        model.roundTripDelayMs = 2 * mouthToEar
+        let model = WidebandEModel(mouthToEarMs: delayMs + otherMouthToEarMs)
         let rating = (low + high) / 2 * WidebandEModel.scaleFactor - model.delayImpairment
         return EModel.meanOpinionScore(rating: rating / WidebandEModel.scaleFactor)
     }

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+@_exported import CallQuality
 /// # CallCore
 ///
 /// The per-call media, sans-I/O (no devices, no sockets, no Foundation), driven by an explicit clock:
@@ -18,7 +19,8 @@
 /// - RTCP: SR/RR, SDES, BYE and an RFC 3611 XR VoIP Metrics block about the stream received
 ///   in every report; the far end's reports read into `RemoteInboundRTPStatistics`.
 /// - Call quality: `EModel` (ITU-T G.107) and `WidebandEModel` (G.107.1) with Opus's
-///   `CodecImpairment`, giving each call's `CallQualityEstimate` (R and MOS).
+///   `CodecImpairment` (module CallQuality, re-exported here), giving each call's
+///   `CallQualityEstimate` (R and MOS).
 ///
 /// Statistics use the W3C WebRTC names (`InboundRTPStatistics`, `OutboundRTPStatistics`,
 /// `MediaSourceStatistics`); events (`CallMediaEvent`) travel through preallocated rings.

@@ -37,18 +37,10 @@ public struct CallQualityEstimate: Sendable, Equatable {
     /// The estimate for `inputs` with the last RTCP round trip (nil: not measured yet, counted
     /// as 0).
     init(inputs: VoIPMetricsInputs, roundTripTimeSeconds: Double?) {
-        var model = WidebandEModel()
         let delay = inputs.mouthToEarDelayMs(roundTripTimeSeconds: roundTripTimeSeconds)
-        // A 4-wire terminal with echo control (G.107's TELR default, 65 dB): its echo path is
-        // the mouth-to-ear delay, the listener-echo loop twice that.
-        model.absoluteDelayMs = delay
-        model.echoPathDelayMs = delay
-        model.roundTripDelayMs = 2 * delay
-        model.packetLossPercent = inputs.effectiveLossPercent
         let codec = inputs.codecImpairment
+        var model = WidebandEModel(mouthToEarMs: delay, codec: codec, lossPercent: inputs.effectiveLossPercent)
         model.burstRatio = codec.weighsBursts ? inputs.burstRatio : 1
-        model.equipmentImpairment = codec.equipmentImpairment
-        model.packetLossRobustness = codec.packetLossRobustness
         widebandRating = model.rating
         rating = model.narrowbandScaleRating
         meanOpinionScore = model.meanOpinionScore

@@ -10,6 +10,7 @@
 @_exported import AudioProcessing
 @_exported import AudioSession
 @_exported import CallDirectory
+@_exported import CallQuality
 @_exported import CallNegotiation
 @_exported import CallHistory
 @_exported import Calls

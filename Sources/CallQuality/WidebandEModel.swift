@@ -43,6 +43,20 @@ public struct WidebandEModel: Sendable, Equatable {
     /// A clean connection: no delay, no codec impairment, no loss (R_WB = 129 − Id at 0 ms).
     public init() {}
 
+    /// A connection between two 4-wire VoIP terminals with echo control (TELR 65, G.107's
+    /// default) and `mouthToEarMs` of delay: the talker echo returns over the mouth-to-ear delay
+    /// and the listener-echo loop is twice it. `codec` gives Ie,WB and Bpl,WB, `lossPercent` the
+    /// share of packets the listener misses.
+    public init(mouthToEarMs: Double, codec: CodecImpairment = CodecImpairment(equipmentImpairment: 0, packetLossRobustness: 4.3),
+                lossPercent: Double = 0) {
+        absoluteDelayMs = mouthToEarMs
+        echoPathDelayMs = mouthToEarMs
+        roundTripDelayMs = 2 * mouthToEarMs
+        equipmentImpairment = codec.equipmentImpairment
+        packetLossRobustness = codec.packetLossRobustness
+        packetLossPercent = lossPercent
+    }
+
     /// The wideband rating R_WB (up to 129), finite for any input.
     public var rating: Double {
         Self.maximumRating - delayImpairment - effectiveEquipmentImpairment + EModel.finite(advantageFactor)
