@@ -38,7 +38,8 @@ struct JitterBenchmarks {
         print("* = not stationary; oracle@X = the fixed delay D with X's late loss; concealed = ticks without a new packet;")
         print("ours = default policy (FEC first), judged with FEC recovery credited; ours, waiting = .waitForPacket, own payloads only")
         if tickMs != 20 { print("ours plays \(tickMs) ms per tick (a device period, `nextSamples`); us/tick is per its tick") }
-        print(row("trace", "buffer", "mean ms", "p95 ms", "late %", "concealed %", "us/tick", "mean/oracle", "mean/speex", "targets"))
+        print(row("trace", "buffer", "mean ms", "p95 ms", "late %", "concealed %", "us/tick", "mean/oracle", "mean/speex", "R", "targets"))
+        print("R = the wideband E-model's conversational rating of the mean delay (+ \(PlayoutDelayPricing.endpointDelayMs) ms at the ends) and the late loss, Opus 24 kb/s")
         var met = [0, 0]
         for entry in traces {
             for (index, isMet) in try replay(entry, stream: stream).enumerated() where isMet { met[index] += 1 }
@@ -60,9 +61,10 @@ struct JitterBenchmarks {
         let speexOracle = evaluation.speexOracle
         let name = entry.name + (entry.isStationary ? "" : " *")
         print(row(name, "speex", ms(speex.meanDelayMs), ms(speex.p95DelayMs), percent(speex.lateLoss), percent(speex.concealed),
-                  ms(speex.microsecondsPerTick), ratio(speex.meanDelayMs / speexOracle.delayMs), "", ""))
+                  ms(speex.microsecondsPerTick), ratio(speex.meanDelayMs / speexOracle.delayMs), "",
+                  rating(speex.meanDelayMs, speex.lateLoss), ""))
         print(row("", "oracle@speex", ms(speexOracle.delayMs), ms(speexOracle.delayMs), percent(speexOracle.lateLoss),
-                  percent(speexOracle.concealed), "", "", "", ""))
+                  percent(speexOracle.concealed), "", "", "", "", ""))
         recordSpeex(entry.name, speex: speex, speexOracle: speexOracle)
 
         var series = [DelayPlot.series("speexdsp playout", color: "#ff7f0e", run: evaluation.speexRun, trace: trace)]
@@ -73,12 +75,12 @@ struct JitterBenchmarks {
             let oracle = outcome.oracle
             if mode.policy == .recoverFromFECFirst { defaultOracle = oracle }
             print(row("", "oracle@" + mode.label, ms(oracle.delayMs), ms(oracle.delayMs), percent(oracle.lateLoss),
-                      percent(oracle.concealed), "", "", "", ""))
+                      percent(oracle.concealed), "", "", "", "", ""))
             print(row("", mode.label, ms(ours.meanDelayMs), ms(ours.p95DelayMs), percent(outcome.lateLoss), percent(ours.concealed),
                       ms(ours.microsecondsPerTick), ratio(ours.meanDelayMs / oracle.delayMs), ratio(ours.meanDelayMs / speex.meanDelayMs),
-                      outcome.misses.isEmpty ? "met" : outcome.misses.joined(separator: " ")))
+                      rating(ours.meanDelayMs, outcome.lateLoss), outcome.misses.isEmpty ? "met" : outcome.misses.joined(separator: " ")))
             if mode.creditsFEC {
-                print(row("", "  own payloads only", "", "", percent(ours.lateLoss), "", "", "", "", ""))
+                print(row("", "  own payloads only", "", "", percent(ours.lateLoss), "", "", "", "", "", ""))
             }
             record(entry.name, mode: mode, ours: ours, late: outcome.lateLoss, speex: speex, oracle: oracle)
             series.append(DelayPlot.series(mode.label + " playout", color: Self.colors[mode.label] ?? "#7f7f7f", run: outcome.run,
@@ -116,11 +118,19 @@ struct JitterBenchmarks {
         add(name, prefix + "late loss (own payloads only)", ours.lateLoss * 100, "%", "speexdsp jitter buffer", speex.lateLoss * 100)
         add(name, prefix + "concealed", ours.concealed * 100, "%", "speexdsp jitter buffer", speex.concealed * 100)
         add(name, prefix + "mean delay vs oracle", ours.meanDelayMs, "ms", "fixed-delay oracle", oracle.delayMs)
+        let targets = PlayoutTargets()
+        add(name, prefix + "conversational R", targets.conversationalRating(meanDelayMs: ours.meanDelayMs, lateLoss: late), "R_WB",
+            "speexdsp jitter buffer", targets.conversationalRating(meanDelayMs: speex.meanDelayMs, lateLoss: speex.lateLoss))
         add(name, prefix + "cpu per tick", ours.microsecondsPerTick, "us/tick", "speexdsp jitter buffer + Opus", speex.microsecondsPerTick)
     }
 
+    /// The conversational rating `PlayoutTargets` compares, one decimal.
+    private func rating(_ meanDelayMs: Double, _ lateLoss: Double) -> String {
+        String(format: "%.1f", PlayoutTargets().conversationalRating(meanDelayMs: meanDelayMs, lateLoss: lateLoss))
+    }
+
     private func row(_ columns: String...) -> String {
-        let widths = [24, 13, 9, 9, 8, 12, 9, 12, 11, 0]
+        let widths = [24, 13, 9, 9, 8, 12, 9, 12, 11, 7, 0]
         return zip(columns, widths).map { text, width in
             text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
         }.joined()

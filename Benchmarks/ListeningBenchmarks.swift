@@ -294,7 +294,7 @@ struct ListeningBenchmarks {
 
     /// Mouth-to-ear outside the receive path's send → play delay, the same for every
     /// receiver: a 20 ms frame, libopus's 6.5 ms look-ahead, a 10 ms device period each end.
-    static let otherMouthToEarMs = 46.5
+    static let otherMouthToEarMs = PlayoutDelayPricing.endpointDelayMs
 
     /// The E-model's conversational MOS (G.107.1 on PESQ-WB's scale, as `CallQualityEstimate`
     /// rates a call) for a receiver whose audio scored `pesq` at a send → play delay of

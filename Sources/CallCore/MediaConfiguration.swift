@@ -77,8 +77,9 @@ public struct MediaConfiguration: Sendable, Equatable {
     /// Whether RTCP may use RFC 3550 §6.2's reduced minimum interval, 360 / session kb/s
     /// seconds, where that is below 5 s (sessions above 72 kb/s).
     public var rtcpReducedMinimum = false
-    /// Playout: delay bounds, late-packet policy. Its sample rate and frame duration are
-    /// taken from this configuration.
+    /// Playout: delay bounds, late-packet policy, the delay outside the buffer its target is
+    /// priced with. Its sample rate, frame duration, codec and the codec its target prices late
+    /// packets for are taken from this configuration (the codec played first, Opus at `bitrate`).
     public var jitterBuffer = JitterBufferConfiguration()
 
     /// The built-in defaults: 48 kHz mono Opus, 20 ms, 24 kb/s, FEC, AES_CM_128_HMAC_SHA1_80.
@@ -87,12 +88,14 @@ public struct MediaConfiguration: Sendable, Equatable {
     /// Samples in one frame (mono).
     public var samplesPerFrame: Int { sampleRate * frameDurationMs / 1_000 }
 
-    /// The jitter buffer's configuration with this call's rate and frame duration.
+    /// The jitter buffer's configuration with this call's rate, frame duration and codec.
     var playoutConfiguration: JitterBufferConfiguration {
         var settings = jitterBuffer
         settings.sampleRate = sampleRate
         settings.frameDurationMs = frameDurationMs
         settings.codec = codec
+        // The peer's bitrate is not known here; a call's is usually what both ends asked for.
+        settings.delayPricing.codec = .playing(codec, opusBitsPerSecond: Double(bitrate))
         settings.payloadTypes = alternativeReceiveCodecs.isEmpty ? [:] : alternativeReceiveCodecs.merging([payloadType: codec]) { $1 }
         return settings
     }

@@ -173,14 +173,9 @@ struct VoIPMetricsInputs: Sendable, Equatable {
     /// The codec's impairment for the stream received: Opus at the bitrate received, its FEC
     /// plan's cost and robustness weighted by the share of packets carrying FEC.
     var codecImpairment: CodecImpairment {
-        switch codec {
-        case .pcmu, .pcma: return .g711
-        case .g722: return .g722
-        case .opus: break
-        }
         let bitrate = receivedBitsPerSecond ?? 24_000
-        let plain = CodecImpairment.opus(bitsPerSecond: bitrate)
-        guard packetsReceived > 0, fecPacketsReceived > 0 else { return plain }
+        let plain = CodecImpairment.playing(codec, opusBitsPerSecond: bitrate)
+        guard codec == .opus, packetsReceived > 0, fecPacketsReceived > 0 else { return plain }
         let share = min(Double(fecPacketsReceived) / Double(packetsReceived), 1)
         let withFEC = CodecImpairment.opus(bitsPerSecond: bitrate, fecPlannedLossPercent: farEndFECPlanPercent)
         func blend(_ value: KeyPath<CodecImpairment, Double>) -> Double {

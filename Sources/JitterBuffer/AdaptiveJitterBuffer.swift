@@ -103,6 +103,7 @@ public final class AdaptiveJitterBuffer {
             throw .invalidInitialDelay(configuration.initialDelayMs)
         }
         guard (2...65_536).contains(configuration.capacityPackets) else { throw .invalidCapacity(configuration.capacityPackets) }
+        guard configuration.delayPricing.isValid else { throw .invalidDelayPricing(configuration.delayPricing) }
         decoders = PayloadDecoders(try Self.prepareDecoders(for: configuration, reusing: nil))
         self.configuration = configuration
         clockRate = Int64(configuration.codec.rtpClockRate)
@@ -111,7 +112,8 @@ public final class AdaptiveJitterBuffer {
         let maximumPacketSamples = rate * 120 / 1_000  // the longest packet played (Opus's longest)
         store = PacketStore(capacity: configuration.capacityPackets)
         estimator = RelativeDelayEstimator(maximumDelayMs: configuration.maximumDelayMs,
-                                           windowCapacity: max(64, 4_000 / configuration.frameDurationMs))
+                                           windowCapacity: max(64, 4_000 / configuration.frameDurationMs),
+                                           pricing: configuration.delayPricing)
         queue = PlayoutQueue(sampleCapacity: 4 * maximumPacketSamples + 4 * samplesPerFrame, segmentCapacity: 32)
         normal = NormalOperation(queue: queue)
         expand = ExpandOperation(decoders: decoders, queue: queue, sampleRate: rate, samplesPerFrame: samplesPerFrame)

@@ -27,12 +27,15 @@ public struct JitterBufferConfiguration: Sendable, Equatable {
     public var capacityPackets = 256
     /// What to do when the packet due next is missing but later ones are stored.
     public var latePacketPolicy = LatePacketPolicy.recoverFromFECFirst
+    /// What the target delay weighs: the E-model's price of delay (given the rest of the
+    /// call's mouth-to-ear delay) against the codec's price of late packets.
+    public var delayPricing = PlayoutDelayPricing()
     /// Whether playout may stretch or squeeze time (accelerate, preemptive expand) to follow
     /// the target. Off, the delay only grows (by waiting for late packets) and never shrinks:
     /// the listening benchmark's "no time-scaling" variant, and a receiver for tests.
     public var allowsTimeStretching = true
 
     /// The defaults: 48 kHz, 20 ms, 0–1000 ms delay starting at 60 ms, 256 packets, FEC first,
-    /// time-stretching on.
+    /// the target priced for Opus at 24 kb/s with 66.5 ms outside the buffer, time-stretching on.
     public init() {}
 }

@@ -20,6 +20,9 @@ public enum JitterBufferError: Error, Equatable, Sendable {
     case invalidPayloadType(UInt8)
     /// `payloadTypes` is not empty but gives no payload type to `codec`, which plays first.
     case codecWithoutPayloadType(AudioCodec)
+    /// `delayPricing` is out of range: its delay outside the buffer not within 0…10 000 ms, or
+    /// its codec's Ie,WB not within 0…128 or Bpl,WB not within 1…1 000 (or any not finite).
+    case invalidDelayPricing(PlayoutDelayPricing)
     /// The codec's decoder could not be created.
     case decoderCreationFailed(AudioCodecError)
 }

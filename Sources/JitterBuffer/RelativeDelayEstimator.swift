@@ -2,11 +2,12 @@
 /// Estimates the delay a packet needs to wait, NetEq-style: each packet's relative arrival
 /// delay (its arrival minus its media time, against the fastest packet of the last 2 s, so
 /// clock drift is absorbed) goes into a histogram with exponential forgetting. The target is
-/// the delay that minimizes `delay + lateCostMs × share of packets later than it`, but never
-/// above the `quantile`: on a light-tailed network the quantile bounds late loss, on a heavy
-/// tail (where each percent of late loss costs tens of milliseconds) the cost stops the
-/// target from chasing the tail — the trade-off speexdsp's buffer makes too. No allocation
-/// after `init`.
+/// the delay that costs the call least in the E-model's terms (`PlayoutDelayPricing`: the
+/// delay impairment of the mouth-to-ear delay it makes, plus the share of packets later than
+/// it at the codec's price of loss), but never above the `quantile`: on a light-tailed network
+/// the quantile bounds the delay (late loss there is cheap in delay, and the E-model would buy
+/// the last few tenths of a percent dearly), on a heavy tail or a slow path the delay's own
+/// price stops the target from chasing the tail. No allocation after `init`.
 final class RelativeDelayEstimator {
     /// Histogram bucket width in milliseconds.
     static let bucketMs = 2.0
@@ -19,15 +20,15 @@ final class RelativeDelayEstimator {
     static let forgetFactor = 0.999
     /// Window over which the fastest packet is searched, in milliseconds.
     static let windowMs = 2_000.0
-    /// Highest quantile of the relative delay the target may reach.
-    static let quantile = 0.97
-    /// What one unit of late share costs, in ms of delay: 5 000 makes 1 % of late packets worth
-    /// 50 ms — the exchange rate at which the buffer meets both the late-loss and the delay
-    /// targets against speexdsp on the benchmark's networks (docs/performance.md, "Jitter buffer", compares
-    /// other rates).
-    static let lateCostMs = 5_000.0
+    /// Highest quantile of the relative delay the target may reach: 0.99, measured against
+    /// 0.97 and 0.999 in `benchmarks listening` (docs/performance.md, "Listening").
+    static let quantile = 0.99
 
     private let histogram: UnsafeMutableBufferPointer<Double>
+    /// The delay impairment (R_WB) of each bucket's upper edge, from the pricing.
+    private let delayImpairment: UnsafeMutableBufferPointer<Double>
+    /// R_WB points per percent of late packets, from the pricing.
+    private let ratingPerLatePercent: Double
     private let windowArrivals: UnsafeMutableBufferPointer<Double>
     private let windowOffsets: UnsafeMutableBufferPointer<Double>
     private var windowNext = 0
@@ -37,9 +38,13 @@ final class RelativeDelayEstimator {
     /// Smallest arrival-minus-media-time offset in the window: the fastest recent packet, in ms.
     private(set) var minimumOffsetMs = 0.0
 
-    init(maximumDelayMs: Int, windowCapacity: Int) {
+    init(maximumDelayMs: Int, windowCapacity: Int, pricing: PlayoutDelayPricing = PlayoutDelayPricing()) {
         histogram = .allocate(capacity: Int(Double(maximumDelayMs) / Self.bucketMs) + 2)
         histogram.initialize(repeating: 0)
+        delayImpairment = .allocate(capacity: histogram.count)
+        delayImpairment.initialize(repeating: 0)
+        pricing.fillDelayImpairment(delayImpairment, bucketMs: Self.bucketMs)
+        ratingPerLatePercent = pricing.ratingPerLatePercent
         windowArrivals = .allocate(capacity: windowCapacity)
         windowArrivals.initialize(repeating: 0)
         windowOffsets = .allocate(capacity: windowCapacity)
@@ -48,6 +53,7 @@ final class RelativeDelayEstimator {
 
     deinit {
         histogram.deallocate()
+        delayImpairment.deallocate()
         windowArrivals.deallocate()
         windowOffsets.deallocate()
     }
@@ -85,7 +91,7 @@ final class RelativeDelayEstimator {
         histogram[bucket] += 1 - forget
     }
 
-    /// The target delay in ms: the cost-optimal delay (see the type's documentation), capped
+    /// The target delay in ms: the least costly delay (see the type's documentation), capped
     /// at the `quantile` (upper edges of 2 ms buckets; 0 before any packet).
     var targetDelayMs: Double {
         var total = 0.0
@@ -98,7 +104,7 @@ final class RelativeDelayEstimator {
         for index in 0..<histogram.count {
             cumulative += histogram[index]
             let delay = Double(index + 1) * Self.bucketMs
-            let cost = delay + Self.lateCostMs * max(0, 1 - cumulative / total)
+            let cost = delayImpairment[index] + ratingPerLatePercent * 100 * max(0, 1 - cumulative / total)
             if cost < bestCost {
                 bestCost = cost
                 best = delay

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import CallQuality
 import Foundation
 import Testing
 import JitterBuffer
@@ -350,5 +351,19 @@ import TestSupport
         check({ $0.maximumDelayMs = 0 }, .invalidMaximumDelay(0))
         check({ $0.initialDelayMs = 2_000 }, .invalidInitialDelay(2_000))
         check({ $0.capacityPackets = 1 }, .invalidCapacity(1))
+        for outside in [-1, 10_001, .infinity] {
+            let pricing = PlayoutDelayPricing(delayOutsideBufferMs: outside)
+            check({ $0.delayPricing = pricing }, .invalidDelayPricing(pricing))
+        }
+        for (impairment, robustness) in [(129.0, 6.7), (-1, 6.7), (32.9, 0.5)] {
+            let pricing = PlayoutDelayPricing(codec: CodecImpairment(equipmentImpairment: impairment, packetLossRobustness: robustness))
+            check({ $0.delayPricing = pricing }, .invalidDelayPricing(pricing))
+        }
+        for pricing in [PlayoutDelayPricing(delayOutsideBufferMs: .nan),
+                        PlayoutDelayPricing(codec: CodecImpairment(equipmentImpairment: .nan, packetLossRobustness: 6.7))] {
+            var configuration = JitterBufferConfiguration()
+            configuration.delayPricing = pricing
+            #expect(throws: JitterBufferError.self) { try AdaptiveJitterBuffer(configuration: configuration) }
+        }
     }
 }

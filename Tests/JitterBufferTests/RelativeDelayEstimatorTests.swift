@@ -2,11 +2,13 @@
 import Testing
 @testable import JitterBuffer
 
-/// The target rule: the cost-optimal delay, capped at the quantile.
+/// The target rule: the delay that costs the call least in the E-model's terms, capped at the
+/// quantile.
 @Suite struct RelativeDelayEstimatorTests {
     /// Feeds `count` packets 20 ms apart whose arrival delays (beyond the fastest) come from `delayMs`.
-    static func estimator(count: Int, delayMs: (Int) -> Double) -> RelativeDelayEstimator {
-        let estimator = RelativeDelayEstimator(maximumDelayMs: 1_000, windowCapacity: 200)
+    static func estimator(count: Int, pricing: PlayoutDelayPricing = PlayoutDelayPricing(),
+                          delayMs: (Int) -> Double) -> RelativeDelayEstimator {
+        let estimator = RelativeDelayEstimator(maximumDelayMs: 1_000, windowCapacity: 200, pricing: pricing)
         estimator.add(arrivalMs: 0, mediaTimeMs: 0)  // the fastest packet: offset 0
         for index in 1..<count {
             let media = Double(index) * 20
@@ -25,16 +27,40 @@ import Testing
         #expect(estimator.targetDelayMs == quantile)
     }
 
-    /// Heavy tail (95 % within 10 ms, 5 % spread over 10–500 ms): covering the tail would cost
-    /// about 490 ms per 5 % of late loss, more than the late loss is worth (5 000 ms per unit,
-    /// 250 ms per 5 %), so the target stops where the tail begins, far below the quantile.
-    @Test func heavyTailStopsWhereTheTailBegins() {
-        let estimator = Self.estimator(count: 3_000) { index in
-            index % 20 == 0 ? 10 + Double((index / 20) % 50) * 10 : Double(index % 10)
-        }
-        let quantile = estimator.delayMs(atQuantile: RelativeDelayEstimator.quantile)
-        #expect(quantile > 100)
-        #expect(estimator.targetDelayMs >= 10 && estimator.targetDelayMs <= 14)
+    /// 97.5 % of packets within 10 ms, 2.5 % spread evenly over 10–500 ms (in a stride, so that
+    /// the histogram's memory of about 1 000 packets holds the whole spread): each 10 ms of the
+    /// tail covered saves 0.05 % of late packets.
+    static func heavyTail(_ index: Int) -> Double {
+        index % 40 == 0 ? 10 + Double(((index / 40) * 13) % 50) * 10 : Double(index % 10)
+    }
+
+    /// On the default call (Opus at 24 kb/s, 66.5 ms outside the buffer) 0.05 % of late packets
+    /// costs 0.72 R_WB, against 0.3 R for 10 ms of delay below G.107's knee and 1.0–1.4 past
+    /// it: the target covers the tail up to about 177 ms mouth-to-ear, far below the quantile
+    /// (the old price, 1 % late worth 50 ms, stopped at 10 ms).
+    @Test func aHeavyTailIsCoveredUpToTheKneeOfTheDelayImpairment() {
+        let estimator = Self.estimator(count: 3_000, delayMs: Self.heavyTail)
+        #expect(estimator.delayMs(atQuantile: RelativeDelayEstimator.quantile) > 200)
+        let mouthToEar = estimator.targetDelayMs + PlayoutDelayPricing().delayOutsideBufferMs
+        #expect(mouthToEar >= 150 && mouthToEar <= 215, "target \(estimator.targetDelayMs) ms, \(mouthToEar) ms mouth-to-ear")
+    }
+
+    /// The same tail on a path already past the knee (250 ms outside the buffer): every
+    /// millisecond costs more than the late packets it saves, so the target stops where the
+    /// tail begins.
+    @Test func onASlowPathTheTargetStopsWhereTheTailBegins() {
+        let pricing = PlayoutDelayPricing(delayOutsideBufferMs: 250)
+        let estimator = Self.estimator(count: 3_000, pricing: pricing, delayMs: Self.heavyTail)
+        #expect(estimator.targetDelayMs >= 10 && estimator.targetDelayMs <= 14, "target \(estimator.targetDelayMs) ms")
+    }
+
+    /// A codec whose concealment hides a lost packet better (G.711 with its waveform
+    /// concealment: 3.4 R per percent against Opus's 14.3, so 0.17 R per 10 ms here) buys none
+    /// of the tail.
+    @Test func aCodecThatConcealsBetterBuysLessDelay() {
+        let opus = Self.estimator(count: 3_000, delayMs: Self.heavyTail)
+        let g711 = Self.estimator(count: 3_000, pricing: PlayoutDelayPricing(codec: .g711), delayMs: Self.heavyTail)
+        #expect(g711.targetDelayMs + 40 <= opus.targetDelayMs, "G.711 \(g711.targetDelayMs) ms, Opus \(opus.targetDelayMs) ms")
     }
 
     @Test func nothingIsEstimatedBeforeTheFirstPacket() {

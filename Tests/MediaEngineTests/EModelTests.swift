@@ -107,6 +107,22 @@ import Testing
         model.roundTripDelayMs = 800
         #expect(model.listeningMeanOpinionScore == listening)
         #expect(model.meanOpinionScore < conversational - 0.3)
+        // A VoIP connection: echo path and listener loop follow the mouth-to-ear delay.
+        let voip = WidebandEModel(mouthToEarMs: 400, codec: CodecImpairment(equipmentImpairment: 32.9, packetLossRobustness: 6.7),
+                                  lossPercent: 5)
+        #expect(voip == model)
+    }
+
+    /// A call's jitter buffer prices late packets for the codec it plays (what the target
+    /// weighs), and the call's own jitter-buffer settings keep the delay outside the buffer.
+    @Test(arguments: [(AudioCodec.opus, 32.9, 6.7), (.pcmu, 54.1, 22.3), (.g722, 51.0, 13.4)])
+    func aCallsJitterBufferPricesLatePacketsForItsCodec(codec: AudioCodec, impairment: Double, robustness: Double) {
+        var configuration = MediaConfiguration()
+        configuration.codec = codec
+        configuration.jitterBuffer.delayPricing.delayOutsideBufferMs = 120
+        let pricing = configuration.playoutConfiguration.delayPricing
+        #expect(pricing.codec.equipmentImpairment == impairment && pricing.codec.packetLossRobustness == robustness)
+        #expect(pricing.delayOutsideBufferMs == 120)
     }
 
     @Test func nonFiniteAndOutOfRangeInputsGiveAFiniteRating() {
