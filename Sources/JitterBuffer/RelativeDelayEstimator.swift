@@ -7,7 +7,10 @@
 /// it at the codec's price of loss), but never above the `quantile`: on a light-tailed network
 /// the quantile bounds the delay (late loss there is cheap in delay, and the E-model would buy
 /// the last few tenths of a percent dearly), on a heavy tail or a slow path the delay's own
-/// price stops the target from chasing the tail. No allocation after `init`.
+/// price stops the target from chasing the tail. A new target must rate `hysteresisRating`
+/// better than the one it replaces (the cap aside): where a heavy tail leaves the cost nearly
+/// flat over a wide span of delays, the histogram's small changes would otherwise move the
+/// target, and each move is a stretch the listener hears. No allocation after `init`.
 final class RelativeDelayEstimator {
     /// Histogram bucket width in milliseconds.
     static let bucketMs = 2.0
@@ -23,6 +26,11 @@ final class RelativeDelayEstimator {
     /// Highest quantile of the relative delay the target may reach: 0.99, measured against
     /// 0.97 and 0.999 in `benchmarks listening` (docs/performance.md, "Listening").
     static let quantile = 0.99
+    /// How much better (R_WB) a new delay must rate than the current target to replace it:
+    /// 1, measured against 0, 0.5, 1.5 and 3 (`benchmarks listening`, the engine's way: on the
+    /// 40 ms jitter row time-stretching 5.2 → 3.0 % of ticks and PESQ 2.51 → 2.65, G.1050 D–F
+    /// +0.01 to +0.05, A–C unchanged).
+    static let hysteresisRating = 1.0
 
     private let histogram: UnsafeMutableBufferPointer<Double>
     /// The delay impairment (R_WB) of each bucket's upper edge, from the pricing.
@@ -37,8 +45,19 @@ final class RelativeDelayEstimator {
     private(set) var packetCount = 0
     /// Smallest arrival-minus-media-time offset in the window: the fastest recent packet, in ms.
     private(set) var minimumOffsetMs = 0.0
+    /// The target delay in ms, updated by every packet that enters the histogram: the least
+    /// costly delay (see the type's documentation) once it rates `hysteresisRating` better than
+    /// the last, capped at the `quantile` (upper edges of 2 ms buckets; 0 before any packet).
+    private(set) var targetDelayMs = 0.0
+    /// The least costly delay chosen last, before the cap (nil before any packet).
+    private var chosenDelayMs: Double?
 
-    init(maximumDelayMs: Int, windowCapacity: Int, pricing: PlayoutDelayPricing = PlayoutDelayPricing()) {
+    /// How much better a new target must rate (`hysteresisRating` unless a test asks otherwise).
+    private let requiredImprovement: Double
+
+    init(maximumDelayMs: Int, windowCapacity: Int, pricing: PlayoutDelayPricing = PlayoutDelayPricing(),
+         hysteresisRating: Double = RelativeDelayEstimator.hysteresisRating) {
+        requiredImprovement = hysteresisRating
         histogram = .allocate(capacity: Int(Double(maximumDelayMs) / Self.bucketMs) + 2)
         histogram.initialize(repeating: 0)
         delayImpairment = .allocate(capacity: histogram.count)
@@ -89,17 +108,18 @@ final class RelativeDelayEstimator {
         let forget = min(Self.forgetFactor, 1 - 1 / Double(packetCount))
         for index in 0..<histogram.count { histogram[index] *= forget }
         histogram[bucket] += 1 - forget
+        updateTarget()
     }
 
-    /// The target delay in ms: the least costly delay (see the type's documentation), capped
-    /// at the `quantile` (upper edges of 2 ms buckets; 0 before any packet).
-    var targetDelayMs: Double {
+    /// Chooses the target from the histogram (see `targetDelayMs`).
+    private func updateTarget() {
         var total = 0.0
         for value in histogram { total += value }
-        guard total > 0 else { return 0 }
+        guard total > 0 else { return }
         var cumulative = 0.0
         var bestCost = Double.infinity
         var best = 0.0
+        var chosenCost = Double.infinity
         var cap = Double(histogram.count) * Self.bucketMs
         for index in 0..<histogram.count {
             cumulative += histogram[index]
@@ -109,9 +129,12 @@ final class RelativeDelayEstimator {
                 bestCost = cost
                 best = delay
             }
+            if delay == chosenDelayMs { chosenCost = cost }
             if cap > delay && cumulative >= Self.quantile * total { cap = delay }
         }
-        return min(best, cap)
+        if let chosen = chosenDelayMs, chosenCost - bestCost < requiredImprovement { best = chosen }
+        chosenDelayMs = best
+        targetDelayMs = min(best, cap)
     }
 
     /// The relative delay that a fraction `quantile` (0…1) of recent packets stayed within, in

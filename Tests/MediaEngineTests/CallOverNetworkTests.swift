@@ -55,7 +55,7 @@ import NetworkSimulation
     /// the far end's first RTCP reports of loss or of jitter above a packet interval, a few
     /// seconds in: class F, whose packets overtake each other from the first second, pays for
     /// those seconds most. Measured with the E-model's target (stop 44): A 0.95, B 0.94, C 0.92,
-    /// bursty C 0.91, D 0.90, E 0.88, F 0.86. Before it: A 0.96, B 0.94, C 0.89, bursty C 0.91,
+    /// bursty C 0.91, D 0.89, E 0.87, F 0.86. Before it: A 0.96, B 0.94, C 0.89, bursty C 0.91,
     /// D 0.90, E 0.88, F 0.86 (with playout stretching in pauses and waiting only below its target; before,
     /// A 0.90, B 0.94, C 0.93, bursty C 0.87, D 0.89, E 0.88, F 0.72). Class C is the one
     /// that fell, yet PESQ-WB of the very same calls says the listener gained there (2.27 →
