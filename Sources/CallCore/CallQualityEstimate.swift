@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 /// The call's own estimate of how the stream it receives sounds: the wideband E-model (ITU-T
-/// G.107.1, ``WidebandEModel``) fed with what the call measured — mouth-to-ear delay (half the
+/// G.107.1, `WidebandEModel`) fed with what the call measured — mouth-to-ear delay (half the
 /// RTCP round trip, the far end's framing, our jitter buffer and device), the share of audio
 /// missed (the jitter buffer's concealment over speech, or the packets lost or too late less
 /// those rebuilt from FEC if more), how bursty the misses were (G.107's BurstR from RFC 3611
 /// burst tracking), and Opus's impairment at the bitrate received and its FEC plan
-/// (``CodecImpairment/opus(bitsPerSecond:fecPlannedLossPercent:)``).
+/// (`CodecImpairment.opus(bitsPerSecond:fecPlannedLossPercent:)`).
 ///
 /// MOS values are on G.107's 1–4.5 scale, reached from the wideband rating by R_WB / 1.29, and
 /// comparable with PESQ-WB (P.862.2) MOS-LQO, from which the Opus factors were derived: a clean
