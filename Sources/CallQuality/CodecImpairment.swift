@@ -37,21 +37,37 @@ public struct CodecImpairment: Sendable, Equatable {
     /// R by inverting G.107 Annex B, R_WB = 1.29 R, Ie,WB = 129 − R_WB (`opusImpairments`).
     /// Bpl,WB = 6.7 is the least-squares fit of G.107.1's Ie,eff,WB to eight random-loss
     /// conditions (1–20 %, libopus PLC, 8 loss patterns each) at 24 kb/s (rms error 2.8 R
-    /// points). In-band FEC takes its bits from the primary coding: planned for 2, 5, 10 and 20 %
-    /// loss it costs 2.5, 3.9, 20.8 and 38.3 Ie,WB points at 24 kb/s, with no loss
-    /// (`opusFECCosts`). An encoder told to expect loss also predicts less from frame to
-    /// frame, so the packets FEC does not rebuild are concealed better: Bpl,WB fitted on 1–8 %
-    /// random loss concealed by PLC is 10.8, 14.4 and 21.0 with FEC planned for 5, 10 and 20 %
-    /// (rms 2.8, 1.7, 1.0; `opusRobustness`). PESQ on synthetic speech is an estimate of an
-    /// estimate: these values make the E-model agree with PESQ-WB on these fixtures, which is
-    /// what they are for.
+    /// points), 6.0 at 32 kb/s (rms 3.2).
+    ///
+    /// In-band FEC takes its bits from the primary coding, and what it costs depends on the
+    /// bitrate, because libopus decides per bitrate whether a plan codes FEC at all: at 24 kb/s
+    /// a plan under 6 % codes none (FEC appears at 6 %, by dropping to wideband), at 32 kb/s any
+    /// plan of 1 % or more codes it at fullband. With no loss, FEC planned for 2, 5, 6, 10 and
+    /// 20 % loss costs 2.5, 3.9, 16.6, 20.8 and 38.3 Ie,WB points at 24 kb/s, and 8.6, 14.3,
+    /// 16.6, 20.4 and 29.0 at 32 kb/s (`opusFECCostsAt24k`, `opusFECCostsAt32k`). An encoder
+    /// told to expect loss also predicts less from frame to frame, so the packets FEC does not
+    /// rebuild are concealed better: Bpl,WB fitted on 1–8 % random loss concealed by PLC is
+    /// 10.8, 14.4 and 21.0 with FEC planned for 5, 10 and 20 % at 24 kb/s (rms 2.8, 1.7, 1.0),
+    /// 11.2, 12.7 and 14.7 at 32 kb/s (rms 2.5, 2.2, 1.7; `opusRobustnessAt24k`,
+    /// `opusRobustnessAt32k`). Between 24 and 32 kb/s these FEC factors are interpolated on
+    /// log2(bitrate); outside, the nearest table holds, for they were measured at those two
+    /// bitrates only.
+    ///
+    /// PESQ on synthetic speech is an estimate of an estimate: these values make the E-model
+    /// agree with PESQ-WB on these fixtures, which is what they are for.
     public static func opus(bitsPerSecond: Double, fecPlannedLossPercent: Double = 0) -> CodecImpairment {
         let rate = bitsPerSecond.isFinite && bitsPerSecond > 0 ? bitsPerSecond : 24_000
         let impairment = interpolate(opusImpairments, at: log2(rate), logarithmic: true)
         let fec = fecPlannedLossPercent.isFinite ? min(max(fecPlannedLossPercent, 0), 100) : 0
-        let fecCost = interpolate(opusFECCosts, at: fec)
+        // How far from the 24 kb/s tables toward the 32 kb/s ones, on the logarithmic scale
+        // Ie,WB is interpolated on; 0 below 24 kb/s, 1 above 32 kb/s. Weighted as
+        // low · (1 − share) + high · share so that each table's bitrate gives its values exactly.
+        let low = log2(opusFECBitrates.low), high = log2(opusFECBitrates.high)
+        let share = min(max((log2(rate) - low) / (high - low), 0), 1)
+        let fecCost = interpolate(opusFECCostsAt24k, at: fec) * (1 - share) + interpolate(opusFECCostsAt32k, at: fec) * share
+        let robustness = interpolate(opusRobustnessAt24k, at: fec) * (1 - share) + interpolate(opusRobustnessAt32k, at: fec) * share
         return CodecImpairment(equipmentImpairment: min(impairment + fecCost, WidebandEModel.maximumRating),
-                               packetLossRobustness: interpolate(opusRobustness, at: fec), weighsBursts: false)
+                               packetLossRobustness: robustness, weighsBursts: false)
     }
 
     /// G.711 (PCMU or PCMA) as a call plays it (decoded at 8 kHz, concealed by
@@ -73,12 +89,21 @@ public struct CodecImpairment: Sendable, Equatable {
     static let opusImpairments: [(Double, Double)] = [
         (12_000, 54.7), (16_000, 47.6), (20_000, 37.8), (24_000, 32.9), (32_000, 24.5), (40_000, 18.2), (64_000, 14.1),
     ]
+    /// The bitrates (b/s) of the FEC tables: `opusFECCostsAt24k` and `opusRobustnessAt24k`
+    /// hold at and below `low`, the 32 kb/s ones at and above `high`.
+    static let opusFECBitrates = (low: 24_000.0, high: 32_000.0)
     /// What in-band FEC planned for a loss (percent) adds to Ie,WB at 24 kb/s (MOS-LQO 3.714,
-    /// 3.665, 3.016, 2.306 against 3.801 without), applied at every bitrate.
-    static let opusFECCosts: [(Double, Double)] = [(0, 0), (2, 2.5), (5, 3.9), (10, 20.8), (20, 38.3), (100, 38.3)]
-    /// Bpl,WB of Opus's concealment by the loss its FEC is planned for (percent), fitted at
-    /// 24 kb/s, applied at every bitrate.
-    static let opusRobustness: [(Double, Double)] = [(0, 6.7), (5, 10.8), (10, 14.4), (20, 21.0), (100, 21.0)]
+    /// 3.665, 3.185, 3.016, 2.306 for plans of 2, 5, 6, 10, 20 % against 3.801 without). The
+    /// step from 5 to 6 % is libopus starting to code FEC.
+    static let opusFECCostsAt24k: [(Double, Double)] = [(0, 0), (2, 2.5), (5, 3.9), (6, 16.6), (10, 20.8), (20, 38.3), (100, 38.3)]
+    /// What in-band FEC planned for a loss (percent) adds to Ie,WB at 32 kb/s (MOS-LQO 3.794,
+    /// 3.592, 3.508, 3.362, 3.023 for plans of 2, 5, 6, 10, 20 % against 4.061 without). Here
+    /// libopus codes FEC from a plan of 1 %, so small plans cost more than at 24 kb/s.
+    static let opusFECCostsAt32k: [(Double, Double)] = [(0, 0), (2, 8.6), (5, 14.3), (6, 16.6), (10, 20.4), (20, 29.0), (100, 29.0)]
+    /// Bpl,WB of Opus's concealment at 24 kb/s by the loss its FEC is planned for (percent).
+    static let opusRobustnessAt24k: [(Double, Double)] = [(0, 6.7), (5, 10.8), (10, 14.4), (20, 21.0), (100, 21.0)]
+    /// Bpl,WB of Opus's concealment at 32 kb/s by the loss its FEC is planned for (percent).
+    static let opusRobustnessAt32k: [(Double, Double)] = [(0, 6.0), (5, 11.2), (10, 12.7), (20, 14.7), (100, 14.7)]
 
     /// The value of the piecewise-linear `table` at `x` (by its first elements, or their
     /// base-2 logarithms when `logarithmic`), held at the end values outside it.

@@ -169,6 +169,33 @@ import Testing
         #expect(abs(EModel.meanOpinionScore(rating: (129 - 32.9) / 1.29) - 3.80) < 0.01)
     }
 
+    @Test func opusFECFactorsAreLookedUpByBitrate() {
+        func close(_ value: Double, _ expected: Double) -> Bool { abs(value - expected) < 1e-9 }
+        func fecCost(_ bitrate: Double, _ plan: Double) -> Double {
+            CodecImpairment.opus(bitsPerSecond: bitrate, fecPlannedLossPercent: plan).equipmentImpairment
+                - CodecImpairment.opus(bitsPerSecond: bitrate).equipmentImpairment
+        }
+        func robustness(_ bitrate: Double, _ plan: Double) -> Double {
+            CodecImpairment.opus(bitsPerSecond: bitrate, fecPlannedLossPercent: plan).packetLossRobustness
+        }
+        // 32 kb/s has its own tables: libopus codes FEC there from a 1 % plan, so small plans
+        // cost more than at 24 kb/s (where they code none) and large ones less.
+        #expect(close(CodecImpairment.opus(bitsPerSecond: 32_000).equipmentImpairment, 24.5))
+        #expect(close(robustness(32_000, 0), 6.0))
+        #expect(close(fecCost(32_000, 5), 14.3) && close(fecCost(24_000, 5), 3.9))
+        #expect(close(fecCost(32_000, 20), 29.0) && close(fecCost(24_000, 20), 38.3))
+        #expect(close(robustness(32_000, 10), 12.7) && close(robustness(32_000, 20), 14.7))
+        // The engine's smallest plan, measured at both: where libopus at 24 kb/s starts coding FEC.
+        #expect(close(fecCost(24_000, 6), 16.6) && close(fecCost(32_000, 6), 16.6))
+        // Between the two bitrates, between their tables.
+        #expect(fecCost(28_000, 20) > 29.0 && fecCost(28_000, 20) < 38.3)
+        #expect(fecCost(28_000, 5) > 3.9 && fecCost(28_000, 5) < 14.3)
+        #expect(robustness(28_000, 20) > 14.7 && robustness(28_000, 20) < 21.0)
+        // Outside, the nearest table holds.
+        #expect(close(fecCost(16_000, 10), 20.8) && close(robustness(12_000, 20), 21.0))
+        #expect(close(fecCost(64_000, 10), 20.4) && close(robustness(64_000, 20), 14.7))
+    }
+
     /// Counters of a call that received `expected` packets over 60 s at 24 kb/s.
     static func inbound(expected: Int = 3_000, lost: Int, discarded: Int = 0, recovered: Int = 0, fec: Int = 0) -> InboundRTPStatistics {
         var inbound = InboundRTPStatistics()
