@@ -47,7 +47,10 @@ struct QualityBenchmarks {
     /// Bitrate and complexity the call runs at (the engine's defaults), and the anchor with them.
     static let configuration = MediaConfiguration()
     /// The targets.
-    static let cleanTarget = 3.8
+    /// How far below libopus alone (the same bitrate, the same fixtures) the clean call may
+    /// score: the listening issue's "within 0.03 of the codec alone". (It was an absolute 3.8,
+    /// libopus's own score at 24 kb/s, until the default became 32 kb/s.)
+    static let cleanShortfall = 0.03
     static let tolerance = 0.05
     /// How far the engine's own MOS over the scored pass may sit from PESQ-WB's.
     static let estimateTolerance = 0.3
@@ -219,9 +222,10 @@ struct QualityBenchmarks {
         print("")
         let clean = Self.networks[0]
         let cleanScore = Self.mean(steady(clean, .adaptive).compactMap { $0 })
-        check(cleanScore >= Self.cleanTarget,
-              String(format: "clean network, adaptive (the defaults) at %d kb/s: %.2f ≥ %.2f (libopus alone: %.2f)",
-                     Self.configuration.bitrate / 1_000, cleanScore, Self.cleanTarget, anchor), figure: "clean network ≥ 3.8")
+        check(cleanScore >= anchor - Self.cleanShortfall,
+              String(format: "clean network, adaptive (the defaults) at %d kb/s: %.2f ≥ libopus alone %.2f − %.2f",
+                     Self.configuration.bitrate / 1_000, cleanScore, anchor, Self.cleanShortfall),
+              figure: "clean network ≥ libopus alone − 0.03")
         var means: [FECPlan: [Double]] = [:]
         for network in Self.networks {
             let adaptive = steady(network, .adaptive)

@@ -9,8 +9,9 @@
 ///
 /// MOS values are on G.107's 1–4.5 scale, reached from the wideband rating by R_WB / 1.29, and
 /// comparable with PESQ-WB (P.862.2) MOS-LQO, from which the Opus factors were derived: a clean
-/// call at 24 kb/s listens at 3.80 (`listeningMeanOpinionScore`), as PESQ-WB scores libopus
-/// alone on the project's fixtures, and its conversational MOS is about 3.7 at 100 ms
+/// call at 24 kb/s listens at 3.80 (`listeningMeanOpinionScore`) and at the default 32 kb/s at
+/// 4.03–4.06, as PESQ-WB scores libopus alone on the project's fixtures (3.80 and 4.06), and
+/// its conversational MOS at 24 kb/s is about 3.7 at 100 ms
 /// mouth-to-ear (talker and listener echo at G.107's TELR 65 dB, absolute delay). That is not
 /// the 4.3–4.4 a narrowband G.107 calculation with G.113's planning values would print for a
 /// good call: this scale is the one the call's PESQ-WB score is on.

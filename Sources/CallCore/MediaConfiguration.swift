@@ -26,7 +26,13 @@ public struct MediaConfiguration: Sendable, Equatable {
     public var alternativeReceiveCodecs: [UInt8: AudioCodec] = [:]
     /// Target Opus bitrate in bits per second: where a call starts and, with `adaptsBitrate`,
     /// the most it returns to (a peer's `maxaveragebitrate` caps it, `applying(peer:ptime:)`).
-    public var bitrate: Int = 24_000
+    /// 32 kb/s by default (WebRTC's for fullband mono voice), measured against 24 in
+    /// `benchmarks quality`: every network +0.12 to +0.32 PESQ-WB (clean 3.79 → 4.10, the
+    /// G.1050 classes' mean 2.97 → 3.23 with the same FEC plan), the demo's network +0.17 and
+    /// +0.22 each way; 40 kb/s measured +0.15 and +0.28 more on the demo (docs/performance.md).
+    public var bitrate: Int = MediaConfiguration.defaultBitrate
+    /// `bitrate`'s default, 32 kb/s.
+    public static let defaultBitrate = 32_000
     /// The least the bitrate adaptation lowers the bitrate to under congestion, in bits per
     /// second (`bitrate` when that is lower). 18 kb/s: the lowest rate at which libopus 1.3.1
     /// (complexity 10, 20 ms) still codes in-band FEC for 6–30 % planned loss — below it FEC
@@ -82,7 +88,7 @@ public struct MediaConfiguration: Sendable, Equatable {
     /// packets for are taken from this configuration (the codec played first, Opus at `bitrate`).
     public var jitterBuffer = JitterBufferConfiguration()
 
-    /// The built-in defaults: 48 kHz mono Opus, 20 ms, 24 kb/s, FEC, AES_CM_128_HMAC_SHA1_80.
+    /// The built-in defaults: 48 kHz mono Opus, 20 ms, 32 kb/s, FEC, AES_CM_128_HMAC_SHA1_80.
     public init() {}
 
     /// Samples in one frame (mono).

@@ -43,7 +43,7 @@ enum CallCommand {
           --codec        offer or accept only this codec: opus, pcmu, pcma or g722 (default: all
                          four, Opus first; answering, the offer's order decides)
           --seconds      the longest the call lasts, up to 36000
-          --bitrate      Opus bitrate, 6000…510000 (default 24000, capped by the peer's maxaveragebitrate)
+          --bitrate      Opus bitrate, 6000…510000 (default 32000, capped by the peer's maxaveragebitrate)
           --ptime        our packet time, 10, 20, 40 or 60 ms (default 20; the peer's a=ptime wins)
           --ssrc         the RTP source to send as, 0…4294967295 (default random)
           --give-up      fail (exit 6) when nothing authenticates within this many seconds, or the

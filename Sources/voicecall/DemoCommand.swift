@@ -26,7 +26,7 @@ struct DemoCommand {
           --seed N        seed of the network simulator, 0…2147483647 (default 1)
           --fast          virtual clock, as fast as the CPU goes (no VoiceEngine threads)
           --device PCM    a real ALSA microphone and loudspeaker for Alice (real time only)
-          --bitrate BPS   Opus bitrate, 6000…510000 (default 24000)
+          --bitrate BPS   Opus bitrate, 6000…510000 (default 32000)
           --ptime MS      packet time: 10, 20, 40 or 60 (default 20)
           --dtx           discontinuous transmission (nothing sent in silence)
           --srtp SUITE    \(SRTPProfile.allCases.map(\.sdesName).joined(separator: ", "))

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import MediaEngine
 import SRTP
 import SessionDescription
 import Transport
@@ -24,7 +25,7 @@ struct RealCallOptions: Equatable {
     /// static payload types).
     var payloadType: UInt8 = 111
     /// `--bitrate BPS` for what we send.
-    var bitrate = 24_000
+    var bitrate = MediaConfiguration.defaultBitrate
     /// `--ssrc N`: the source we send as (random by default); receivers such as GStreamer's
     /// srtpdec need it in advance.
     var ssrc: UInt32?

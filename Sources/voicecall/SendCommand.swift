@@ -40,7 +40,7 @@ enum SendCommand {
           --codec        opus, pcmu, pcma or g722 (default opus; with --sdp, any of them, the
                          offer's order deciding)
           --payload-type Opus's RTP payload type, 96…127 (default 111; the others' are static)
-          --bitrate      Opus bitrate, 6000…510000 (default 24000)
+          --bitrate      Opus bitrate, 6000…510000 (default 32000)
           --ptime        packet time, 10, 20, 40 or 60 ms (default 20)
           --ssrc         the RTP source to send as, 0…4294967295 (default random; GStreamer's
                          srtpdec needs it in its caps)

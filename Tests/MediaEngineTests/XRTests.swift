@@ -100,10 +100,12 @@ import TestSupport
             let lossy = try call(loss: 0.10)
             let cleanQuality = try #require(clean.statistics.quality)
             let lossyQuality = try #require(lossy.statistics.quality)
-            // Our MOS scale is PESQ-WB's (P.862.2), on which libopus alone scores 3.80 at 24 kb/s on
-            // the fixtures: a clean call listens as that, and talks a little lower for its delay.
+            // Our MOS scale is PESQ-WB's (P.862.2), on which libopus alone scores 4.06 at 32 kb/s on
+            // the fixtures: a clean call listens as that (4.03: libopus's VBR spends a little under
+            // 32 kb/s on this speech, and the estimate prices the rate received), and talks a
+            // little lower for its delay.
             #expect(cleanQuality.effectiveLossPercent == 0)
-            #expect(abs(cleanQuality.listeningMeanOpinionScore - 3.80) < 0.02, "clean listening MOS \(cleanQuality.listeningMeanOpinionScore)")
+            #expect(abs(cleanQuality.listeningMeanOpinionScore - 4.06) < 0.05, "clean listening MOS \(cleanQuality.listeningMeanOpinionScore)")
             #expect(cleanQuality.meanOpinionScore >= 3.6, "clean MOS \(cleanQuality.meanOpinionScore), \(cleanQuality)")
             #expect(lossyQuality.effectiveLossPercent > 0)
             #expect(lossyQuality.meanOpinionScore < cleanQuality.meanOpinionScore - 0.5, "10 % loss: MOS \(lossyQuality.meanOpinionScore), \(lossyQuality)")
