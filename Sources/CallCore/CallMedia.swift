@@ -570,8 +570,7 @@ public final class CallMedia: @unchecked Sendable {
             // (G.711, G.722) has neither to adapt.
             if networkConfiguration.adaptsToLoss, networkConfiguration.codec.capabilities.contains(.inbandFEC),
                rtcp.remoteInbound.reportsReceived > reportsBefore,
-               lossAdaptation.report(fractionLost: rtcp.remoteInbound.fractionLost, jitterMs: rtcp.remoteInbound.jitter * 1_000,
-                                     packetIntervalMs: Double(initial.frameDurationMs)) {
+               lossAdaptation.report(fractionLost: rtcp.remoteInbound.fractionLost, bitsPerSecond: targetBitrate.load(ordering: .relaxed)) {
                 plannedLoss.store(lossAdaptation.plannedLossPercent, ordering: .relaxed)
             }
             if networkConfiguration.adaptsBitrate, networkConfiguration.codec.capabilities.contains(.adjustableBitrate),

@@ -3,24 +3,24 @@
 /// avoided): on a clean network Opus spends nothing on in-band FEC; when the far end reports
 /// loss, the encoder plans FEC for it.
 ///
-/// Each RTCP report's fraction lost (RFC 3550 §6.4.1) sets the plan, in percent — and so does
-/// its interarrival jitter: above one packet interval, packets overtake each other, and a
-/// receiver that rebuilds an overtaken packet from the next one's FEC (ours does, NetEq does)
-/// loses those packets without it, while RTCP counts them as received; such a report asks for
-/// at least `reorderingPercent`.
+/// Each RTCP report's fraction lost (RFC 3550 §6.4.1) sets the plan, in percent. Jitter does
+/// not: the jitter buffer's target is priced by the E-model and waits for packets that
+/// overtake each other, so FEC for reordering alone paid for packets the buffer had anyway —
+/// at 32 kb/s on `benchmarks quality`, planning 6 % whenever the reported jitter exceeded half
+/// a packet interval cost G.1050 B 0.42 and C 0.27 PESQ-WB against no FEC (FEC takes libopus
+/// to SILK or hybrid coding: 0.73 on a clean link at 10 %).
 ///
-/// A plan is 0 or at least `minimumPercent`: libopus 1.3.1 at 24 kb/s codes no in-band FEC at
-/// all for a planned loss of 1–5 % (measured by `benchmarks quality` and from C at every
-/// bitrate: FEC appears at 6 %), yet such a plan still costs about 0.1 PESQ-WB on a clean link
-/// — so a plan below 6 % bought nothing, and the 5 % reordering plan (classes B–D) sent no
-/// FEC. Loss under `lossIgnoredBelowPercent` plans none: there concealment costs less than
-/// FEC does (class A: 3.13 without FEC, 2.98 with a 10 % plan). The plan rises at
-/// once to a report above it (loss costs speech now, and reports come only every ~5 s), and
-/// falls only after two reports in a row below half of it, to the last one — so a loss rate
-/// that wobbles around the plan does not make the encoder flap. The plan is what Opus's
-/// `OPUS_SET_PACKET_LOSS_PERC` takes (libopus adds in-band FEC in proportion to it); at 0 the
-/// encoder's in-band FEC is switched off altogether. A pure value: the network side feeds it
-/// reports, the audio side applies `plannedLossPercent` to its encoder.
+/// Any reported loss plans FEC, rounded up and at least the smallest plan libopus codes FEC
+/// for at the bitrate sent (`minimumPercent(bitsPerSecond:)`): at the default 32 kb/s that is
+/// 2 %, where FEC costs 8.6 Ie,WB against 16.6 at 6 % (`CodecImpairment`) — measured on
+/// `benchmarks quality` against a 6 % minimum (the classes' mean 3.430 against 3.331; E 3.56
+/// against 3.26, F 3.19 against 2.88) and against ignoring loss of 1 % or less (3.410). The
+/// plan rises at once to a report above it (loss costs speech now, and reports come only every
+/// ~5 s), and falls only after two reports in a row below half of it, to the last one — so a
+/// loss rate that wobbles around the plan does not make the encoder flap. The plan is what
+/// Opus's `OPUS_SET_PACKET_LOSS_PERC` takes (libopus adds in-band FEC in proportion to it); at
+/// 0 the encoder's in-band FEC is switched off altogether. A pure value: the network side
+/// feeds it reports, the audio side applies `plannedLossPercent` to its encoder.
 struct LossAdaptation: Sendable, Equatable {
     /// Reports in a row below half the plan before the plan falls.
     static let reportsBeforeLowering = 2
@@ -28,15 +28,15 @@ struct LossAdaptation: Sendable, Equatable {
     /// (`benchmarks quality`, bursty class C at 9 % loss: plans of 11–12 % scored 1.90 PESQ-WB,
     /// capped at 10 % 2.00; no other class moved by more than 0.01).
     static let maximumPercent = 10
-    /// The plan while the reported jitter exceeds `reorderingJitterShare` of a packet
-    /// interval, in percent.
-    static let reorderingPercent = 6
-    /// The share of a packet interval the reported jitter must exceed for the reordering plan.
-    static let reorderingJitterShare = 0.5
-    /// The smallest plan that makes libopus code FEC (at the default 24 kb/s), in percent.
-    static let minimumPercent = 6
-    /// Reported loss below this plans no FEC, in percent.
-    static let lossIgnoredBelowPercent = 3
+    /// The bitrate from which libopus 1.3.1 codes in-band FEC at full band for any planned loss
+    /// (its `decide_fec`: FEC when the rate exceeds 23 kb/s × (125 − planned %) / 100, 28.5 kb/s
+    /// at 1 %); below it a plan of 5 % or less codes no FEC at all, yet costs ~0.1 PESQ-WB (at
+    /// 24 kb/s: 2.5–3.9 Ie,WB for nothing), and 6 % makes the encoder drop a band to fit FEC.
+    static let fullbandFECBitsPerSecond = 28_600
+
+    /// The smallest plan, in percent, that makes libopus code FEC at `bitsPerSecond`: 2 from
+    /// `fullbandFECBitsPerSecond`, 6 below it.
+    static func minimumPercent(bitsPerSecond: Int) -> Int { bitsPerSecond >= fullbandFECBitsPerSecond ? 2 : 6 }
 
     /// The loss the encoder plans FEC for, in percent.
     private(set) var plannedLossPercent: Int
@@ -47,14 +47,13 @@ struct LossAdaptation: Sendable, Equatable {
         plannedLossPercent = min(max(initialPercent, 0), Self.maximumPercent)
     }
 
-    /// Takes one report's fraction lost (0…1) and interarrival jitter, with the packet
-    /// interval in ms; returns whether the plan changed.
-    mutating func report(fractionLost: Double, jitterMs: Double = 0, packetIntervalMs: Double = 20) -> Bool {
+    /// Takes one report's fraction lost (0…1), with the bitrate the encoder sends at (b/s);
+    /// returns whether the plan changed.
+    mutating func report(fractionLost: Double, bitsPerSecond: Int) -> Bool {
         let loss = fractionLost.isFinite ? min(max(fractionLost, 0), 1) : 0
-        // Any loss at all gets some FEC: rounded up.
+        // Rounded up: 0.4 % of loss is planned as 1 %, then raised to the smallest plan coded.
         var reported = min(Self.maximumPercent, Int((loss * 100).rounded(.up)))
-        reported = reported < Self.lossIgnoredBelowPercent ? 0 : max(reported, Self.minimumPercent)
-        if jitterMs.isFinite, jitterMs > packetIntervalMs * Self.reorderingJitterShare { reported = max(reported, Self.reorderingPercent) }
+        if reported > 0 { reported = max(reported, Self.minimumPercent(bitsPerSecond: bitsPerSecond)) }
         if reported > plannedLossPercent {
             plannedLossPercent = reported
             reportsBelow = 0

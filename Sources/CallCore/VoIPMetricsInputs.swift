@@ -161,19 +161,21 @@ struct VoIPMetricsInputs: Sendable, Equatable {
 
     /// The loss the far end plans FEC for, percent, as far as we can tell: none without FEC in
     /// its packets; with FEC, what our reports ask a peer that adapts as `LossAdaptation` does
-    /// (our loss rounded up; 5 % while jitter exceeds a packet interval) — or, when our reports
-    /// ask for less than 2 %, a static plan of 10 % (a peer sending FEC we never asked for).
+    /// (our loss rounded up, at least its smallest plan at the bitrate received) — or, when our
+    /// reports ask for none, a static plan of 10 % (a peer sending FEC we never asked for).
     var farEndFECPlanPercent: Double {
         guard fecPacketsReceived > 0 else { return 0 }
-        var asked = (lossFraction * 100).rounded(.up)
-        if jitterMs > frameDurationMs { asked = max(asked, Double(LossAdaptation.reorderingPercent)) }
-        return asked < 2 ? 10 : min(asked, Double(LossAdaptation.maximumPercent))
+        let asked = (lossFraction * 100).rounded(.up)
+        guard asked > 0 else { return 10 }
+        let bitrate = receivedBitsPerSecond ?? Double(MediaConfiguration.defaultBitrate)
+        let smallest = LossAdaptation.minimumPercent(bitsPerSecond: bitrate.isFinite ? Int(min(max(bitrate, 0), 1e9)) : 0)
+        return min(max(asked, Double(smallest)), Double(LossAdaptation.maximumPercent))
     }
 
     /// The codec's impairment for the stream received: Opus at the bitrate received, its FEC
     /// plan's cost and robustness weighted by the share of packets carrying FEC.
     var codecImpairment: CodecImpairment {
-        let bitrate = receivedBitsPerSecond ?? 24_000
+        let bitrate = receivedBitsPerSecond ?? Double(MediaConfiguration.defaultBitrate)
         let plain = CodecImpairment.playing(codec, opusBitsPerSecond: bitrate)
         guard codec == .opus, packetsReceived > 0, fecPacketsReceived > 0 else { return plain }
         let share = min(Double(fecPacketsReceived) / Double(packetsReceived), 1)

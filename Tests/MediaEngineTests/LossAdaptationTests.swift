@@ -13,45 +13,103 @@ import TestSupport
 @Suite struct LossAdaptationTests {
     @Test func planFollowsReportedLossWithHysteresis() {
         var loop = LossAdaptation()
-        let cleanChanged = loop.report(fractionLost: 0)
+        func report(_ loss: Double) -> Bool { loop.report(fractionLost: loss, bitsPerSecond: 32_000) }
+        let cleanChanged = report(0)
         #expect(!cleanChanged)
         #expect(loop.plannedLossPercent == 0)
-        let lossChanged = loop.report(fractionLost: 0.073)
+        let lossChanged = report(0.073)
         #expect(lossChanged)
         #expect(loop.plannedLossPercent == 8, "rises at once, rounded up")
         // Wobbling around the plan does not move it down.
-        for loss in [0.05, 0.09, 0.045, 0.07, 0.08] { _ = loop.report(fractionLost: loss) }
+        for loss in [0.05, 0.09, 0.045, 0.07, 0.08] { _ = report(loss) }
         #expect(loop.plannedLossPercent == 9)
         // One clean report is not enough; two in a row are.
-        _ = loop.report(fractionLost: 0)
+        _ = report(0)
         #expect(loop.plannedLossPercent == 9)
-        _ = loop.report(fractionLost: 0.07)
-        _ = loop.report(fractionLost: 0)
+        _ = report(0.07)
+        _ = report(0)
         #expect(loop.plannedLossPercent == 9, "the count starts again after a lossy report")
-        _ = loop.report(fractionLost: 0)
+        _ = report(0)
         #expect(loop.plannedLossPercent == 0)
-        let brokenChanged = loop.report(fractionLost: .nan)
+        let brokenChanged = report(.nan)
         #expect(!brokenChanged, "a broken report is no loss")
-        _ = loop.report(fractionLost: 5)
+        _ = report(5)
         #expect(loop.plannedLossPercent == LossAdaptation.maximumPercent)
         // Heavy loss plans no more than 10 %: beyond it FEC costs more than it rebuilds.
         var heavy = LossAdaptation()
-        _ = heavy.report(fractionLost: 0.25)
+        _ = heavy.report(fractionLost: 0.25, bitsPerSecond: 32_000)
         #expect(heavy.plannedLossPercent == 10)
-        // Jitter beyond a packet interval asks for FEC even without loss (reordering).
-        var jittery = LossAdaptation()
-        _ = jittery.report(fractionLost: 0, jitterMs: 8)
-        #expect(jittery.plannedLossPercent == 0)
-        _ = jittery.report(fractionLost: 0, jitterMs: 45)
-        #expect(jittery.plannedLossPercent == LossAdaptation.reorderingPercent)
-        #expect(LossAdaptation.reorderingPercent >= LossAdaptation.minimumPercent, "a plan libopus codes FEC for")
-        // A plan is none or one libopus codes FEC for: a little loss is concealed, a few
-        // percent plans the smallest FEC.
-        var light = LossAdaptation()
-        _ = light.report(fractionLost: 0.015)
-        #expect(light.plannedLossPercent == 0, "1.5 % is concealed, not protected")
-        _ = light.report(fractionLost: 0.035)
-        #expect(light.plannedLossPercent == LossAdaptation.minimumPercent, "3.5 % plans the smallest FEC there is")
+    }
+
+    /// Any loss plans FEC, at least the smallest plan libopus codes FEC for at the bitrate
+    /// sent: 2 % at 32 kb/s (full band), 6 % at 24 (below it a plan codes nothing).
+    @Test func theSmallestPlanIsOneLibopusCodesAtTheBitrate() {
+        var fullband = LossAdaptation()
+        _ = fullband.report(fractionLost: 0.004, bitsPerSecond: 32_000)
+        #expect(fullband.plannedLossPercent == 2, "0.4 % at 32 kb/s plans 2 %")
+        var lower = LossAdaptation()
+        _ = lower.report(fractionLost: 0.004, bitsPerSecond: 24_000)
+        #expect(lower.plannedLossPercent == 6, "0.4 % at 24 kb/s plans 6 %")
+        // The bitrate falls under congestion: the next lossy report raises the plan to one
+        // that is still coded.
+        _ = fullband.report(fractionLost: 0.01, bitsPerSecond: 20_000)
+        #expect(fullband.plannedLossPercent == 6)
+        #expect(LossAdaptation.minimumPercent(bitsPerSecond: LossAdaptation.fullbandFECBitsPerSecond) == 2)
+        #expect(LossAdaptation.minimumPercent(bitsPerSecond: LossAdaptation.fullbandFECBitsPerSecond - 1) == 6)
+    }
+
+    /// libopus codes FEC at 32 kb/s for a 2 % plan and not at 24 kb/s for a 5 % one: what
+    /// `minimumPercent(bitsPerSecond:)` assumes of the encoder (fails if a libopus with other
+    /// thresholds is linked).
+    @Test(arguments: [(32_000, 2, true), (24_000, 5, false), (24_000, 6, true)])
+    func libopusCodesFECWhereThePlanAssumes(bitrate: Int, plan: Int, coded: Bool) throws {
+        let encoder = try OpusEncoder(sampleRate: 48_000, channels: 1, application: .voip)
+        try encoder.setBitrate(.bitsPerSecond(bitrate))
+        try encoder.setInbandFEC(true)
+        try encoder.setExpectedPacketLoss(percent: plan)
+        var packetsWithFEC = 0
+        var packet = [UInt8](repeating: 0, count: 1_500)
+        for index in 0..<100 {
+            let pcm = CallLoop.frame(index, of: CallOverNetworkTests.alice, length: 960)
+            let length = try pcm.withUnsafeBufferPointer { pcm in
+                try packet.withUnsafeMutableBytes { try encoder.encode(pcm, into: $0) }
+            }
+            let info = try packet.withUnsafeBytes { try OpusPacketInfo(packet: UnsafeRawBufferPointer(rebasing: $0[0..<length]), sampleRate: 48_000) }
+            if info.hasFEC { packetsWithFEC += 1 }
+        }
+        #expect((packetsWithFEC > 20) == coded, "\(packetsWithFEC) of 100 packets carry FEC at \(bitrate) b/s, \(plan) %")
+    }
+
+    /// A call over a network that delays packets by 30–90 ms, overtaking each other, and loses
+    /// none: the jitter buffer waits for them, and FEC would only cost the primary coding its
+    /// bits (the reordering plan this replaced cost G.1050 B 0.42 PESQ-WB).
+    @Test func jitterWithoutLossPlansNoFEC() async throws {
+        try await offCooperativePool {
+            var generator = SeededGenerator(seed: 11)
+            let frames = 1_500
+            let packets = (0..<frames).map { index -> TracePacket in
+                let send = Double(index) * 20
+                return TracePacket(sequence: index, sendMs: send, arrivalMs: send + 30 + Double.random(in: 0..<60, using: &generator))
+            }
+            var fecPackets = 0
+            let aliceToBob = SimulatedLink(trace: NetworkTrace(packets: packets))
+            aliceToBob.observer = { datagram, _ in
+                guard !CallMedia.isRTCP(datagram), let view = try? RTPPacketView(datagram), view.payloadType == 111,
+                      let info = try? OpusPacketInfo(packet: view.payload, sampleRate: 48_000) else { return }
+                if info.hasFEC { fecPackets += 1 }
+            }
+            let loop = try CallLoop(aliceToBob: aliceToBob, srtp: false)
+            var planned: [Int] = []
+            for _ in 0..<(frames / 50) {
+                loop.run(frames: 50, aliceMicrophone: { index, _ in CallLoop.frame(index % 400, of: CallOverNetworkTests.alice, length: 960) },
+                         bobMicrophone: { index, _ in CallLoop.frame(index % 400, of: CallOverNetworkTests.bob, length: 960) })
+                planned.append(loop.alice.call.statistics.outbound.plannedLossPercent)
+            }
+            let jitterMs = (loop.alice.call.statistics.remoteInbound.jitter) * 1_000
+            #expect(jitterMs > 10, "the far end reports jitter above half a packet interval: \(jitterMs) ms")
+            #expect(planned.allSatisfy { $0 == 0 }, "no FEC planned for jitter alone: \(planned)")
+            #expect(fecPackets == 0, "no in-band FEC on the wire")
+        }
     }
 
     /// A call whose network loses 10 % from 20 s to 40 s and nothing before or after.
