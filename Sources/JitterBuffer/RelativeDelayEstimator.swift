@@ -7,7 +7,8 @@
 /// it at the codec's price of loss), but never above the `quantile`: on a light-tailed network
 /// the quantile bounds the delay (late loss there is cheap in delay, and the E-model would buy
 /// the last few tenths of a percent dearly), on a heavy tail or a slow path the delay's own
-/// price stops the target from chasing the tail. A new target must rate `hysteresisRating`
+/// price stops the target from chasing the tail (over the first 150 packets the cap is never the
+/// single latest one: `startOutlierPackets`). A new target must rate `hysteresisRating`
 /// better than the one it replaces (the cap aside): where a heavy tail leaves the cost nearly
 /// flat over a wide span of delays, the histogram's small changes would otherwise move the
 /// target, and each move is a stretch the listener hears. No allocation after `init`.
@@ -26,6 +27,13 @@ final class RelativeDelayEstimator {
     /// Highest quantile of the relative delay the target may reach: 0.99, measured against
     /// 0.97 and 0.999 in `benchmarks listening` (docs/performance.md, "Listening").
     static let quantile = 0.99
+    /// Packets' worth of weight the cap leaves above it while few packets have been seen: 1.5,
+    /// so that the cap is never the single latest packet — the `quantile` of a plain average
+    /// over n < 100 packets is their maximum, and one delay spike among the first few dozen set
+    /// the target (the demo's class B call stretched to a 242 ms target in its first second for
+    /// one packet 240 ms late, and took 5 s to come back). From 150 packets on the cap is the
+    /// `quantile` itself; two late packets among the first hundred still raise it.
+    static let startOutlierPackets = 1.5
     /// How much better (R_WB) a new delay must rate than the current target to replace it:
     /// 1, measured against 0, 0.5, 1.5 and 3 (`benchmarks listening`, the engine's way: on the
     /// 40 ms jitter row time-stretching 5.2 → 3.0 % of ticks and PESQ 2.51 → 2.65, G.1050 D–F
@@ -121,6 +129,8 @@ final class RelativeDelayEstimator {
         var best = 0.0
         var chosenCost = Double.infinity
         var cap = Double(histogram.count) * Self.bucketMs
+        // While the histogram is a plain average each packet weighs 1/n of it.
+        let quantile = min(Self.quantile, 1 - Self.startOutlierPackets / Double(packetCount))
         for index in 0..<histogram.count {
             cumulative += histogram[index]
             let delay = Double(index + 1) * Self.bucketMs
@@ -130,7 +140,7 @@ final class RelativeDelayEstimator {
                 best = delay
             }
             if delay == chosenDelayMs { chosenCost = cost }
-            if cap > delay && cumulative >= Self.quantile * total { cap = delay }
+            if cap > delay && cumulative >= quantile * total { cap = delay }
         }
         if let chosen = chosenDelayMs, chosenCost - bestCost < requiredImprovement { best = chosen }
         chosenDelayMs = best

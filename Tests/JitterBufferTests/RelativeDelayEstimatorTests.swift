@@ -20,6 +20,19 @@ import TestSupport
         return estimator
     }
 
+    /// One packet 240 ms late among the first 25 (the others within 20 ms) is a spike, not the
+    /// network: the target stays with the others (it was 242 ms, the 99th percentile of a plain
+    /// average over 25 packets being their maximum). Two such packets among the first 50 are
+    /// evidence, and the target covers them; so does the quantile itself from 150 packets on.
+    @Test func oneLatePacketAtTheStartDoesNotSetTheTarget() {
+        let spike = Self.estimator(count: 25) { $0 == 12 ? 240 : Double($0 % 21) }
+        #expect(spike.targetDelayMs <= 22, "target \(spike.targetDelayMs) ms after one spike in 25 packets")
+        let two = Self.estimator(count: 50) { $0 == 12 || $0 == 30 ? 240 : Double($0 % 21) }
+        #expect(two.targetDelayMs >= 240, "target \(two.targetDelayMs) ms after two spikes in 50 packets")
+        let later = Self.estimator(count: 150) { $0 == 12 ? 240 : Double($0 % 21) }
+        #expect(later.targetDelayMs <= 22, "one spike in 150 packets is under 1 %: \(later.targetDelayMs) ms")
+    }
+
     /// Light tail (every delay 0–20 ms equally often): each percent of late loss costs little
     /// delay to avoid, so the target is the quantile itself.
     @Test func lightTailTargetsTheQuantile() {
