@@ -11,6 +11,15 @@ import TestSupport
 /// The closed loop from the far end's RTCP reports to Opus's in-band FEC: none on a clean
 /// network, FEC while loss lasts, none again after — without flapping.
 @Suite struct LossAdaptationTests {
+    /// Calls `handle` with the time of each plain-RTP Opus packet on `link` that carries in-band FEC.
+    static func onOpusFEC(_ link: SimulatedLink, _ handle: @escaping (Double) -> Void) {
+        link.observer = { datagram, ms in
+            guard !CallMedia.isRTCP(datagram), let view = try? RTPPacketView(datagram), view.payloadType == 111,
+                  let info = try? OpusPacketInfo(packet: view.payload, sampleRate: 48_000), info.hasFEC else { return }
+            handle(ms)
+        }
+    }
+
     @Test func planFollowsReportedLossWithHysteresis() {
         var loop = LossAdaptation()
         func report(_ loss: Double) -> Bool { loop.report(fractionLost: loss, bitsPerSecond: 32_000) }
@@ -93,11 +102,7 @@ import TestSupport
             }
             var fecPackets = 0
             let aliceToBob = SimulatedLink(trace: NetworkTrace(packets: packets))
-            aliceToBob.observer = { datagram, _ in
-                guard !CallMedia.isRTCP(datagram), let view = try? RTPPacketView(datagram), view.payloadType == 111,
-                      let info = try? OpusPacketInfo(packet: view.payload, sampleRate: 48_000) else { return }
-                if info.hasFEC { fecPackets += 1 }
-            }
+            Self.onOpusFEC(aliceToBob) { _ in fecPackets += 1 }
             let loop = try CallLoop(aliceToBob: aliceToBob, srtp: false)
             var planned: [Int] = []
             for _ in 0..<(frames / 50) {
@@ -126,11 +131,7 @@ import TestSupport
             let aliceToBob = SimulatedLink(trace: NetworkTrace(packets: packets))
             var fecPerPhase = [0, 0, 0, 0]
             var planned: [Int] = []
-            aliceToBob.observer = { datagram, ms in
-                guard !CallMedia.isRTCP(datagram), let view = try? RTPPacketView(datagram), view.payloadType == 111,
-                      let info = try? OpusPacketInfo(packet: view.payload, sampleRate: 48_000) else { return }
-                if info.hasFEC { fecPerPhase[ms < 20_000 ? 0 : ms < 40_000 ? 1 : ms < 55_000 ? 2 : 3] += 1 }
-            }
+            Self.onOpusFEC(aliceToBob) { ms in fecPerPhase[ms < 20_000 ? 0 : ms < 40_000 ? 1 : ms < 55_000 ? 2 : 3] += 1 }
             // Plain RTP, so the observer can read the Opus payloads on the wire.
             let loop = try CallLoop(aliceToBob: aliceToBob, srtp: false)
             for _ in 0..<(frames / 50) {
