@@ -56,18 +56,18 @@ public final class EchoCanceller {
         /// microphone's noise floor (`ResidualEchoSuppressor.comfortNoise`), so the near end's
         /// background noise does not pump with the far end's speech. Ignored by the others.
         public var comfortNoise: Bool
-        /// How our residual echo suppressor applies its gains: a length in ms by a filter that
-        /// long each side, that much late (`ResidualEchoSuppressor.lowLatencyFilterHalfLengthMs`,
-        /// 4 ms, by default; see `ResidualEchoSuppressor.init(frameCount:sampleRate:filterHalfLengthMs:)`
-        /// for what it costs); nil by overlap-add, a frame (10 ms) late. Ignored by the others.
+        /// How our residual echo suppressor applies its gains: nil (the default) by overlap-add,
+        /// a frame late; a length in ms (`ResidualEchoSuppressor.lowLatencyFilterHalfLengthMs`)
+        /// by a filter that long each side, that much late (4 ms instead of 10; see
+        /// `ResidualEchoSuppressor.init(frameCount:sampleRate:filterHalfLengthMs:)` for what it
+        /// costs and why it is not the default). Ignored by the others.
         public var residualFilterHalfLengthMs: Double?
 
         /// A configuration; the defaults suit a 16 kHz, 10 ms voice pipeline.
         public init(sampleRate: Int = 16_000, frameDurationMs: Int = 10, tailMs: Int = 200,
                     maximumDelayMs: Int = 500, alignmentMarginMs: Int = 20,
                     residualSuppression: ResidualSuppression = .ours, delayEstimation: Bool = true,
-                    knownDelayMs: Int? = nil, comfortNoise: Bool = true,
-                    residualFilterHalfLengthMs: Double? = ResidualEchoSuppressor.lowLatencyFilterHalfLengthMs) {
+                    knownDelayMs: Int? = nil, comfortNoise: Bool = true, residualFilterHalfLengthMs: Double? = nil) {
             self.sampleRate = sampleRate
             self.frameDurationMs = frameDurationMs
             self.tailMs = tailMs

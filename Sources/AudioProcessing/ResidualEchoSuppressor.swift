@@ -29,12 +29,11 @@ import Darwin
 /// 6. what the gain removed is filled with noise at the floor (`ComfortNoiseGenerator`,
 ///    `comfortNoise`), so the near end's background does not pump with the far end's speech.
 ///
-/// Made without `filterHalfLengthMs`, the gained spectrum is synthesized by overlap-add, one
-/// frame (10 ms) late. Made with it, the suppressor applies its gains in the time domain
-/// instead, by a short linear-phase filter made from them each frame (`GainFilter`), half that
-/// filter late (4 ms instead of 10); only the comfort noise is then synthesized (its delay does
-/// not matter). A call's canceller uses the filter (`lowLatencyFilterHalfLengthMs`,
-/// `EchoCanceller.Configuration.residualFilterHalfLengthMs`).
+/// By default the gained spectrum is synthesized by overlap-add, one frame (10 ms) late. Made
+/// with `filterHalfLengthMs`, the suppressor applies its gains in the time domain instead, by a
+/// short linear-phase filter made from them each frame (`GainFilter`), half that filter late
+/// (4 ms instead of 10); only the comfort noise is then synthesized (its delay does not
+/// matter). Not the default yet: see `defaultFilterHalfLengthMs`.
 /// Everything is allocated in `init`; `process` allocates nothing.
 public final class ResidualEchoSuppressor {
     /// Samples per frame (the hop).
@@ -53,10 +52,7 @@ public final class ResidualEchoSuppressor {
     /// applied gains are smoothed over about 1 / 4 ms = 250 Hz, so a spurious notch takes more
     /// of the near end), and a soft talker's double-talk correlation 0.88–0.90 → 0.87–0.89
     /// (`benchmarks aec`); 2 ms cost more there (0.86), 5.5 ms made one room's turns worse
-    /// (3.39). Since the canceller passes the microphone untouched where it finds no echo path
-    /// (stop 43), the headset rows no longer depend on it (stop 45, 32 kb/s: headset double
-    /// talk 4.12 → 4.11, turns 4.05 → 4.07, the demo's echo path in turns 3.93 → 4.03, a 120 ms
-    /// room 3.94 → 4.02), and it became the canceller's default.
+    /// (3.39). Until the headset row holds, overlap-add stays the default.
     public static let lowLatencyFilterHalfLengthMs = 4.0
     /// Smallest gain applied to a bin, in dB (negative): how far echo is pushed down at most.
     public var floorDb: Float {

@@ -29,10 +29,9 @@ public struct MouthToEarMeasurement: Sendable {
     /// How much of the call each mixer renders at a time (`MixerConfiguration.playoutTick`).
     public var playoutTick = PlayoutTick.frame
 
-    /// Voice processing on both sides: a call's, the same with the residual echo suppressor
-    /// synthesizing by overlap-add, a frame late, as it did before its 4 ms gain filter became
-    /// the default (`EchoCanceller.Configuration.residualFilterHalfLengthMs` nil), or none.
-    public enum ProcessingMode: Sendable { case voiceChat, voiceChatOverlapAddEchoSuppression, off }
+    /// Voice processing on both sides: a call's, the same with the low-latency residual echo
+    /// suppressor (`EchoCanceller.Configuration.residualFilterHalfLengthMs`), or none.
+    public enum ProcessingMode: Sendable { case voiceChat, voiceChatLowLatencyEchoSuppression, off }
 
     /// The defaults: 10 ms periods, 20 ms frames, 8 s, voiceChat.
     public init() {}
@@ -235,8 +234,8 @@ public struct MouthToEarMeasurement: Sendable {
             configuration.periodMs = periodMs
             configuration.realtimePriority = nil
             if processing == .off { configuration.mixer.processing = .off }
-            if processing == .voiceChatOverlapAddEchoSuppression {
-                configuration.mixer.echoCanceller.residualFilterHalfLengthMs = nil
+            if processing == .voiceChatLowLatencyEchoSuppression {
+                configuration.mixer.echoCanceller.residualFilterHalfLengthMs = ResidualEchoSuppressor.lowLatencyFilterHalfLengthMs
             }
             engine = try VoiceEngine(configuration: configuration)
         }

@@ -5,7 +5,7 @@ import LatencyEvaluation
 /// `voicecall latency`: mouth-to-ear latency of a call and the time to first audio.
 enum LatencyCommand {
     static let usage = """
-        usage: voicecall latency [--period-ms MS] [--ptime MS] [--seconds N] [--no-processing | --overlap-add-echo]
+        usage: voicecall latency [--period-ms MS] [--ptime MS] [--seconds N] [--no-processing | --low-latency-echo]
                                  [--period-playout]
           Two engines in this process call each other over UDP on 127.0.0.1 with SRTP, on
           virtual devices paced in real time (a clean network). Tone bursts go into Alice's
@@ -17,8 +17,8 @@ enum LatencyCommand {
           --ptime           Opus frame, 10 or 20 ms (default 20)
           --seconds         call length (default 8: six bursts)
           --no-processing   voice processing off (measurement mode) on both sides
-          --overlap-add-echo  the residual echo suppressor synthesizes by overlap-add (a frame,
-                            10 ms late) instead of its default 4 ms gain filter
+          --low-latency-echo  the residual echo suppressor applies its gains by a 4 ms filter
+                            instead of overlap-add (a frame, 10 ms)
           --period-playout  each call is rendered a device period at a time, not a frame
                             (MixerConfiguration.playoutTick = .devicePeriod)
         """
@@ -29,9 +29,9 @@ enum LatencyCommand {
         measurement.frameMs = try arguments.integer("--ptime", oneOf: [10, 20]) ?? 20
         measurement.seconds = try arguments.integer("--seconds", in: 3...3_600) ?? 8
         if arguments.flag("--no-processing") { measurement.processing = .off }
-        if arguments.flag("--overlap-add-echo") {
-            guard measurement.processing != .off else { throw CommandError.usage("--overlap-add-echo needs processing: drop --no-processing") }
-            measurement.processing = .voiceChatOverlapAddEchoSuppression
+        if arguments.flag("--low-latency-echo") {
+            guard measurement.processing != .off else { throw CommandError.usage("--low-latency-echo needs processing: drop --no-processing") }
+            measurement.processing = .voiceChatLowLatencyEchoSuppression
         }
         if arguments.flag("--period-playout") { measurement.playoutTick = .devicePeriod }
         try arguments.finish()

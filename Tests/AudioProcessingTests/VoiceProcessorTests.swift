@@ -206,8 +206,8 @@ import TestSupport
     /// AGC adds none); NS alone one frame; AGC alone none; speexdsp's chain a frame more.
     @Test func latencyOfEachChain() throws {
         let chains: [(ProcessingConfiguration, EchoCanceller.Configuration?, Int)] = [
-            (.voiceChat, nil, 64),
-            (.voiceChat, .init(residualFilterHalfLengthMs: nil), 160),
+            (.voiceChat, nil, 160),
+            (.voiceChat, .init(residualFilterHalfLengthMs: 4), 64),
             (.init(noiseSuppression: true), nil, 160),
             (.init(automaticGainControl: true, voiceActivityDetection: true), nil, 0),
             (.off, nil, 0),

@@ -18,12 +18,12 @@ import TestSupport
         #expect(unmeasured.totalMs == unmeasured.configurationMs, "a network not measured adds nothing")
     }
 
-    /// The residual echo suppressor's synthesis is a setting of voice processing: asked for
+    /// The low-latency residual echo suppressor is a setting of voice processing: asked for
     /// without it, the command refuses at once, naming the option.
-    @Test func overlapAddEchoWithoutProcessingIsAUsageError() throws {
-        let run = try DemoCommandTests.run(["latency", "--no-processing", "--overlap-add-echo"])
+    @Test func lowLatencyEchoWithoutProcessingIsAUsageError() throws {
+        let run = try DemoCommandTests.run(["latency", "--no-processing", "--low-latency-echo"])
         #expect(run.exited && run.status != 0)
-        #expect(run.errors.contains("--overlap-add-echo"), "\(run.errors)")
+        #expect(run.errors.contains("--low-latency-echo"), "\(run.errors)")
         #expect(!run.output.contains("mouth-to-ear"), "nothing was measured")
     }
 
