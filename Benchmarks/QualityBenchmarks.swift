@@ -46,8 +46,7 @@ struct QualityBenchmarks {
 
     /// Bitrate and complexity the call runs at (the engine's defaults), and the anchor with them.
     static let configuration = MediaConfiguration()
-    /// The targets.
-    /// How far below libopus alone (the same bitrate, the same fixtures) the clean call may
+    /// The targets. How far below libopus alone (the same bitrate, the same fixtures) the clean call may
     /// score: the listening issue's "within 0.03 of the codec alone". (It was an absolute 3.8,
     /// libopus's own score at 24 kb/s, until the default became 32 kb/s.)
     static let cleanShortfall = 0.03
