@@ -21,7 +21,8 @@ public struct JitterBufferConfiguration: Sendable, Equatable {
     public var minimumDelayMs = 0
     /// Highest target delay the buffer may choose.
     public var maximumDelayMs = 1_000
-    /// Target delay used until enough packets have arrived to estimate one (about 1 s).
+    /// Target delay over the first 10 packets, and the lowest the estimate may set until 50
+    /// have arrived (about 1 s): the first packets may raise the target, not yet lower it.
     public var initialDelayMs = 60
     /// Packets the store holds; a packet further ahead than this flushes the store.
     public var capacityPackets = 256

@@ -98,10 +98,13 @@ import Testing
                 == .accelerate(Self.packet(0), .periods(3), .whenQuiet))
         #expect(Self.decide(logic, Self.input(next: Self.packet(0), marginMs: 180)).operation
                 == .accelerate(Self.packet(0), .periods(3), .now))
-        // Ten ms below the lowest margin (55 − 10 = 45): the next packet is about to be missed.
-        #expect(Self.decide(logic, Self.input(next: Self.packet(0), marginMs: 45)).operation
-                == .preemptiveExpand(Self.packet(0), .whenQuiet))
-        #expect(Self.decide(logic, Self.input(next: Self.packet(0), marginMs: 44.9)).operation
+        // However far below the lowest margin (55 ms), a period waits for a pause until the
+        // margin is under the floor (5 ms): only there is the next packet about to be missed.
+        for margin in [54.9, 44.9, 20, 5] {
+            #expect(Self.decide(logic, Self.input(next: Self.packet(0), marginMs: margin)).operation
+                    == .preemptiveExpand(Self.packet(0), .whenQuiet))
+        }
+        #expect(Self.decide(logic, Self.input(next: Self.packet(0), marginMs: 4.9)).operation
                 == .preemptiveExpand(Self.packet(0), .now))
     }
 

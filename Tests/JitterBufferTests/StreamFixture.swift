@@ -93,7 +93,8 @@ enum StreamFixture {
         return try AdaptiveJitterBuffer(configuration: configuration)
     }
 
-    /// An adaptive buffer held at `delayMs` (the estimate takes over only after 50 packets)
+    /// An adaptive buffer starting at `delayMs` and never below it (the estimate may raise the
+    /// target from the 10th packet)
     /// whose histogram may still learn delays up to the default 1 s, with `policy`.
     static func adaptiveBuffer(delayMs: Int = 45, policy: LatePacketPolicy = .recoverFromFECFirst) throws -> AdaptiveJitterBuffer {
         var configuration = JitterBufferConfiguration()

@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: Apache-2.0
+import Testing
+import JitterBuffer
+import RTP
+
+/// The target over a stream's first packets: the initial delay (60 ms), which the estimate may
+/// raise from the 10th packet on and lower only from the 50th.
+@Suite struct StartUpTargetTests {
+    typealias F = StreamFixture
+
+    /// The default buffer's target after each of `deliveries` is inserted, in arrival order.
+    static func targets(after deliveries: [F.Delivery]) throws -> [Double] {
+        let buffer = try AdaptiveJitterBuffer(configuration: JitterBufferConfiguration())
+        return deliveries.sorted { $0.arrivalMs < $1.arrivalMs }.map { delivery in
+            delivery.bytes.withUnsafeBytes { raw in
+                if let view = try? RTPPacketView(raw) { buffer.insert(view, arrivalTimeMs: delivery.arrivalMs) }
+            }
+            return buffer.targetDelayMs
+        }
+    }
+
+    @Test func aSlowPathRaisesTheTargetFromTheTenthPacket() throws {
+        // Every third packet 150 ms behind the others: a third of them would be late at 60 ms.
+        let deliveries = F.stream(count: 60).enumerated().map { index, delivery in
+            var delivery = delivery
+            if index % 3 == 1 { delivery.arrivalMs += 150 }
+            return delivery
+        }
+        let targets = try Self.targets(after: deliveries)
+        #expect(targets.prefix(9).allSatisfy { $0 == 60 }, "\(targets)")
+        #expect(targets[10] >= 150, "\(targets)")  // with 50 packets needed: still 60 here
+    }
+
+    @Test func aCleanPathLowersTheTargetOnlyFromTheFiftiethPacket() throws {
+        let targets = try Self.targets(after: F.stream(count: 60))
+        #expect(targets.prefix(49).allSatisfy { $0 == 60 }, "\(targets)")
+        #expect(targets[49] < 60, "\(targets)")
+    }
+}
