@@ -9,8 +9,10 @@
 /// Talk is a packet of at least `speechShare` of the recent peak payload (a peak that decays by
 /// `peakDecay` per packet), and the pauses within talk: packets within `pauseHangover` packets
 /// of the last such packet. That is the shape of the fixtures the Opus impairment factors were
-/// measured on (their short pauses included): libopus averages 23.4 and 22.0 kb/s over them at
-/// 24 kb/s, and so does this filter, where counting only the words read 26–27 kb/s.
+/// measured on (their short pauses included), where counting only the words read 26–27 kb/s
+/// at 24 kb/s. What it counts is below the encoder's target (constrained VBR: 92–94 % of it
+/// at 24–32 kb/s on the fixtures), and mapped back to it for the factors
+/// (`CodecImpairment.opusTargetBitsPerSecond`).
 struct SpeechPacketFilter: Sendable {
     /// Share of the recent peak payload from which a packet carries a word.
     static let speechShare = 0.35

@@ -89,6 +89,35 @@ public struct CodecImpairment: Sendable, Equatable {
     static let opusImpairments: [(Double, Double)] = [
         (12_000, 54.7), (16_000, 47.6), (20_000, 37.8), (24_000, 32.9), (32_000, 24.5), (40_000, 18.2), (64_000, 14.1),
     ]
+    /// The bitrate (b/s) an Opus sender's encoder was set to, from the payload rate a receiver
+    /// counts while it talks (`payloadBitsPerSecond`, its packets of talk and their short
+    /// pauses): libopus in constrained VBR spends less than its target on speech, the more so
+    /// the higher the target (on the fixtures 94 % of it at 24 kb/s, 92 % at 32), and
+    /// `opus(bitsPerSecond:)` is tabulated by the target. Read from `opusPayloadRates`
+    /// (interpolated on log2), proportionally beyond its ends.
+    public static func opusTargetBitsPerSecond(payloadBitsPerSecond: Double) -> Double {
+        guard payloadBitsPerSecond.isFinite, payloadBitsPerSecond > 0 else { return payloadBitsPerSecond }
+        let table = opusPayloadRates
+        let first = table[0], last = table[table.count - 1]
+        if payloadBitsPerSecond <= first.0 { return payloadBitsPerSecond * first.1 / first.0 }
+        if payloadBitsPerSecond >= last.0 { return payloadBitsPerSecond * last.1 / last.0 }
+        // Log-log interpolation without a mapped copy (this runs in every RTCP report).
+        for index in 1..<table.count where payloadBitsPerSecond <= table[index].0 {
+            let low = table[index - 1], high = table[index]
+            let share = log2(payloadBitsPerSecond / low.0) / log2(high.0 / low.0)
+            return exp2(log2(low.1) + share * log2(high.1 / low.1))
+        }
+        return payloadBitsPerSecond * last.1 / last.0
+    }
+
+    /// libopus's mean payload rate (b/s) over the two fixtures the Opus factors were measured
+    /// on, their short pauses included, for each encoder target of `opusImpairments` (b/s):
+    /// what `SpeechPacketFilter` counts while a sender talks (`scripts/opus-impairment-factors`'
+    /// encoder settings; Alice and Bob at 32 kb/s: 30.3 and 28.6 kb/s).
+    static let opusPayloadRates: [(Double, Double)] = [
+        (10_780, 12_000), (15_960, 16_000), (19_130, 20_000), (22_630, 24_000), (29_470, 32_000), (36_260, 40_000), (58_270, 64_000),
+    ]
+
     /// The bitrates (b/s) of the FEC tables: `opusFECCostsAt24k` and `opusRobustnessAt24k`
     /// hold at and below `low`, the 32 kb/s ones at and above `high`.
     static let opusFECBitrates = (low: 24_000.0, high: 32_000.0)

@@ -196,7 +196,7 @@ import Testing
         #expect(close(fecCost(64_000, 10), 20.4) && close(robustness(64_000, 20), 14.7))
     }
 
-    /// Counters of a call that received `expected` packets over 60 s at 24 kb/s.
+    /// Counters of a call that received `expected` packets over 60 s from a sender at 24 kb/s.
     static func inbound(expected: Int = 3_000, lost: Int, discarded: Int = 0, recovered: Int = 0, fec: Int = 0) -> InboundRTPStatistics {
         var inbound = InboundRTPStatistics()
         inbound.ssrc = 7
@@ -205,7 +205,8 @@ import Testing
         inbound.packetsDiscarded = discarded
         inbound.fecPacketsRecovered = recovered
         inbound.fecPacketsReceived = fec
-        inbound.bytesReceived = (expected - lost) * 60  // 60 bytes per 20 ms: 24 kb/s
+        // 56.575 bytes per 20 ms: 22.6 kb/s, the payload rate of talk from a sender set to 24 kb/s.
+        inbound.bytesReceived = (expected - lost) * 56_575 / 1_000
         inbound.jitterBufferDelay = 0.04 * 48_000 * 100
         inbound.jitterBufferEmittedCount = 48_000 * 100  // a mean of 40 ms
         inbound.jitterBufferTargetDelayMs = 40
@@ -221,7 +222,7 @@ import Testing
         let clean = estimate(Self.inbound(lost: 0))
         // 30 ms (RTT / 2) + 20 ms framing + 6.5 ms lookahead + 40 ms jitter buffer + 30 ms device.
         #expect(abs(clean.mouthToEarDelayMs - 126.5) < 1e-9)
-        #expect(clean.effectiveLossPercent == 0 && clean.codecImpairment.equipmentImpairment == 32.9)
+        #expect(clean.effectiveLossPercent == 0 && abs(clean.codecImpairment.equipmentImpairment - 32.9) < 0.01)
         // Listening: Opus at 24 kb/s alone (PESQ-WB 3.80); conversational: less the delay's
         // impairments (talker echo at TELR 65, listener echo, absolute delay), about 3 R_WB points.
         #expect(abs(clean.listeningMeanOpinionScore - 3.80) < 0.01, "\(clean.listeningMeanOpinionScore)")
