@@ -140,9 +140,9 @@ import TestSupport
     }
 
     /// A delay spike: the network stalls, then delivers the backlog in a burst. Playout waits
-    /// through it (nothing is lost late) and then catches up by accelerating: at once down to
-    /// six frames above the target, then in the talk's pauses (voice without pauses: once a
-    /// second, so slower).
+    /// through it, drops the backlog beyond six frames above the target (counted late: about
+    /// 640 − 120 − the target's 45 ms, 24 packets), and takes out the rest by accelerating in
+    /// the talk's pauses (voice without pauses: once a second, so slower).
     @Test(arguments: [true, false])
     func delaySpikeIsWaitedOutThenCaughtUp(talk: Bool) throws {
         let count = 1_500  // 30 s
@@ -158,10 +158,10 @@ import TestSupport
             spike: peak \(peak) ms, back under 90 ms at \(recovered) ms, \(statistics.packetsDiscarded) late, \
             mean after 5 s \(outcome.meanDelay(after: 5_000)) ms, removed \(statistics.removedSamplesForAcceleration) samples
             """
-        #expect(statistics.packetsDiscarded <= 2, figures)  // jitter at the edges of the stall
+        #expect((22...26).contains(statistics.packetsDiscarded), figures)  // ± jitter at the edges of the stall
         #expect(recovered < (talk ? 12_500 : 25_000), figures)
-        let urgentCatchUp = outcome.delays.first { $0.nowMs > 10_700 && $0.delayMs < 250 }?.nowMs ?? .infinity
-        #expect(urgentCatchUp < 12_500, figures)
+        let caughtUp = outcome.delays.first { $0.nowMs > 10_700 && $0.delayMs < 250 }?.nowMs ?? .infinity
+        #expect(caughtUp < 10_760, figures)  // at once, not over seconds of accelerated speech
     }
 
     /// The same on a hostile network, so every decision runs inside the measured window:
