@@ -437,14 +437,17 @@ public final class AdaptiveJitterBuffer {
     /// delay plus what accelerating takes out unhurried (each counted as discarded), so
     /// playout resumes near the target instead of stretching the whole backlog out over the
     /// next seconds of speech (`stallSkipMs`). False while the backlog is a lone packet that
-    /// arrived within the last tick: the rest of a burst released together may land a moment
-    /// later, and resuming on its first packet would leave the others to be accelerated.
+    /// arrived within the last tick, held beyond what is kept: the rest of a burst released
+    /// together may land a moment later, and resuming on its first packet would leave the
+    /// others to be accelerated. (After a burst of loss the next packet is on time: it plays.)
     private func skipStallBacklog(nowMs: Double, tickMs: Double) -> Bool {
         // Keep what accelerating takes out without hurrying (`DecisionLogic.urgentAccelerateFrames`).
         let keptMs = Double(DecisionLogic.urgentAccelerateFrames) * decisionLogic.frameMs
         let lowest = decisionLogic.lowestMarginMs(targetDelayMs: targetDelayMs) + keptMs
         guard var slot = store.first(from: state.nextSequence, through: highestSequence) else { return true }
-        if slot.arrivalMs > nowMs - tickMs && store.first(from: slot.sequence + 1, through: highestSequence) == nil { return false }
+        let margin = decisionLogic.marginMs(timestamp: slot.timestamp, nowMs: nowMs, fastestOffsetMs: estimator.minimumOffsetMs)
+        if margin >= lowest && slot.arrivalMs > nowMs - tickMs
+            && store.first(from: slot.sequence + 1, through: highestSequence) == nil { return false }
         var skipped = false
         while let following = store.first(from: slot.sequence + 1, through: highestSequence),
               decisionLogic.marginMs(timestamp: following.timestamp, nowMs: nowMs, fastestOffsetMs: estimator.minimumOffsetMs) >= lowest {
