@@ -35,4 +35,18 @@ import JitterBuffer
         #expect(started == Array(1_000..<1_100))
         #expect(buffer.statistics.packetsDiscarded == 0)
     }
+
+    /// A burst of loss also leaves playout waiting with nothing stored, but the packet ending
+    /// it is on time: it plays at once, nothing is dropped, and the delay is what it was.
+    @Test func thePacketAfterABurstOfLossPlaysAtOnce() throws {
+        let deliveries = F.stream(count: 100, fec: false).enumerated().filter { !(40..<50).contains($0.offset) }.map(\.element)
+        let buffer = try F.adaptiveBuffer()
+        let ticks = F.run(buffer, deliveries: deliveries, ticks: 120)
+        func delay(_ sequence: UInt16) -> Double? {
+            ticks.first { $0.event.sequenceNumber == sequence }.map { $0.nowMs - Double(sequence - 1_000) * F.frameMs }
+        }
+        #expect(buffer.statistics.packetsDiscarded == 0)
+        let before = try #require(delay(1_039)), after = try #require(delay(1_050))
+        #expect(after == before, "delay \(before) ms before the loss, \(after) ms after")
+    }
 }
