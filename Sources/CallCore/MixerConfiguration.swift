@@ -28,9 +28,9 @@ public struct MixerConfiguration: Sendable, Equatable {
     /// CallKit call group); otherwise each hears only the microphone.
     public var bridgesCalls = true
 
-    /// How much of each call is rendered at a time: a frame, or what the device period needs
-    /// (`PlayoutTick`).
-    public var playoutTick = PlayoutTick.frame
+    /// How much of each call is rendered at a time: what the device period needs (the
+    /// default), or a frame (`PlayoutTick`).
+    public var playoutTick = PlayoutTick.devicePeriod
 
     /// Whether the microphone is resampled onto the loudspeaker's clock when the two drift
     /// apart (`DeviceDriftCompensator`); on one clock the correction stays at 0 ppm.

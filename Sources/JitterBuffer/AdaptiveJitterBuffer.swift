@@ -99,6 +99,9 @@ public final class AdaptiveJitterBuffer {
     private var state = PlayoutState()
     /// How long stretches decided in a row have waited for a pause, in ms.
     private var stretchDeferredMs = 0
+    /// When playout last gave up a missing packet (receiver's clock, ms; nil: never). Kept
+    /// across stream restarts: the network has not changed.
+    private var lastLossMs: Double?
 
     /// Creates a buffer and its decoders (mono): the configuration's codec, or one per payload
     /// type of `payloadTypes`.
@@ -423,8 +426,10 @@ public final class AdaptiveJitterBuffer {
         let input = DecisionLogic.Input(
             state: state, next: store.first(from: state.nextSequence, through: highestSequence), nowMs: nowMs,
             fastestOffsetMs: estimator.minimumOffsetMs, targetDelayMs: targetDelayMs, queuedSamples: queue.count,
-            tickSamples: tickSamples, isFirstThisTick: isFirstThisTick)
+            tickSamples: tickSamples, isFirstThisTick: isFirstThisTick,
+            lossIsRecent: lastLossMs.map { nowMs - $0 < DecisionLogic.lossMemoryMs } ?? false)
         let decision = decisionLogic.decide(input) { estimator.delayMs(atQuantile: DecisionLogic.holdQuantile) }
+        if decision.givesUpAMissingPacket { lastLossMs = nowMs }
         state.apply(decision.realignment)
         switch decision.operation {
         case .accelerate, .preemptiveExpand: break

@@ -22,8 +22,10 @@ import Opus
 /// - **comfortNoise**: the sequence continues but the timestamp jumped (sender DTX), or the
 ///   last packet was a DTX packet and nothing follows yet → the decoder's comfort noise;
 /// - **accelerate** / **preemptiveExpand**: when decoding, the packet's margin (how long ago
-///   the fastest-path copy of it would have arrived) is compared with the target delay less
-///   `targetToleranceMs`: a tick above → remove a pitch period, below → insert one. Either
+///   the fastest-path copy of it would have arrived) is compared with the lowest margin (on
+///   frame ticks the target delay less `targetToleranceMs`; on a finer lattice a band that
+///   widens with the target, `fineLatticeBandShare`, and keeps `lossMarginMs` after a loss):
+///   a tick and the hysteresis above → remove a pitch period, below → insert one. Either
 ///   waits for a quiet frame (`StretchUrgency.whenQuiet`) unless the margin is
 ///   `urgentAccelerateFrames` above or under `minimumMarginMs` (the next packet about to miss
 ///   its turn), or the policy waits for packets (its waits must be paid back at once).
@@ -33,9 +35,8 @@ struct DecisionLogic {
     /// tick), so it sits on a 20 ms lattice: insisting on the lattice point above the target
     /// would cost 10 ms on average, and the few packets this tolerance makes late are mostly
     /// waited for. On a finer lattice (a device period per tick, `nextSamples`) the point above
-    /// costs half as much and the margin keeps the whole target: the listener preferred it
-    /// (`benchmarks listening --tick-ms 10`, 3 seeds: G.1050 A +0.17, B ±0, C +0.08 PESQ
-    /// against a 2.5 ms tolerance, for 1–2 ms of delay).
+    /// costs half as much and the margin keeps the whole target and more: up to this much above
+    /// it as the target grows (`fineLatticeBandShare`).
     static let targetToleranceMs = 5.0
     /// The margin never sits below this, in ms: on a clean network whose clock drifts, inserting
     /// periods raises the margin only once a whole frame has built up (several ticks), so
@@ -45,6 +46,21 @@ struct DecisionLogic {
     /// margin down by a tick): without it, noise in the fastest-packet estimate flips between
     /// accelerate and preemptive expand.
     static let accelerateHysteresisMs = 5.0
+    /// On a lattice finer than the frame (a device period per tick), the share of the target
+    /// beyond one tick by which the margin band widens: the lowest margin rises above the target
+    /// by up to `targetToleranceMs`, accelerating waits for up to a frame (not a tick) above
+    /// it, and the hysteresis (`accelerateHysteresisMs`) shrinks toward
+    /// `minimumAccelerateHysteresisMs` as the target does. The fastest-packet estimate is as
+    /// noisy as the link is jittery, and a band as narrow as the tick made a jittery call
+    /// stretch two to five times as often as frame ticks did; a steady link (a target within a
+    /// tick: arrivals counted at the ticks spread by up to one on any link) keeps the narrow band
+    /// and the lowest lattice point. 0.5, against 0 and 0.25 (`benchmarks listening
+    /// --arrivals-at-ticks --tick-ms 10`, docs/performance.md, "Played a device period at a time").
+    static let fineLatticeBandShare = 0.5
+    /// The least accelerate hysteresis on a fine lattice (a steady link's), in ms.
+    static let minimumAccelerateHysteresisMs = 1.0
+    /// How long a lost packet keeps a fine lattice's margin at `lossMarginMs(tickMs:)`, in ms.
+    static let lossMemoryMs = 20_000.0
     /// Most pitch periods removed from one frame when the margin is several frames above target.
     static let fastAcceleratePeriods = 3
     /// Frames above the lowest margin (plus the hysteresis) from which accelerating cannot wait
@@ -106,6 +122,8 @@ struct DecisionLogic {
         var tickSamples: Int
         /// Whether this is the tick's first production (only the first may accelerate by a frame).
         var isFirstThisTick: Bool
+        /// Whether a packet was lost within `lossMemoryMs` (a fine lattice then keeps `lossMarginMs`).
+        var lossIsRecent = false
     }
 
     /// How long ago the fastest-path copy of the sample at `timestamp` would have arrived: the
@@ -114,11 +132,40 @@ struct DecisionLogic {
         nowMs - Double(timestamp) / samplesPerMs - fastestOffsetMs
     }
 
-    /// The smallest margin playout keeps: the target less the tolerance (none on a lattice finer
-    /// than the frame, see `targetToleranceMs`), never under the minimum.
-    func lowestMarginMs(targetDelayMs: Double, tickMs: Double? = nil) -> Double {
-        let tolerance = (tickMs ?? frameMs) < frameMs ? 0 : Self.targetToleranceMs
-        return max(targetDelayMs - tolerance, Self.minimumMarginMs)
+    /// The smallest margin playout keeps: on frame ticks the target less the tolerance; on a
+    /// finer lattice the target (at least `lossMarginMs` while a loss is recent) plus its share
+    /// of the band's widening (`fineLatticeBandShare`); never under the minimum.
+    func lowestMarginMs(targetDelayMs: Double, tickMs: Double? = nil, lossIsRecent: Bool = false) -> Double {
+        guard let tickMs, tickMs < frameMs else { return max(targetDelayMs - Self.targetToleranceMs, Self.minimumMarginMs) }
+        let target = fineLatticeTargetMs(targetDelayMs: targetDelayMs, tickMs: tickMs, lossIsRecent: lossIsRecent)
+        return max(target + min(Self.targetToleranceMs, bandWideningMs(target: target, tickMs: tickMs)), Self.minimumMarginMs)
+    }
+
+    /// The margin from which a period is removed (stepping the margin down by a tick): the lowest
+    /// margin plus a tick and the hysteresis; on a finer lattice also its share of the band's
+    /// widening (up to the rest of a frame), and a hysteresis that narrows with the target.
+    func accelerateMarginMs(targetDelayMs: Double, tickMs: Double, lossIsRecent: Bool = false) -> Double {
+        let lowest = lowestMarginMs(targetDelayMs: targetDelayMs, tickMs: tickMs, lossIsRecent: lossIsRecent)
+        guard tickMs < frameMs else { return lowest + tickMs + Self.accelerateHysteresisMs }
+        let widening = bandWideningMs(target: fineLatticeTargetMs(targetDelayMs: targetDelayMs, tickMs: tickMs, lossIsRecent: lossIsRecent),
+                                      tickMs: tickMs)
+        let hysteresis = min(Self.accelerateHysteresisMs, max(Self.minimumAccelerateHysteresisMs, widening))
+        return lowest + tickMs + min(frameMs - tickMs, widening) + hysteresis
+    }
+
+    /// The margin at which, on a fine lattice, the packet after a lost one is stored when the
+    /// lost one falls due (a frame after it, less the tick the decode may wait anyway, plus the
+    /// minimum): there FEC rebuilds the loss and concealment merges into the next packet. On
+    /// the lossy rows of `benchmarks listening` 10 ms ticks at the lowest lattice point scored
+    /// 0.03–0.07 under frame ticks, the same with this margin.
+    func lossMarginMs(tickMs: Double) -> Double { frameMs - tickMs + Self.minimumMarginMs }
+
+    private func fineLatticeTargetMs(targetDelayMs: Double, tickMs: Double, lossIsRecent: Bool) -> Double {
+        lossIsRecent ? max(targetDelayMs, lossMarginMs(tickMs: tickMs)) : targetDelayMs
+    }
+
+    private func bandWideningMs(target: Double, tickMs: Double) -> Double {
+        Self.fineLatticeBandShare * max(0, target - tickMs)
     }
 
     /// Whether playout may begin: the first packet has waited the target (less the tolerance).
@@ -187,14 +234,14 @@ struct DecisionLogic {
         guard allowsTimeStretching else { return .normal(packet) }
         let margin = marginMs(timestamp: state.nextTimestamp, nowMs: input.nowMs, fastestOffsetMs: input.fastestOffsetMs)
         let tickMs = Double(input.tickSamples) / samplesPerMs
-        let lowest = lowestMarginMs(targetDelayMs: input.targetDelayMs, tickMs: tickMs)
+        let lowest = lowestMarginMs(targetDelayMs: input.targetDelayMs, tickMs: tickMs, lossIsRecent: input.lossIsRecent)
+        let accelerateFrom = accelerateMarginMs(targetDelayMs: input.targetDelayMs, tickMs: tickMs, lossIsRecent: input.lossIsRecent)
         let queuedMs = Double(input.queuedSamples) / samplesPerMs
-        if input.isFirstThisTick && margin >= lowest + tickMs + Self.accelerateHysteresisMs {
+        if input.isFirstThisTick && margin >= accelerateFrom {
             // Far above target: remove a period even if that costs a frame of margin; far far
             // above (after a stall), up to `fastAcceleratePeriods` periods (NetEq's fast accelerate).
             var periods = 1
-            while periods < Self.fastAcceleratePeriods
-                    && margin >= lowest + tickMs + Double(periods) * frameMs + Self.accelerateHysteresisMs {
+            while periods < Self.fastAcceleratePeriods && margin >= accelerateFrom + Double(periods) * frameMs {
                 periods += 1
             }
             let isUrgent = margin >= lowest + Double(Self.urgentAccelerateFrames) * frameMs + Self.accelerateHysteresisMs

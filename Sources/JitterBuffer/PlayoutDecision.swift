@@ -19,3 +19,15 @@ struct PlayoutDecision: Equatable {
     /// The operation to carry out.
     var operation: PlayoutOperation
 }
+
+extension PlayoutDecision {
+    /// Whether it plays on past a packet that never came in time: skips it, rebuilds it from
+    /// FEC or conceals its span moving on (a wait in place is not yet a loss).
+    var givesUpAMissingPacket: Bool {
+        if case .skipMissingPackets = realignment { return true }
+        switch operation {
+        case .fecRecovery, .expand(.advancing): return true
+        default: return false
+        }
+    }
+}

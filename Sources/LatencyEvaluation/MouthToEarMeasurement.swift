@@ -27,7 +27,7 @@ public struct MouthToEarMeasurement: Sendable {
     /// Voice processing on both sides (voiceChat: what a call runs).
     public var processing = ProcessingMode.voiceChat
     /// How much of the call each mixer renders at a time (`MixerConfiguration.playoutTick`).
-    public var playoutTick = PlayoutTick.frame
+    public var playoutTick = MixerConfiguration().playoutTick
 
     /// Voice processing on both sides: a call's, the same with the low-latency residual echo
     /// suppressor (`EchoCanceller.Configuration.residualFilterHalfLengthMs`), or none.

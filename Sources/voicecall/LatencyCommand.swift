@@ -6,7 +6,7 @@ import LatencyEvaluation
 enum LatencyCommand {
     static let usage = """
         usage: voicecall latency [--period-ms MS] [--ptime MS] [--seconds N] [--no-processing | --low-latency-echo]
-                                 [--period-playout]
+                                 [--frame-playout]
           Two engines in this process call each other over UDP on 127.0.0.1 with SRTP, on
           virtual devices paced in real time (a clean network). Tone bursts go into Alice's
           microphone once a second; the devices' clocks say when each left Bob's loudspeaker.
@@ -19,8 +19,8 @@ enum LatencyCommand {
           --no-processing   voice processing off (measurement mode) on both sides
           --low-latency-echo  the residual echo suppressor applies its gains by a 4 ms filter
                             instead of overlap-add (a frame, 10 ms)
-          --period-playout  each call is rendered a device period at a time, not a frame
-                            (MixerConfiguration.playoutTick = .devicePeriod)
+          --frame-playout   each call is rendered a frame at a time, not a device period
+                            (MixerConfiguration.playoutTick = .frame)
         """
 
     static func run(_ arguments: inout CommandArguments) throws {
@@ -33,7 +33,7 @@ enum LatencyCommand {
             guard measurement.processing != .off else { throw CommandError.usage("--low-latency-echo needs processing: drop --no-processing") }
             measurement.processing = .voiceChatLowLatencyEchoSuppression
         }
-        if arguments.flag("--period-playout") { measurement.playoutTick = .devicePeriod }
+        if arguments.flag("--frame-playout") { measurement.playoutTick = .frame }
         try arguments.finish()
         let result = try measurement.run()
         print(report(result, periodMs: measurement.periodMs, frameMs: measurement.frameMs))

@@ -72,23 +72,68 @@ import Testing
         #expect(Self.decide(logic, Self.input(next: Self.packet(0), marginMs: 500)).operation == .accelerate(Self.packet(0), .periods(3), .now))
     }
 
-    @Test func playoutInDevicePeriodsKeepsTheWholeTargetOnTheTicksLattice() {
+    @Test func playoutInDevicePeriodsWidensItsBandWithTheTarget() {
         let logic = Self.logic()
-        // 10 ms ticks of a 20 ms stream: the margin moves in 10 ms steps, so it keeps the whole
-        // target (60, no tolerance) and a tick above it (60 + 10 + 5 = 75 ms) is worth stepping down.
-        #expect(Self.decide(logic, Self.input(next: Self.packet(0), marginMs: 75, tickSamples: 480)).operation
+        // 10 ms ticks of a 20 ms stream, target 60: the band widens by half the target beyond a
+        // tick (25 ms), so the lowest margin is 5 ms above the target (65) and a period is
+        // removed only a tick, the rest of a frame and the 5 ms hysteresis above that (90 ms).
+        #expect(Self.decide(logic, Self.input(next: Self.packet(0), marginMs: 90, tickSamples: 480)).operation
                 == .accelerate(Self.packet(0), .periods(1), .whenQuiet))
-        #expect(Self.decide(logic, Self.input(next: Self.packet(0), marginMs: 74.9, tickSamples: 480)).operation
+        #expect(Self.decide(logic, Self.input(next: Self.packet(0), marginMs: 89.9, tickSamples: 480)).operation
                 == .normal(Self.packet(0)))
-        #expect(Self.decide(logic, Self.input(next: Self.packet(0), marginMs: 60, tickSamples: 480)).operation
+        #expect(Self.decide(logic, Self.input(next: Self.packet(0), marginMs: 65, tickSamples: 480)).operation
                 == .normal(Self.packet(0)))
-        #expect(Self.decide(logic, Self.input(next: Self.packet(0), marginMs: 59.9, tickSamples: 480)).operation
+        #expect(Self.decide(logic, Self.input(next: Self.packet(0), marginMs: 64.9, tickSamples: 480)).operation
                 == .preemptiveExpand(Self.packet(0), .whenQuiet))
         // Frame ticks tolerate 5 ms below the target there.
         #expect(Self.decide(logic, Self.input(next: Self.packet(0), marginMs: 59.9)).operation == .normal(Self.packet(0)))
         // Each further frame above adds a period, as with frame ticks.
-        #expect(Self.decide(logic, Self.input(next: Self.packet(0), marginMs: 95, tickSamples: 480)).operation
+        #expect(Self.decide(logic, Self.input(next: Self.packet(0), marginMs: 110, tickSamples: 480)).operation
                 == .accelerate(Self.packet(0), .periods(2), .whenQuiet))
+    }
+
+    @Test func aSteadyLinksBandOnDevicePeriodsIsATickAndTheLeastHysteresis() {
+        let logic = Self.logic()
+        // A target within a tick (arrivals counted at the ticks spread that much on any link):
+        // no widening, the lowest margin at the minimum, and a period removed from a tick and
+        // 1 ms above it — a margin a lattice point too high always steps down.
+        #expect(logic.lowestMarginMs(targetDelayMs: 2, tickMs: 10) == DecisionLogic.minimumMarginMs)
+        #expect(logic.accelerateMarginMs(targetDelayMs: 2, tickMs: 10)
+                == DecisionLogic.minimumMarginMs + 10 + DecisionLogic.minimumAccelerateHysteresisMs)
+        #expect(logic.lowestMarginMs(targetDelayMs: 10, tickMs: 10) == 10)
+        #expect(logic.accelerateMarginMs(targetDelayMs: 10, tickMs: 10) == 21)
+        // Frame ticks are as before: the target less the tolerance, a frame and 5 ms above it.
+        #expect(logic.lowestMarginMs(targetDelayMs: 60, tickMs: 20) == 55)
+        #expect(logic.accelerateMarginMs(targetDelayMs: 60, tickMs: 20) == 80)
+    }
+
+    @Test func afterALossDevicePeriodsKeepTheNextPacketAtHand() {
+        let logic = Self.logic()
+        // A lost packet's successor arrives a frame after it: on 10 ms ticks the margin then
+        // keeps at least a frame less a tick plus the minimum (15 ms, widened to 17.5).
+        #expect(logic.lossMarginMs(tickMs: 10) == 15)
+        #expect(logic.lowestMarginMs(targetDelayMs: 2, tickMs: 10, lossIsRecent: true) == 17.5)
+        var input = Self.input(next: Self.packet(0), marginMs: 12, tickSamples: 480)
+        input.targetDelayMs = 2
+        #expect(Self.decide(logic, input).operation == .normal(Self.packet(0)))
+        input.lossIsRecent = true
+        #expect(Self.decide(logic, input).operation == .preemptiveExpand(Self.packet(0), .whenQuiet))
+        // A target above it is kept as it is; frame ticks never ask for it.
+        #expect(logic.lowestMarginMs(targetDelayMs: 60, tickMs: 10, lossIsRecent: true) == 65)
+        #expect(logic.lowestMarginMs(targetDelayMs: 2, tickMs: 20, lossIsRecent: true) == DecisionLogic.minimumMarginMs)
+    }
+
+    @Test func givingUpAMissingPacketIsALossAndWaitingIsNot() {
+        let logic = Self.logic()
+        // Nothing stored: a wait in place (a stall or a loss, not known yet).
+        #expect(!Self.decide(logic, Self.input(next: nil)).givesUpAMissingPacket)
+        // The packet after the missing one carries FEC: rebuilt, a loss.
+        #expect(Self.decide(logic, Self.input(next: Self.packet(1, hasFEC: true))).givesUpAMissingPacket)
+        // The packet due is there: no loss.
+        #expect(!Self.decide(logic, Self.input(next: Self.packet(0))).givesUpAMissingPacket)
+        // Its span already concealed while waiting: skipped, a loss.
+        let skipped = Self.decide(logic, Self.input(next: Self.packet(1)) { $0.waitedSamples = Self.frame; $0.expandedSamples = Self.frame })
+        #expect(skipped.givesUpAMissingPacket)
     }
 
     @Test func onlyFarFromTheTargetDoesAStretchNotWaitForAPause() {

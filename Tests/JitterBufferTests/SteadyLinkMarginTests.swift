@@ -39,16 +39,45 @@ import TestSupport
     }
 
     /// Played a 10 ms device period at a time (`nextSamples`), the same 20 ms stream decodes on
-    /// the period's lattice: every phase settles within a period of the lowest margin, and the
-    /// mean wait falls by half the difference between a frame and a period (5 ms).
+    /// the period's lattice: every phase settles within a period of the lowest margin, and with
+    /// the steady link's narrow band (`DecisionLogic.fineLatticeBandShare`: the least
+    /// hysteresis) the mean wait is half a period above the lowest margin and that hysteresis.
     @Test func playedInDevicePeriodsEveryPhaseSettlesWithinAPeriodOfTheLowestMargin() async throws {
         let waits = try await offCooperativePool { () throws -> [Double] in
             try (0..<20).map { phase in try Self.steadyWaitMs(delayMs: 1.5 + Double(phase), tickSamples: StreamFixture.frameSamples / 2) }
         }
-        let ceiling = DecisionLogic.minimumMarginMs + DecisionLogic.accelerateHysteresisMs + 10
+        let ceiling = DecisionLogic.minimumMarginMs + DecisionLogic.minimumAccelerateHysteresisMs + 10
         #expect(waits.allSatisfy { $0 < ceiling }, "waits by phase \(waits.map { Int($0.rounded()) }), ceiling \(ceiling)")
         let mean = waits.reduce(0, +) / Double(waits.count)
-        let expected = DecisionLogic.minimumMarginMs + DecisionLogic.accelerateHysteresisMs + 5
+        let expected = DecisionLogic.minimumMarginMs + DecisionLogic.minimumAccelerateHysteresisMs + 5
         #expect(abs(mean - expected) <= 1, "mean wait \(mean) ms over the phases \(waits.map { Int($0.rounded()) })")
+    }
+
+    /// After a loss, playout in device periods keeps the packet after a lost one at hand
+    /// (`DecisionLogic.lossMarginMs`): on the same steady link the wait rises by a period, the
+    /// first loss is concealed and a later one is rebuilt from the FEC its successor carries.
+    @Test func afterALossDevicePeriodsKeepTheNextPacketAtHandForFEC() async throws {
+        let (before, after, kinds) = try await offCooperativePool { () throws -> (Double, Double, [PlayoutKind: Int]) in
+            let buffer = try AdaptiveJitterBuffer(configuration: JitterBufferConfiguration())
+            var deliveries = StreamFixture.stream(count: 1_500, delayMs: 3.5, talk: true)
+            let lost = [505, 1_005]  // in talk (frames 80–99 of each 100 are its pauses)
+            for index in lost { deliveries[index].arrivalMs = .infinity }
+            let ticks = StreamFixture.run(buffer, deliveries: deliveries, ticks: 3_000, tickSamples: StreamFixture.frameSamples / 2)
+            func meanWait(_ range: Range<Int>) -> Double {
+                var total = 0.0, count = 0
+                for tick in ticks {
+                    guard let sequence = tick.event.sequenceNumber, range.contains(Int(sequence &- 1_000)) else { continue }
+                    total += tick.nowMs - deliveries[Int(sequence &- 1_000)].arrivalMs
+                    count += 1
+                }
+                return count > 0 ? total / Double(count) : .nan
+            }
+            var kinds: [PlayoutKind: Int] = [:]
+            for tick in ticks where (1_000...1_010).contains(Int(tick.nowMs / 20)) { kinds[tick.event.kind, default: 0] += 1 }
+            return (meanWait(300..<500), meanWait(800..<1_000), kinds)
+        }
+        #expect(before < DecisionLogic.minimumMarginMs + 10, "steady wait before the loss \(before) ms")
+        #expect(after >= before + 5, "wait after the loss \(after) ms, before \(before) ms")
+        #expect(kinds[.fecRecovery, default: 0] > 0, "the second loss's ticks: \(kinds)")
     }
 }
