@@ -18,15 +18,17 @@ import TestSupport
         let loop = try CallLoop()
         // Not translating, not muted: Alice's voice.
         loop.run(frames: 150, aliceMicrophone: Self.speech, bobMicrophone: Self.silence)
+        // Up to 200 ms of lag: the call starts at the jitter buffer's initial delay and steps
+        // down only in the talk's pauses.
         let raw = SignalComparison.segmentalCorrelation(reference: Array(Self.alice.prefix(150 * 960)), signal: Array(loop.bob.played.prefix(150 * 960)),
-                                                        segmentLength: 2_880, maxLag: 4_800)
+                                                        segmentLength: 2_880, maxLag: 9_600)
         #expect(raw > 0.6, "Bob hears Alice: \(raw)")
 
         // Muted, not translating: silence, packets still flow.
         loop.alice.call.isMuted = true
         let sent = loop.alice.call.statistics.outbound.packetsSent
         loop.run(frames: 100, aliceMicrophone: Self.speech, bobMicrophone: Self.silence)
-        let muted = SignalComparison.rmsDecibels(loop.bob.played[(155 * 960)..<(250 * 960)])
+        let muted = SignalComparison.rmsDecibels(loop.bob.played[(160 * 960)..<(250 * 960)])
         #expect(muted < -70, "Bob hears \(muted) dBFS while Alice is muted")
         #expect(loop.alice.call.statistics.outbound.packetsSent - sent == 100)
 
