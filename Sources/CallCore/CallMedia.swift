@@ -627,6 +627,9 @@ public final class CallMedia: @unchecked Sendable {
     /// times), which writes `frame.count` samples into `frame` — `samplesPerFrame`, or fewer
     /// for a player that renders a device period at a time (the jitter buffer then decodes on
     /// the period's lattice, which shortens its wait: `AdaptiveJitterBuffer.nextSamples`).
+    /// Rendered a frame at a time, a packet counts as arriving at the render that takes it in
+    /// (`nowMs`); a period at a time, at its arrival from the network: see
+    /// `InboundStream.receive(_:arrivalTimeMs:availableAtMs:isHeld:)`.
     /// Returns false, with silence written, while the call is held or its `direction` does
     /// not receive.
     @discardableResult
@@ -635,9 +638,10 @@ public final class CallMedia: @unchecked Sendable {
         lastRenderMs = nowMs
         applyPendingCodecSwitch()
         let isHeld = self.isHeld || !direction.receives
+        let availableAtMs = frame.count < samplesPerFrame ? nil : nowMs
         while let (slot, length, arrival, layout) = received.consumer.oldest() {
             let packet = RTPPacketView(validatedBytes: UnsafeRawBufferPointer(rebasing: slot[0..<length]), layout: RTPPacketLayout(bitPattern: layout))
-            inbound.receive(packet, arrivalTimeMs: arrival, availableAtMs: nowMs, isHeld: isHeld)
+            inbound.receive(packet, arrivalTimeMs: arrival, availableAtMs: availableAtMs, isHeld: isHeld)
             received.consumer.release()
         }
         defer { playoutCounters.publishIfAvailable(inbound.playout) }

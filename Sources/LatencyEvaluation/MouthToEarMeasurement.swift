@@ -13,17 +13,27 @@ import Transport
 /// microphone are found in what Bob's loudspeaker played (the lag of best correlation, so a
 /// gain that voice processing ramps up does not move the answer), and the two device clocks
 /// say when each passed (a virtual device's frame times:
-/// `VirtualAudioDevice.time(ofFrame:direction:)`). Bursts fall at every phase of the device
-/// period (one every 1,003 ms). Also the time from `start()` to the first captured and played
-/// periods, the floor of the configuration (`MouthToEarFloor`) and the CPU the two engines
-/// spent. `voicecall latency` and `benchmarks engine` run it.
+/// `VirtualAudioDevice.time(ofFrame:direction:)`). Also the time from `start()` to the first
+/// captured and played periods, the floor of the configuration (`MouthToEarFloor`) and the CPU
+/// the two engines spent. `voicecall latency` and `benchmarks engine` run it.
+///
+/// What a burst's delay depends on is where Bob's playback periods fall against the end of
+/// Alice's frames (a frame's samples wait for its end, and its packet for Bob's next period):
+/// in one call that phase is fixed, whatever the burst's own phase, and two engines started
+/// back to back always had the worst one (the packet just after Bob's wake-up: a whole period
+/// more than the floor's half). A real call's phase is anyone's, so the call is made
+/// `phases` times, Alice's devices starting a further share of a period after Bob's each
+/// time, and the delay is the mean over all (`Result.phases` keeps each call's).
 public struct MouthToEarMeasurement: Sendable {
     /// Device period, ms.
     public var periodMs = 10
     /// Opus frame (ptime), ms: 10 or 20.
     public var frameMs = 20
-    /// Call length, s (bursts from 1.5 s on, one a second).
+    /// Length of each call, s (bursts from 1.5 s on, one a second).
     public var seconds = 8
+    /// Calls made, at phases of Bob's playback period against Alice's capture spread evenly
+    /// over the period (1…16).
+    public var phases = 4
     /// Voice processing on both sides (voiceChat: what a call runs).
     public var processing = ProcessingMode.voiceChat
     /// How much of the call each mixer renders at a time (`MixerConfiguration.playoutTick`).
@@ -33,13 +43,24 @@ public struct MouthToEarMeasurement: Sendable {
     /// suppressor (`EchoCanceller.Configuration.residualFilterHalfLengthMs`), or none.
     public enum ProcessingMode: Sendable { case voiceChat, voiceChatLowLatencyEchoSuppression, off }
 
-    /// The defaults: 10 ms periods, 20 ms frames, 8 s, voiceChat.
+    /// The defaults: 10 ms periods, 20 ms frames, four calls of 8 s, voiceChat.
     public init() {}
 
-    /// Where one burst's time went.
+    /// One call's delay at one phase.
+    public struct Phase: Sendable {
+        /// How long after the start of a period of Bob's playback Alice's capture periods
+        /// start, ms (as the two device clocks say).
+        public var offsetMs: Double
+        /// Mean mouth to ear of the bursts found in this call, ms (NaN when none was).
+        public var meanMs: Double
+    }
+
+    /// Where the bursts' time went, over every call.
     public struct Result: Sendable {
         /// Mouth to ear of each burst found, ms.
         public var mouthToEarMs: [Double]
+        /// Each call's phase and mean delay.
+        public var phases: [Phase] = []
         /// From `start()` to the first period captured (Alice), ms.
         public var firstCaptureMs: Double
         /// From `start()` to the first period played (Bob), ms.
@@ -104,8 +125,28 @@ public struct MouthToEarMeasurement: Sendable {
         return (samples, onsets)
     }
 
-    /// Runs the call (real time: `seconds` long) and measures it.
+    /// Makes the calls (real time: `phases` × `seconds`) and measures them: the bursts of every
+    /// call, the parts of the delay averaged over the calls.
     public func run() throws -> Result {
+        let count = min(max(phases, 1), 16)
+        var calls: [Result] = []
+        for index in 0..<count {
+            calls.append(try call(startingAliceAfterMs: Double(periodMs) * Double(index) / Double(count)))
+        }
+        func mean(_ part: (Result) -> Double) -> Double { calls.map(part).reduce(0, +) / Double(calls.count) }
+        let floor = MouthToEarFloor(periodMs: Double(periodMs), frameMs: Double(frameMs), codecLookaheadMs: calls[0].floor.codecLookaheadMs,
+                                    networkMs: mean(\.floor.networkMs), jitterMarginMs: mean(\.floor.jitterMarginMs))
+        var result = Result(mouthToEarMs: calls.flatMap(\.mouthToEarMs), firstCaptureMs: mean(\.firstCaptureMs),
+                            firstPlaybackMs: mean(\.firstPlaybackMs), captureBufferingMs: mean(\.captureBufferingMs),
+                            jitterBufferMs: mean(\.jitterBufferMs), networkMs: mean(\.networkMs),
+                            playbackBufferingMs: mean(\.playbackBufferingMs), floor: floor,
+                            cpuMsPerSecond: mean(\.cpuMsPerSecond), bursts: calls.map(\.bursts).reduce(0, +))
+        result.phases = calls.flatMap(\.phases)
+        return result
+    }
+
+    /// One call (real time: `seconds` long), Alice's devices started `delayMs` after Bob's.
+    private func call(startingAliceAfterMs delayMs: Double) throws -> Result {
         let (samples, onsets) = source()
         let aliceDevice = VirtualAudioDevice.wavFile(WAVAudio(sampleRate: Self.rate, channelCount: 1, samples: samples),
                                                      recordsPlayback: false)
@@ -122,6 +163,7 @@ public struct MouthToEarMeasurement: Sendable {
         let bobCall = try bob.engine.addCall(bob.call, transport: CallTransport(rtp: bob.socket))
         try alice.engine.addCall(alice.call, transport: CallTransport(rtp: alice.socket))
         try bob.engine.start()
+        MonotonicClock.sleep(untilNanoseconds: MonotonicClock.nanoseconds + Int64(delayMs * 1e6))
         try alice.engine.start()
         let cpuBefore = Self.processCPUSeconds(), wallBefore = MonotonicClock.nanoseconds
         // Sample Bob's playback buffering while the call runs.
@@ -165,9 +207,16 @@ public struct MouthToEarMeasurement: Sendable {
         let floor = MouthToEarFloor(periodMs: Double(periodMs), frameMs: Double(frameMs),
                                     codecLookaheadMs: Double(alice.lookaheadSamples) * 1_000 / Double(Self.rate),
                                     networkMs: roundTrip * 1_000 / 2, jitterMarginMs: (inbound?.jitter ?? 0) * 1_000)
-        return Result(mouthToEarMs: latencies, firstCaptureMs: firstCapture, firstPlaybackMs: firstPlayback,
-                      captureBufferingMs: mean(captureBuffering), jitterBufferMs: jitterBuffer, networkMs: roundTrip * 1_000 / 2,
-                      playbackBufferingMs: playbackBuffering, floor: floor, cpuMsPerSecond: cpuMsPerSecond, bursts: onsets.count)
+        var result = Result(mouthToEarMs: latencies, firstCaptureMs: firstCapture, firstPlaybackMs: firstPlayback,
+                            captureBufferingMs: mean(captureBuffering), jitterBufferMs: jitterBuffer, networkMs: roundTrip * 1_000 / 2,
+                            playbackBufferingMs: playbackBuffering, floor: floor, cpuMsPerSecond: cpuMsPerSecond, bursts: onsets.count)
+        if let captureStart = aliceDevice.time(ofFrame: 0, direction: .capture),
+           let playbackStart = bobDevice.time(ofFrame: 0, direction: .playback) {
+            let periodNanoseconds = Int64(periodMs) * 1_000_000
+            let offset = ((captureStart - playbackStart) % periodNanoseconds + periodNanoseconds) % periodNanoseconds
+            result.phases = [Phase(offsetMs: Double(offset) / 1e6, meanMs: result.meanMs)]
+        }
+        return result
     }
 
     /// CPU time (user + system) of the whole process, s.

@@ -5,17 +5,20 @@ import LatencyEvaluation
 /// `voicecall latency`: mouth-to-ear latency of a call and the time to first audio.
 enum LatencyCommand {
     static let usage = """
-        usage: voicecall latency [--period-ms MS] [--ptime MS] [--seconds N] [--no-processing | --low-latency-echo]
-                                 [--frame-playout]
+        usage: voicecall latency [--period-ms MS] [--ptime MS] [--seconds N] [--phases N]
+                                 [--no-processing | --low-latency-echo] [--frame-playout]
           Two engines in this process call each other over UDP on 127.0.0.1 with SRTP, on
           virtual devices paced in real time (a clean network). Tone bursts go into Alice's
           microphone once a second; the devices' clocks say when each left Bob's loudspeaker.
           Beside the measured delay: the floor of the configuration (half a capture period,
           the frame, the encoder's look-ahead, the network one way, its jitter, one playback
-          period), what no buffering decision can remove.
+          period), what no buffering decision can remove. A call's delay depends on where
+          Bob's playback periods fall against the end of Alice's frames, so the call is made
+          at phases spread over a period and the delay is their mean.
           --period-ms       device period (default 10)
           --ptime           Opus frame, 10 or 20 ms (default 20)
-          --seconds         call length (default 8: six bursts)
+          --seconds         length of each call (default 8: six bursts)
+          --phases          calls made, at phases spread over a period (default 4)
           --no-processing   voice processing off (measurement mode) on both sides
           --low-latency-echo  the residual echo suppressor applies its gains by a 4 ms filter
                             instead of overlap-add (a frame, 10 ms)
@@ -28,6 +31,7 @@ enum LatencyCommand {
         measurement.periodMs = try arguments.integer("--period-ms", in: 1...100) ?? 10
         measurement.frameMs = try arguments.integer("--ptime", oneOf: [10, 20]) ?? 20
         measurement.seconds = try arguments.integer("--seconds", in: 3...3_600) ?? 8
+        measurement.phases = try arguments.integer("--phases", in: 1...16) ?? 4
         if arguments.flag("--no-processing") { measurement.processing = .off }
         if arguments.flag("--low-latency-echo") {
             guard measurement.processing != .off else { throw CommandError.usage("--low-latency-echo needs processing: drop --no-processing") }
@@ -46,8 +50,10 @@ enum LatencyCommand {
         func ms(_ value: Double) -> String { String(format: "%.1f ms", value) }
         let sorted = result.mouthToEarMs.sorted()
         let floor = result.floor
+        let phases = result.phases.map { "\(ms($0.meanMs)) at \(ms($0.offsetMs))" }.joined(separator: ", ")
         return """
             mouth-to-ear: \(ms(result.meanMs)) (\(sorted.count) bursts, \(ms(sorted.first ?? .nan))–\(ms(sorted.last ?? .nan)); \(periodMs) ms periods, \(frameMs) ms frames)
+            by phase (Alice's capture periods starting so long into Bob's playback period): \(phases)
             floor: \(ms(floor.totalMs)) (capture \(ms(floor.captureMs)), frame \(ms(floor.frameMs)), look-ahead \(ms(floor.codecLookaheadMs)), network \(ms(floor.networkMs)), jitter \(ms(floor.jitterMarginMs)), playback \(ms(floor.playbackMs))): the engine's own buffering is \(ms(result.meanMs - floor.totalMs))
             CPU: \(String(format: "%.1f", result.cpuMsPerSecond)) ms per second of the call (both engines)
             first audio: \(ms(max(result.firstCaptureMs, result.firstPlaybackMs))) (captured \(ms(result.firstCaptureMs)), played \(ms(result.firstPlaybackMs)) after start)

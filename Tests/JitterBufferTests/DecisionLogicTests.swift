@@ -75,36 +75,60 @@ import Testing
     @Test func playoutInDevicePeriodsWidensItsBandWithTheTarget() {
         let logic = Self.logic()
         // 10 ms ticks of a 20 ms stream, target 60: the band widens by half the target beyond a
-        // tick (25 ms), so the lowest margin is 5 ms above the target (65) and a period is
-        // removed only a tick, the rest of a frame and the 5 ms hysteresis above that (90 ms).
-        #expect(Self.decide(logic, Self.input(next: Self.packet(0), marginMs: 90, tickSamples: 480)).operation
+        // tick (25 ms) and a jittery link keeps a tick more, so the lowest margin is 15 ms above
+        // the target (75) and a period is removed only a tick, the rest of a frame and the 5 ms
+        // hysteresis above that (100 ms).
+        #expect(Self.decide(logic, Self.input(next: Self.packet(0), marginMs: 100, tickSamples: 480)).operation
                 == .accelerate(Self.packet(0), .periods(1), .whenQuiet))
-        #expect(Self.decide(logic, Self.input(next: Self.packet(0), marginMs: 89.9, tickSamples: 480)).operation
+        #expect(Self.decide(logic, Self.input(next: Self.packet(0), marginMs: 99.9, tickSamples: 480)).operation
                 == .normal(Self.packet(0)))
-        #expect(Self.decide(logic, Self.input(next: Self.packet(0), marginMs: 65, tickSamples: 480)).operation
+        #expect(Self.decide(logic, Self.input(next: Self.packet(0), marginMs: 75, tickSamples: 480)).operation
                 == .normal(Self.packet(0)))
-        #expect(Self.decide(logic, Self.input(next: Self.packet(0), marginMs: 64.9, tickSamples: 480)).operation
+        #expect(Self.decide(logic, Self.input(next: Self.packet(0), marginMs: 74.9, tickSamples: 480)).operation
                 == .preemptiveExpand(Self.packet(0), .whenQuiet))
         // Frame ticks tolerate 5 ms below the target there.
         #expect(Self.decide(logic, Self.input(next: Self.packet(0), marginMs: 59.9)).operation == .normal(Self.packet(0)))
         // Each further frame above adds a period, as with frame ticks.
-        #expect(Self.decide(logic, Self.input(next: Self.packet(0), marginMs: 110, tickSamples: 480)).operation
+        #expect(Self.decide(logic, Self.input(next: Self.packet(0), marginMs: 120, tickSamples: 480)).operation
                 == .accelerate(Self.packet(0), .periods(2), .whenQuiet))
     }
 
     @Test func aSteadyLinksBandOnDevicePeriodsIsATickAndTheLeastHysteresis() {
         let logic = Self.logic()
-        // A target within a tick (arrivals counted at the ticks spread that much on any link):
-        // no widening, the lowest margin at the minimum, and a period removed from a tick and
-        // 1 ms above it — a margin a lattice point too high always steps down.
-        #expect(logic.lowestMarginMs(targetDelayMs: 2, tickMs: 10) == DecisionLogic.minimumMarginMs)
+        // A target within a tick: no widening, the lowest margin at the fine lattice's minimum
+        // (packets are counted at their arrival, so a clean link's margin is the phase of its
+        // arrivals against the ticks), and a period removed from a tick and 1 ms above it — a
+        // margin a lattice point too high always steps down.
+        #expect(logic.lowestMarginMs(targetDelayMs: 2, tickMs: 10) == DecisionLogic.fineLatticeMinimumMarginMs)
         #expect(logic.accelerateMarginMs(targetDelayMs: 2, tickMs: 10)
-                == DecisionLogic.minimumMarginMs + 10 + DecisionLogic.minimumAccelerateHysteresisMs)
+                == DecisionLogic.fineLatticeMinimumMarginMs + 10 + DecisionLogic.minimumAccelerateHysteresisMs)
         #expect(logic.lowestMarginMs(targetDelayMs: 10, tickMs: 10) == 10)
         #expect(logic.accelerateMarginMs(targetDelayMs: 10, tickMs: 10) == 21)
-        // Frame ticks are as before: the target less the tolerance, a frame and 5 ms above it.
+        // Under the minimum, a period is inserted at once: the next packet is about to miss.
+        var input = Self.input(next: Self.packet(0), marginMs: 1.9, tickSamples: 480)
+        input.targetDelayMs = 2
+        #expect(Self.decide(logic, input).operation == .preemptiveExpand(Self.packet(0), .now))
+        input = Self.input(next: Self.packet(0), marginMs: 2, tickSamples: 480)
+        input.targetDelayMs = 2
+        #expect(Self.decide(logic, input).operation == .normal(Self.packet(0)))
+        // Frame ticks are as before: the target less the tolerance, a frame and 5 ms above it,
+        // never under their own minimum.
         #expect(logic.lowestMarginMs(targetDelayMs: 60, tickMs: 20) == 55)
         #expect(logic.accelerateMarginMs(targetDelayMs: 60, tickMs: 20) == 80)
+        #expect(logic.lowestMarginMs(targetDelayMs: 2, tickMs: 20) == DecisionLogic.minimumMarginMs)
+    }
+
+    /// A jittery link on a fine lattice keeps the target's excess over a tick, up to a tick,
+    /// on top of its band (`DecisionLogic.jitterTickMs`): nothing at a tick, all of it from two.
+    @Test func aJitteryLinkOnDevicePeriodsKeepsUpToATickMore() {
+        let logic = Self.logic()
+        #expect(logic.jitterTickMs(targetDelayMs: 8, tickMs: 10) == 0)
+        #expect(logic.jitterTickMs(targetDelayMs: 14, tickMs: 10) == 4)
+        #expect(logic.jitterTickMs(targetDelayMs: 20, tickMs: 10) == 10)
+        #expect(logic.jitterTickMs(targetDelayMs: 300, tickMs: 5) == 5)
+        // 14: the target, 2 of widening (half of 4), 4 of the tick.
+        #expect(logic.lowestMarginMs(targetDelayMs: 14, tickMs: 10) == 20)
+        #expect(logic.lowestMarginMs(targetDelayMs: 30, tickMs: 10) == 45)
     }
 
     @Test func afterALossDevicePeriodsKeepTheNextPacketAtHand() {
@@ -119,7 +143,7 @@ import Testing
         input.lossIsRecent = true
         #expect(Self.decide(logic, input).operation == .preemptiveExpand(Self.packet(0), .whenQuiet))
         // A target above it is kept as it is; frame ticks never ask for it.
-        #expect(logic.lowestMarginMs(targetDelayMs: 60, tickMs: 10, lossIsRecent: true) == 65)
+        #expect(logic.lowestMarginMs(targetDelayMs: 60, tickMs: 10, lossIsRecent: true) == 75)
         #expect(logic.lowestMarginMs(targetDelayMs: 2, tickMs: 20, lossIsRecent: true) == DecisionLogic.minimumMarginMs)
     }
 

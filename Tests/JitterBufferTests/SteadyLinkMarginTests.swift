@@ -46,10 +46,10 @@ import TestSupport
         let waits = try await offCooperativePool { () throws -> [Double] in
             try (0..<20).map { phase in try Self.steadyWaitMs(delayMs: 1.5 + Double(phase), tickSamples: StreamFixture.frameSamples / 2) }
         }
-        let ceiling = DecisionLogic.minimumMarginMs + DecisionLogic.minimumAccelerateHysteresisMs + 10
+        let ceiling = DecisionLogic.fineLatticeMinimumMarginMs + DecisionLogic.minimumAccelerateHysteresisMs + 10
         #expect(waits.allSatisfy { $0 < ceiling }, "waits by phase \(waits.map { Int($0.rounded()) }), ceiling \(ceiling)")
         let mean = waits.reduce(0, +) / Double(waits.count)
-        let expected = DecisionLogic.minimumMarginMs + DecisionLogic.minimumAccelerateHysteresisMs + 5
+        let expected = DecisionLogic.fineLatticeMinimumMarginMs + DecisionLogic.minimumAccelerateHysteresisMs + 5
         #expect(abs(mean - expected) <= 1, "mean wait \(mean) ms over the phases \(waits.map { Int($0.rounded()) })")
     }
 
@@ -76,7 +76,7 @@ import TestSupport
             for tick in ticks where (1_000...1_010).contains(Int(tick.nowMs / 20)) { kinds[tick.event.kind, default: 0] += 1 }
             return (meanWait(300..<500), meanWait(800..<1_000), kinds)
         }
-        #expect(before < DecisionLogic.minimumMarginMs + 10, "steady wait before the loss \(before) ms")
+        #expect(before < DecisionLogic.fineLatticeMinimumMarginMs + 10, "steady wait before the loss \(before) ms")
         #expect(after >= before + 5, "wait after the loss \(after) ms, before \(before) ms")
         #expect(kinds[.fecRecovery, default: 0] > 0, "the second loss's ticks: \(kinds)")
     }

@@ -6,8 +6,9 @@ import Testing
 import TestSupport
 
 /// With `PlayoutTick.devicePeriod` the mixer renders playback a device period at a time, and
-/// each call's jitter buffer decodes on that period's lattice: a 20 ms call played on 10 ms
-/// periods hears a packet up to a period sooner than one played a whole frame at a time.
+/// each call's jitter buffer decodes on that period's lattice, counting each packet at its
+/// arrival: a 20 ms call played on 10 ms periods hears a packet up to a period sooner than one
+/// played a whole frame at a time, and sooner still when its packets come early in a period.
 @Suite struct PeriodPlayoutTests {
     static let rate = 48_000
 
@@ -81,6 +82,11 @@ import TestSupport
         // lattice and the wait for the next render halve with the tick.
         #expect(periodicMean <= framedMean - 8, figures)
         for (framedDelay, periodicDelay) in zip(framed, periodic) { #expect(periodicDelay <= framedDelay + 1, figures) }
+        // A period at a time, the jitter buffer counts a packet at its arrival, not at the period
+        // that takes it in: one that came 9.5 or 5.5 ms before a period starts is played in it,
+        // one that came 1.5 ms before (under `fineLatticeMinimumMarginMs`) a period later.
+        // Counted at the period, all three waited that period (48, 48, 48 ms).
+        #expect(periodic[0] <= periodic[2] - 8 && periodic[1] <= periodic[2] - 8, figures)
         print(figures)
     }
 

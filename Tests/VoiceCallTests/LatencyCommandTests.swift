@@ -53,12 +53,21 @@ import TestSupport
         return Double(rest.prefix { $0.isNumber || $0 == "." })
     }
 
-    /// A 10 ms call on 5 ms periods runs, finds every burst and is measured above the floor its
-    /// configuration alone sets (2.5 + 10 + 6.5 + 5 ms): true on any machine, however loaded,
-    /// since load only adds delay.
+    /// A 10 ms call on 5 ms periods runs at two phases, finds every burst and is measured above
+    /// the floor its configuration alone sets (2.5 + 10 + 6.5 + 5 ms): true on any machine,
+    /// however loaded, since load only adds delay. The second call's devices start half a
+    /// period later against the first's.
     @Test func tenMillisecondFramesOnFiveMillisecondPeriodsAreMeasuredAboveTheirFloor() throws {
-        let run = try DemoCommandTests.run(["latency", "--period-ms", "5", "--ptime", "10", "--seconds", "4"])
+        let run = try DemoCommandTests.run(["latency", "--period-ms", "5", "--ptime", "10", "--seconds", "4", "--phases", "2"])
         #expect(run.exited && run.status == 0, "\(run.output)\n\(run.errors)")
+        let phases = try #require(run.output.split(separator: "\n").first { $0.hasPrefix("by phase") }, "\(run.output)")
+        let offsets = phases.split(separator: ", ").compactMap { Self.milliseconds(after: " at", in: String($0)) }
+        #expect(offsets.count == 2, "\(phases)")
+        if offsets.count == 2 {
+            // Started 2.5 ms later on a 5 ms period: the second phase is about half a period on.
+            let apart = (offsets[1] - offsets[0] + 5).truncatingRemainder(dividingBy: 5)
+            #expect(apart > 1 && apart < 4, "\(phases)")
+        }
         let measured = try #require(Self.milliseconds(after: "mouth-to-ear:", in: run.output), "\(run.output)")
         let floor = try #require(Self.milliseconds(after: "floor:", in: run.output), "\(run.output)")
         #expect(run.output.contains("5 ms periods, 10 ms frames"))
