@@ -38,6 +38,12 @@ public struct MouthToEarMeasurement: Sendable {
     public var processing = ProcessingMode.voiceChat
     /// How much of the call each mixer renders at a time (`MixerConfiguration.playoutTick`).
     public var playoutTick = MixerConfiguration().playoutTick
+    /// The ALSA PCM Bob plays on, nil for a virtual device. It must loop what it plays back to
+    /// its capture (a PulseAudio null sink whose monitor is the default source,
+    /// `scripts/pulseaudio-loopback`): the measurement captures it there to find the bursts
+    /// (`SoundServerMonitor`), and reports the server's buffering (`Result.soundServerMs`)
+    /// apart from the engine's.
+    public var device: String? = nil
 
     /// Voice processing on both sides: a call's, the same with the low-latency residual echo
     /// suppressor (`EchoCanceller.Configuration.residualFilterHalfLengthMs`), or none.
@@ -49,7 +55,8 @@ public struct MouthToEarMeasurement: Sendable {
     /// One call's delay at one phase.
     public struct Phase: Sendable {
         /// How long after the start of a period of Bob's playback Alice's capture periods
-        /// start, ms (as the two device clocks say).
+        /// start, ms (as the two device clocks say; NaN on a real device, whose clock is its
+        /// server's).
         public var offsetMs: Double
         /// Mean mouth to ear of the bursts found in this call, ms (NaN when none was).
         public var meanMs: Double
@@ -75,6 +82,10 @@ public struct MouthToEarMeasurement: Sendable {
         public var playbackBufferingMs: Double
         /// The least this configuration could take on this network.
         public var floor: MouthToEarFloor
+        /// With a real device (`MouthToEarMeasurement.device`): the sound server's share of the
+        /// delay, ms — what Bob's engine had written and the server not yet played (its
+        /// playback `snd_pcm_delay`, sampled through the call). The rest is the engine's.
+        public var soundServerMs: Double? = nil
         /// CPU time (user + system) of the whole process per second of the call, ms: both
         /// engines, one call each.
         public var cpuMsPerSecond: Double
@@ -142,6 +153,7 @@ public struct MouthToEarMeasurement: Sendable {
                             playbackBufferingMs: mean(\.playbackBufferingMs), floor: floor,
                             cpuMsPerSecond: mean(\.cpuMsPerSecond), bursts: calls.map(\.bursts).reduce(0, +))
         result.phases = calls.flatMap(\.phases)
+        if device != nil { result.soundServerMs = mean { $0.soundServerMs ?? .nan } }
         return result
     }
 
@@ -152,17 +164,28 @@ public struct MouthToEarMeasurement: Sendable {
                                                      recordsPlayback: false)
         let bobDevice = VirtualAudioDevice.wavFile(WAVAudio(sampleRate: Self.rate, channelCount: 1, samples: []),
                                                    recordingCapacitySamples: (seconds + 2) * Self.rate)
+        // On a real device, what the server played comes back through its monitor.
+        let monitor = try device.map { try SoundServerMonitor(device: $0, rate: Self.rate, periodMs: periodMs, seconds: seconds) }
+        let bobOpener = device.map { AudioDeviceOpener.alsa($0) } ?? AudioDeviceOpener(name: "bob", backend: bobDevice)
         let aliceKey = SRTPKeyingMaterial.random(profile: .aesCM128HmacSha1_80)
         let bobKey = SRTPKeyingMaterial.random(profile: .aesCM128HmacSha1_80)
         let alice = try Party(device: AudioDeviceOpener(name: "alice", backend: aliceDevice), sendingKey: aliceKey, receivingKey: bobKey,
                               periodMs: periodMs, frameMs: frameMs, processing: processing, playoutTick: playoutTick)
-        let bob = try Party(device: AudioDeviceOpener(name: "bob", backend: bobDevice), sendingKey: bobKey, receivingKey: aliceKey,
+        let bob = try Party(device: bobOpener, sendingKey: bobKey, receivingKey: aliceKey,
                             periodMs: periodMs, frameMs: frameMs, processing: processing, playoutTick: playoutTick)
         try alice.socket.setRemote(bob.socket.localEndpoint)
         try bob.socket.setRemote(alice.socket.localEndpoint)
         let bobCall = try bob.engine.addCall(bob.call, transport: CallTransport(rtp: bob.socket))
         try alice.engine.addCall(alice.call, transport: CallTransport(rtp: alice.socket))
         try bob.engine.start()
+        // Alice speaks once Bob's device runs: a sound server may deliver its first periods
+        // late (PulseAudio's first capture comes about a second after start), and what Alice
+        // sent meanwhile would reach Bob's jitter buffer as one burst.
+        let deviceDeadline = MonotonicClock.nanoseconds + 3_000_000_000
+        while bob.engine.timeToFirstAudio.capture == nil || bob.engine.timeToFirstAudio.playback == nil,
+              MonotonicClock.nanoseconds < deviceDeadline {
+            MonotonicClock.sleep(untilNanoseconds: MonotonicClock.nanoseconds + 1_000_000)
+        }
         MonotonicClock.sleep(untilNanoseconds: MonotonicClock.nanoseconds + Int64(delayMs * 1e6))
         try alice.engine.start()
         let cpuBefore = Self.processCPUSeconds(), wallBefore = MonotonicClock.nanoseconds
@@ -171,6 +194,7 @@ public struct MouthToEarMeasurement: Sendable {
         let end = MonotonicClock.nanoseconds + Int64(seconds) * 1_000_000_000
         while MonotonicClock.nanoseconds < end {
             MonotonicClock.sleep(untilNanoseconds: MonotonicClock.nanoseconds + 50_000_000)
+            monitor?.drain()
             if let playback = bob.engine.deviceStatistics(.playback) {
                 playbackDelays.append(Double(playback.delayFrames) * 1_000 / Double(Self.rate))
             }
@@ -181,8 +205,13 @@ public struct MouthToEarMeasurement: Sendable {
         let cpuMsPerSecond = (Self.processCPUSeconds() - cpuBefore) * 1e12 / Double(max(MonotonicClock.nanoseconds - wallBefore, 1))
         alice.engine.stop()
         bob.engine.stop()
+        monitor?.stop()
 
-        let heard = bobDevice.recording().samples
+        let heard = monitor?.samples ?? bobDevice.recording().samples
+        /// When Bob's sample `index` left the loudspeaker (the server, with a real device).
+        func playedTime(_ index: Int) -> Int64? {
+            monitor.map { $0.time(ofSample: index) } ?? bobDevice.time(ofFrame: index, direction: .playback)
+        }
         var latencies: [Double] = []
         var captureBuffering: [Double] = []
         let period = periodMs * Self.rate / 1_000
@@ -190,10 +219,10 @@ public struct MouthToEarMeasurement: Sendable {
             // Where the burst lies in Bob's recording, about: Alice's capture and Bob's
             // playback clocks started within a few ms of each other.
             guard let spoken = aliceDevice.time(ofFrame: onset, direction: .capture),
-                  let playbackStart = bobDevice.time(ofFrame: 0, direction: .playback) else { continue }
+                  let playbackStart = playedTime(0) else { continue }
             let expected = Int(Double(spoken - playbackStart) / 1e9 * Double(Self.rate))
             guard let index = Self.burstOnset(in: heard, from: expected, span: Self.maximumLatencyMs * Self.rate / 1_000),
-                  let played = bobDevice.time(ofFrame: index, direction: .playback) else { continue }
+                  let played = playedTime(index) else { continue }
             latencies.append(Double(played - spoken) / 1e6)
             // The burst's first sample waits for the end of its capture period.
             captureBuffering.append(Double(period - onset % period) * 1_000 / Double(Self.rate))
@@ -210,8 +239,12 @@ public struct MouthToEarMeasurement: Sendable {
         var result = Result(mouthToEarMs: latencies, firstCaptureMs: firstCapture, firstPlaybackMs: firstPlayback,
                             captureBufferingMs: mean(captureBuffering), jitterBufferMs: jitterBuffer, networkMs: roundTrip * 1_000 / 2,
                             playbackBufferingMs: playbackBuffering, floor: floor, cpuMsPerSecond: cpuMsPerSecond, bursts: onsets.count)
-        if let captureStart = aliceDevice.time(ofFrame: 0, direction: .capture),
-           let playbackStart = bobDevice.time(ofFrame: 0, direction: .playback) {
+        if device != nil {
+            // A real device's periods are its server's: their phase against Alice's is not known.
+            result.phases = [Phase(offsetMs: .nan, meanMs: result.meanMs)]
+            result.soundServerMs = mean(playbackDelays)
+        } else if let captureStart = aliceDevice.time(ofFrame: 0, direction: .capture),
+                  let playbackStart = bobDevice.time(ofFrame: 0, direction: .playback) {
             let periodNanoseconds = Int64(periodMs) * 1_000_000
             let offset = ((captureStart - playbackStart) % periodNanoseconds + periodNanoseconds) % periodNanoseconds
             result.phases = [Phase(offsetMs: Double(offset) / 1e6, meanMs: result.meanMs)]

@@ -6,7 +6,7 @@ import LatencyEvaluation
 enum LatencyCommand {
     static let usage = """
         usage: voicecall latency [--period-ms MS] [--ptime MS] [--seconds N] [--phases N]
-                                 [--no-processing | --low-latency-echo] [--frame-playout]
+                                 [--no-processing | --low-latency-echo] [--frame-playout] [--device NAME]
           Two engines in this process call each other over UDP on 127.0.0.1 with SRTP, on
           virtual devices paced in real time (a clean network). Tone bursts go into Alice's
           microphone once a second; the devices' clocks say when each left Bob's loudspeaker.
@@ -24,6 +24,12 @@ enum LatencyCommand {
                             instead of overlap-add (a frame, 10 ms)
           --frame-playout   each call is rendered a frame at a time, not a device period
                             (MixerConfiguration.playoutTick = .frame)
+          --device          Bob plays on this ALSA PCM instead of a virtual device; it must
+                            loop what it plays back to its capture (the PulseAudio loopback,
+                            scripts/pulseaudio-loopback: device pulse), where the bursts are
+                            found. The sound server's buffering (Bob's playback snd_pcm_delay)
+                            is reported apart from the engine's share. A burst the server
+                            dropped is left out (at most half of them).
         """
 
     static func run(_ arguments: inout CommandArguments) throws {
@@ -38,10 +44,15 @@ enum LatencyCommand {
             measurement.processing = .voiceChatLowLatencyEchoSuppression
         }
         if arguments.flag("--frame-playout") { measurement.playoutTick = .frame }
+        measurement.device = try arguments.value("--device")
         try arguments.finish()
         let result = try measurement.run()
         print(report(result, periodMs: measurement.periodMs, frameMs: measurement.frameMs))
-        guard result.mouthToEarMs.count == result.bursts else {
+        // A real device's server may drop a period (an underrun at 5 ms periods): the bursts
+        // found still measure it. A virtual device drops nothing, so a burst missing there is
+        // a fault of the call.
+        let needed = measurement.device == nil ? result.bursts : (result.bursts + 1) / 2
+        guard result.mouthToEarMs.count >= needed else {
             throw CommandError.failed("found \(result.mouthToEarMs.count) of \(result.bursts) bursts in Bob's playback")
         }
     }
@@ -50,10 +61,13 @@ enum LatencyCommand {
         func ms(_ value: Double) -> String { String(format: "%.1f ms", value) }
         let sorted = result.mouthToEarMs.sorted()
         let floor = result.floor
-        let phases = result.phases.map { "\(ms($0.meanMs)) at \(ms($0.offsetMs))" }.joined(separator: ", ")
+        let phases = result.phases.map { $0.offsetMs.isNaN ? ms($0.meanMs) : "\(ms($0.meanMs)) at \(ms($0.offsetMs))" }.joined(separator: ", ")
+        let server = result.soundServerMs.map {
+            "\nsound server: \(ms($0)) (Bob's playback snd_pcm_delay, the server's buffering); the engine's share: \(ms(result.meanMs - $0))"
+        } ?? ""
         return """
-            mouth-to-ear: \(ms(result.meanMs)) (\(sorted.count) bursts, \(ms(sorted.first ?? .nan))–\(ms(sorted.last ?? .nan)); \(periodMs) ms periods, \(frameMs) ms frames)
-            by phase (Alice's capture periods starting so long into Bob's playback period): \(phases)
+            mouth-to-ear: \(ms(result.meanMs)) (\(sorted.count) of \(result.bursts) bursts, \(ms(sorted.first ?? .nan))–\(ms(sorted.last ?? .nan)); \(periodMs) ms periods, \(frameMs) ms frames)
+            by phase (Alice's capture periods starting so long into Bob's playback period): \(phases)\(server)
             floor: \(ms(floor.totalMs)) (capture \(ms(floor.captureMs)), frame \(ms(floor.frameMs)), look-ahead \(ms(floor.codecLookaheadMs)), network \(ms(floor.networkMs)), jitter \(ms(floor.jitterMarginMs)), playback \(ms(floor.playbackMs))): the engine's own buffering is \(ms(result.meanMs - floor.totalMs))
             CPU: \(String(format: "%.1f", result.cpuMsPerSecond)) ms per second of the call (both engines)
             first audio: \(ms(max(result.firstCaptureMs, result.firstPlaybackMs))) (captured \(ms(result.firstCaptureMs)), played \(ms(result.firstPlaybackMs)) after start)

@@ -46,6 +46,24 @@ import TestSupport
         #expect(MouthToEarMeasurement.burstOnset(in: [Int16](repeating: 0, count: 27_000), from: 8_000, span: 3_000) == nil)
     }
 
+    /// On the PulseAudio loopback (`--device pulse`: Bob plays into its null sink, whose monitor
+    /// the measurement captures) every burst is found, and the sound server's buffering (Bob's
+    /// playback `snd_pcm_delay`) is reported apart from the engine's share, the two adding up
+    /// to the whole; the whole is above what the configuration alone takes (41.5 ms).
+    @Test(.enabled(if: LoopbackDevice.enabled, "no ALSA device opens: make test starts the PulseAudio loopback"))
+    func onTheSoundServersLoopbackItsShareIsReportedApart() throws {
+        let run = try RealDeviceLock.withLock {
+            try DemoCommandTests.run(["latency", "--device", PulseAudioLoopback.device, "--phases", "1", "--seconds", "5"])
+        }
+        #expect(run.exited && run.status == 0, "\(run.output)\n\(run.errors)")
+        let measured = try #require(Self.milliseconds(after: "mouth-to-ear:", in: run.output), "\(run.output)")
+        let server = try #require(Self.milliseconds(after: "sound server:", in: run.output), "\(run.output)")
+        let engine = try #require(Self.milliseconds(after: "the engine's share:", in: run.output), "\(run.output)")
+        #expect(server > 0 && engine > 0, "\(run.output)")
+        #expect(abs(server + engine - measured) <= 0.11, "the two shares make the whole: \(run.output)")
+        #expect(measured >= 41.5, "no call is faster than its configuration allows: \(run.output)")
+    }
+
     /// The first number after `label` in `text`.
     static func milliseconds(after label: String, in text: String) -> Double? {
         guard let range = text.range(of: label) else { return nil }
