@@ -64,11 +64,10 @@ final class InboundStream {
     /// audio side's tick (packets wait for the next render) is part of the jitter it covers:
     /// on frame ticks its margin lives on the frame's lattice anyway. Without (nil: playout by
     /// the device period, a lattice finer than the frame), it uses the arrival itself: the
-    /// decision logic keeps the period's lattice in its margins (`DecisionLogic`), and a packet
-    /// counted at the period that takes it in looked a whole period later than the fastest
-    /// one whenever arrivals straddled a period's start, which kept a clean link's playout a
-    /// period (10 ms) above where its arrivals allow (`voicecall latency`, 4 phases: 52.6 →
-    /// 47.6 ms without voice processing).
+    /// decision logic keeps the period's lattice in its margins (`DecisionLogic`). Counted at
+    /// the period that takes it in, a packet's margin sat on that lattice (0, 10, 20 ms), so
+    /// the least margin cost a clean link a whole period at every phase (`voicecall latency`,
+    /// 4 phases: 52.6 → 47.6 ms without voice processing).
     func receive(_ packet: RTPPacketView, arrivalTimeMs: Double, availableAtMs: Double?, isHeld: Bool) {
         lastArrivalMs = arrivalTimeMs
         if isRemoteSilent {
