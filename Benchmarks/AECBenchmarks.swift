@@ -13,10 +13,14 @@ struct AECBenchmarks {
     static let group = "aec"
     static let rate = 16_000
 
-    /// Our canceller's residual suppressor variants, each reported against speexdsp alone.
-    static let variants: [(name: String, suppression: EchoCanceller.ResidualSuppression)] = [
-        ("speex RES", .speexdsp), ("our RES", .ours),
+    /// Our canceller's residual suppressor variants, each reported against speexdsp alone: ours
+    /// also on the 10 ms hop it had before its 5 ms default (`residualHopMs`).
+    static let variants: [(name: String, configuration: EchoCanceller.Configuration)] = [
+        ("speex RES", .init(sampleRate: rate, residualSuppression: .speexdsp)), ("our RES", .init(sampleRate: rate)),
+        ("our RES, 10 ms hop", .init(sampleRate: rate, residualHopMs: 10)),
     ]
+    /// The suppressors compared over several seeds (at their defaults).
+    static let seededSuppressions: [EchoCanceller.ResidualSuppression] = [.speexdsp, .ours]
 
     let comparison: Comparison
     let report: Report
@@ -34,8 +38,8 @@ struct AECBenchmarks {
             let never = Double(microphone.count) / Double(Self.rate)
             let erleAlone = Self.erle(microphone: microphone, residual: alone)
             let convergenceAlone = Self.convergence(microphone: microphone, residual: alone)
-            for (variant, suppression) in Self.variants {
-                let ours = try Self.cancel(.init(sampleRate: Self.rate, residualSuppression: suppression), microphone: microphone, far: far)
+            for (variant, configuration) in Self.variants {
+                let ours = try Self.cancel(configuration, microphone: microphone, far: far)
                 let erleOurs = Self.erle(microphone: microphone, residual: ours)
                 report.add(BenchmarkFigure(group: Self.group, name: "ERLE \(label), \(variant)", value: erleOurs, unit: "dB",
                                            baseline: "speexdsp alone", baselineValue: erleAlone, ratio: nil))
@@ -86,8 +90,8 @@ struct AECBenchmarks {
             let clean = Array(cleanNear[start...])
             let aloneCorrelation = SignalComparison.bestCorrelation(reference: clean, signal: Array(alone[start...]), maxLag: 200).correlation
             let rawCorrelation = SignalComparison.bestCorrelation(reference: clean, signal: Array(microphone[start...]), maxLag: 200).correlation
-            for (variant, suppression) in Self.variants {
-                let ours = try Self.cancel(.init(sampleRate: Self.rate, residualSuppression: suppression), microphone: microphone, far: far)
+            for (variant, configuration) in Self.variants {
+                let ours = try Self.cancel(configuration, microphone: microphone, far: far)
                 let oursCorrelation = SignalComparison.bestCorrelation(reference: clean, signal: Array(ours[start...]), maxLag: 200).correlation
                 report.add(BenchmarkFigure(group: Self.group, name: "double talk near-end corr\(suffix), \(variant)", value: oursCorrelation,
                                            unit: "corr", baseline: "speexdsp alone", baselineValue: aloneCorrelation, ratio: nil))
@@ -147,7 +151,7 @@ struct AECBenchmarks {
             for offset in Self.seedOffsets {
                 let path = room.path(sampleRate: Self.rate, seedOffset: offset)
                 let microphone = path.echo(of: far)
-                for (_, suppression) in Self.variants {
+                for suppression in Self.seededSuppressions {
                     let output = try Self.cancel(.init(sampleRate: Self.rate, residualSuppression: suppression),
                                                  microphone: microphone, far: far)
                     let erle = Self.erle(microphone: microphone, residual: output)
@@ -174,7 +178,7 @@ struct AECBenchmarks {
             for offset in Self.seedOffsets {
                 let path = EchoPath(sampleRate: Self.rate, rt60Ms: 250, bulkDelayMs: 120, gainDb: -6, seed: offset == 0 ? 3 : offset)
                 let microphone = zip(path.echo(of: far), cleanNear).map { Int16(clamping: Int($0) + Int($1)) }
-                for (_, suppression) in Self.variants {
+                for suppression in Self.seededSuppressions {
                     let output = try Self.cancel(.init(sampleRate: Self.rate, residualSuppression: suppression),
                                                  microphone: microphone, far: far)
                     let correlation = SignalComparison.bestCorrelation(reference: clean, signal: Array(output[start...]), maxLag: 200).correlation

@@ -95,13 +95,17 @@ struct ProcessingBenchmarks {
                 }
             }
         }
-        // The residual echo suppressor's low-latency gain filter (4 ms instead of 10), to
-        // decide its default on the same rows.
+        // The residual echo suppressor's alternatives to its default (overlap-add on 5 ms hops,
+        // 5 ms late), to decide the default on the same rows: its low-latency gain filter (4 ms)
+        // and the 10 ms hop it had before (10 ms).
         let lowLatency = EchoCanceller.Configuration(residualFilterHalfLengthMs: ResidualEchoSuppressor.lowLatencyFilterHalfLengthMs)
-        for acoustics in [Acoustics.headset, .demo, .room] {
-            for conversation in [Conversation.turns, .doubleTalk] {
-                conditions.append(Condition(name: "voiceChat, 4 ms RES filter", processing: .voiceChat, acoustics: acoustics,
-                                            conversation: conversation, echoCanceller: lowLatency))
+        let longHop = EchoCanceller.Configuration(residualHopMs: 10)
+        for (label, echoCanceller) in [("voiceChat, 4 ms RES filter", lowLatency), ("voiceChat, 10 ms RES hop", longHop)] {
+            for acoustics in [Acoustics.headset, .demo, .room] {
+                for conversation in [Conversation.turns, .doubleTalk] {
+                    conditions.append(Condition(name: label, processing: .voiceChat, acoustics: acoustics,
+                                                conversation: conversation, echoCanceller: echoCanceller))
+                }
             }
         }
         return conditions

@@ -29,18 +29,24 @@ import Darwin
 /// 6. what the gain removed is filled with noise at the floor (`ComfortNoiseGenerator`,
 ///    `comfortNoise`), so the near end's background does not pump with the far end's speech.
 ///
-/// By default the gained spectrum is synthesized by overlap-add, one frame (10 ms) late. Made
+/// A frame may be analysed in several hops (`hopsPerFrame`; `EchoCanceller` uses 5 ms hops,
+/// two per 10 ms frame): each hop is framed with the one before it, so the transform spans two
+/// hops and the overlap-add is one hop late. Every smoothing constant applies per hop.
+///
+/// By default the gained spectrum is synthesized by overlap-add, one hop (5 ms in a canceller) late. Made
 /// with `filterHalfLengthMs`, the suppressor applies its gains in the time domain instead, by a
-/// short linear-phase filter made from them each frame (`GainFilter`), half that filter late
-/// (4 ms instead of 10); only the comfort noise is then synthesized (its delay does not
+/// short linear-phase filter made from them each hop (`GainFilter`), half that filter late
+/// (4 ms instead of 5); only the comfort noise is then synthesized (its delay does not
 /// matter). Not the default yet: see `defaultFilterHalfLengthMs`.
 /// Everything is allocated in `init`; `process` allocates nothing.
 public final class ResidualEchoSuppressor {
-    /// Samples per frame (the hop).
+    /// Samples per frame: what each `process` takes.
     public let frameCount: Int
+    /// Samples per hop of the analysis: `frameCount / hopsPerFrame`.
+    public let hopCount: Int
     /// Sample rate in Hz.
     public let sampleRate: Int
-    /// Delay the suppressor adds, in samples: half its gain filter.
+    /// Delay the suppressor adds, in samples: a hop (overlap-add) or half its gain filter.
     public var latencySamples: Int { outputFilter?.latencySamples ?? outputFraming.latencySamples }
     /// Half the length of the filter that applies the gains, in ms, as made (see `init`); nil
     /// when the gained spectrum is synthesized by overlap-add.
@@ -130,27 +136,36 @@ public final class ResidualEchoSuppressor {
     /// and the rest (noise floor, models, detector) keeps learning. True by default.
     public var echoPathPresent = true
     /// Whether the last frame was dominated by echo (far end active, most of the canceller's
-    /// output judged echo) — a hint for stages after this one (an AGC should not adapt then).
+    /// output judged echo) in any of its hops — a hint for stages after this one (an AGC
+    /// should not adapt then).
     public private(set) var isEchoDominated = false
     /// Whether the last frame held the far end's echo and no near-end speech (the far end
-    /// active, an echo path present, the near-end detector quiet): noise suppression then
-    /// takes every bin to its floor, and an AGC should not adapt.
+    /// active, an echo path present, the near-end detector quiet) in any of its hops: an AGC
+    /// should not adapt.
     private(set) var isFarEndOnly = false
     /// Whether the far end plays speech over a present echo path that is still being learnt
-    /// (its first `EchoPowerModel.youngMs` of far-end speech): the echo the canceller leaves
-    /// then may pass for the near end's speech, and an AGC that adapted to it would lift the
-    /// near end's next words (by 7 dB after the demo's first far-end turn).
+    /// (its first `EchoPowerModel.youngMs` of far-end speech) in any of the last frame's hops:
+    /// the echo the canceller leaves then may pass for the near end's speech, and an AGC that
+    /// adapted to it would lift the near end's next words (by 7 dB after the demo's first
+    /// far-end turn).
     private(set) var isLearningEchoPath = false
+    /// The current hop held echo and no near-end speech: noise suppression then takes every
+    /// bin to its floor.
+    private var isHopFarEndOnly = false
+    /// The current frame's output power and its gained power, summed over its hops so far.
+    private var frameOutputPower: Float = 0
+    private var frameGainedPower: Float = 0
     /// Whether the far end plays speech, not only noise (`EchoPathPresence.isFarEndPlaying`,
     /// set by the canceller each frame; false when it does not estimate the delay). The far end
     /// counts as active for the rest of the suppressor at a far lower level: the comfort noise
     /// of the other side's uplink counted as "far end active" and held the AGC through the
     /// demo's first sentence.
     var isFarEndPlaying = false
-    /// Frames with the far end playing over a present path since the path was last forgotten.
-    private var echoPathFrames = 0
-    private let learningFrames: Int
-    /// Mean suppression of the last frame in dB (0: none), weighted by the output's power.
+    /// Hops with the far end playing over a present path since the path was last forgotten.
+    private var echoPathHops = 0
+    private let learningHops: Int
+    /// Mean suppression of the last frame in dB (0: none), weighted by the output's power over
+    /// its hops.
     public private(set) var lastSuppressionDb: Float = 0
 
     /// Smoothing per frame of the microphone's and the output's power spectra, and of the power
@@ -195,22 +210,27 @@ public final class ResidualEchoSuppressor {
     /// The level comfort noise fills at: the noise floor, times noise suppression's gain².
     private let comfortFloor: UnsafeMutablePointer<Float>
 
-    /// Creates a suppressor for frames of `frameCount` samples at `sampleRate`, applying its
-    /// gains by overlap-add synthesis (nil) or with a filter of `filterHalfLengthMs` each side
-    /// (`lowLatencyFilterHalfLengthMs`; at most a frame and what the transform holds; longer follows
+    /// Creates a suppressor for frames of `frameCount` samples at `sampleRate`, analysed in
+    /// `hopsPerFrame` hops (`frameCount` must split into them evenly), applying its gains by
+    /// overlap-add synthesis (nil) or with a filter of `filterHalfLengthMs` each side
+    /// (`lowLatencyFilterHalfLengthMs`; at most a hop and what the transform holds; longer follows
     /// the gains more finely in frequency, at that much more delay).
-    public init(frameCount: Int, sampleRate: Int, filterHalfLengthMs: Double? = nil) {
+    public init(frameCount: Int, sampleRate: Int, filterHalfLengthMs: Double? = nil, hopsPerFrame: Int = 1) {
         precondition(frameCount > 0, "ResidualEchoSuppressor: frameCount must be positive")
+        precondition(hopsPerFrame > 0 && frameCount % hopsPerFrame == 0,
+                     "ResidualEchoSuppressor: \(hopsPerFrame) hops do not split a frame of \(frameCount) samples")
         self.frameCount = frameCount
+        let hopCount = frameCount / hopsPerFrame
+        self.hopCount = hopCount
         self.sampleRate = sampleRate
-        let frameMs = Float(frameCount) * 1_000 / Float(sampleRate)
+        let hopMs = Float(hopCount) * 1_000 / Float(sampleRate)
         let halfLengthMs = filterHalfLengthMs.map {
-            $0.isFinite ? min(max($0, 0), Double(frameMs)) : Self.lowLatencyFilterHalfLengthMs
+            $0.isFinite ? min(max($0, 0), Double(hopMs)) : Self.lowLatencyFilterHalfLengthMs
         }
         self.filterHalfLengthMs = halfLengthMs
-        farFraming = STFTFraming(frameCount: frameCount)
-        microphoneFraming = STFTFraming(frameCount: frameCount)
-        outputFraming = STFTFraming(frameCount: frameCount)
+        farFraming = STFTFraming(frameCount: hopCount)
+        microphoneFraming = STFTFraming(frameCount: hopCount)
+        outputFraming = STFTFraming(frameCount: hopCount)
         binCount = outputFraming.binCount
         far = Spectrum(binCount: binCount)
         microphone = Spectrum(binCount: binCount)
@@ -219,10 +239,10 @@ public final class ResidualEchoSuppressor {
         outputPower = SmoothedPowerSpectrum(binCount: binCount, smoothing: Self.powerSmoothing)
         linearFilterEcho = SmoothedPowerSpectrum(binCount: binCount, smoothing: Self.powerSmoothing)
         noiseFloor = NoiseFloorTracker(binCount: binCount, blockCount: outputFraming.blockCount,
-                                       transformSize: outputFraming.transformSize, frameDurationMs: frameMs)
-        echoModel = EchoPowerModel(binCount: binCount, frameDurationMs: frameMs)
-        learningFrames = Int(EchoPowerModel.youngMs / frameMs)
-        nearEnd = NearEndDetector(binCount: binCount, frameDurationMs: frameMs)
+                                       transformSize: outputFraming.transformSize, frameDurationMs: hopMs)
+        echoModel = EchoPowerModel(binCount: binCount, frameDurationMs: hopMs)
+        learningHops = Int(EchoPowerModel.youngMs / hopMs)
+        nearEnd = NearEndDetector(binCount: binCount, frameDurationMs: hopMs)
         leak = EchoLeakEstimate(binCount: binCount)
         gains = SmoothedSuppressionGain(binCount: binCount)
         comfortNoiseGenerator = ComfortNoiseGenerator(binCount: binCount, blockCount: outputFraming.blockCount,
@@ -233,18 +253,18 @@ public final class ResidualEchoSuppressor {
         if let halfLengthMs {
             // The filter's taps and a frame must fit the transform.
             let halfLength = min(Int((halfLengthMs * Double(sampleRate) / 1_000).rounded()),
-                                 (outputFraming.transformSize - frameCount) / 2)
-            outputFilter = GainFilter(transformSize: outputFraming.transformSize, frameCount: frameCount, halfLength: halfLength)
-            microphoneFilter = GainFilter(transformSize: outputFraming.transformSize, frameCount: frameCount,
+                                 (outputFraming.transformSize - hopCount) / 2)
+            outputFilter = GainFilter(transformSize: outputFraming.transformSize, frameCount: hopCount, halfLength: halfLength)
+            microphoneFilter = GainFilter(transformSize: outputFraming.transformSize, frameCount: hopCount,
                                           halfLength: halfLength, initialGain: 0)
         } else {
             outputFilter = nil
             microphoneFilter = nil
         }
         noiseSpectrum = Spectrum(binCount: binCount)
-        mix = .allocate(capacity: frameCount, filledWith: 0)
+        mix = .allocate(capacity: hopCount, filledWith: 0)
         noiseGain = SpectralNoiseGain(binCount: binCount, blockCount: outputFraming.blockCount,
-                                      transformSize: outputFraming.transformSize, frameDurationMs: frameMs, floorDb: -15)
+                                      transformSize: outputFraming.transformSize, frameDurationMs: hopMs, floorDb: -15)
         appliedGains = .allocate(capacity: binCount, filledWith: 1)
         comfortFloor = .allocate(capacity: binCount, filledWith: 0)
     }
@@ -283,7 +303,7 @@ public final class ResidualEchoSuppressor {
         echoModel.forget()
         nearEnd.forgetEchoPath()
         leak.forget()
-        echoPathFrames = 0
+        echoPathHops = 0
     }
 
     /// Suppresses the residual echo in `linearOutput` (the linear canceller's output for
@@ -292,16 +312,36 @@ public final class ResidualEchoSuppressor {
     /// `linearOutput` but not the others.
     public func process(microphone: UnsafePointer<Int16>, linearOutput: UnsafePointer<Int16>, farEnd: UnsafePointer<Int16>,
                         output: UnsafeMutablePointer<Int16>) {
+        isEchoDominated = false
+        isFarEndOnly = false
+        isLearningEchoPath = false
+        frameOutputPower = 0
+        frameGainedPower = 0
+        var farEndTotal: Float = 0
+        var start = 0
+        while start < frameCount {
+            farEndTotal += processHop(microphone: microphone + start, linearOutput: linearOutput + start,
+                                      farEnd: farEnd + start, output: output + start)
+            start += hopCount
+        }
+        let suppression = frameOutputPower > 0 ? frameGainedPower / frameOutputPower : 1
+        lastSuppressionDb = 10 * Float(log10(Double(max(suppression, 1e-6))))
+        isEchoDominated = farEndTotal > 1e-6 && lastSuppressionDb < -6
+    }
+
+    /// One hop of `process` (`hopCount` samples each); returns the far end's power in it.
+    private func processHop(microphone: UnsafePointer<Int16>, linearOutput: UnsafePointer<Int16>, farEnd: UnsafePointer<Int16>,
+                            output: UnsafeMutablePointer<Int16>) -> Float {
         farFraming.analyze(farEnd, into: far)
         microphoneFraming.analyze(microphone, into: self.microphone)
         outputFraming.analyze(linearOutput, into: self.output)
-        computeGains()
+        let farEndPower = computeGains()
         // With noise suppression its gains multiply the echo gains, and comfort noise fills
         // what the echo gains removed at the level noise suppression leaves.
         let applied: UnsafeMutablePointer<Float>, fillFloor: UnsafeMutablePointer<Float>
         if noiseSuppressionDb != nil {
             // (computeGains put the microphone's bins where the linear filter diverged.)
-            noiseGain.update(self.output, noiseOnly: isFarEndOnly)
+            noiseGain.update(self.output, noiseOnly: isHopFarEndOnly)
             for bin in 0..<binCount {
                 let noiseBinGain = noiseGain.gain[bin]
                 appliedGains[bin] = gains.gain[bin] * noiseBinGain
@@ -322,7 +362,7 @@ public final class ResidualEchoSuppressor {
             }
             if comfortNoise { comfortNoiseGenerator.add(to: spectrum, gain: gains.gain, noiseFloor: fillFloor) }
             outputFraming.synthesize(spectrum, into: output)
-            return
+            return farEndPower
         }
         for bin in 0..<binCount {
             microphoneGains[bin] = applied[bin] * divergedMask[bin]
@@ -330,7 +370,7 @@ public final class ResidualEchoSuppressor {
         }
         outputFilter.setGains(outputGains)
         microphoneFilter.setGains(microphoneGains)
-        mix.update(repeating: 0, count: frameCount)
+        mix.update(repeating: 0, count: hopCount)
         outputFilter.apply(linearOutput, adding: mix)
         microphoneFilter.apply(microphone, adding: mix)
         if comfortNoise {
@@ -339,12 +379,15 @@ public final class ResidualEchoSuppressor {
             comfortNoiseGenerator.add(to: noiseSpectrum, gain: gains.gain, noiseFloor: fillFloor)
             outputFraming.synthesize(noiseSpectrum, adding: mix)
         }
-        for index in 0..<frameCount {
+        for index in 0..<hopCount {
             output[index] = Int16(max(-32_768, min(32_767, (mix[index] * 32_768).rounded())))
         }
+        return farEndPower
     }
 
-    private func computeGains() {
+    /// The hop's gains (and the frame's flags and suppression so far); returns the far end's
+    /// power in the hop.
+    private func computeGains() -> Float {
         // The linear filter's output, not the microphone: it holds the same near-end noise (a
         // linear filter cannot cancel what the far end did not cause) with far less echo once
         // converged, so the tracked minimum is far less often the echo's own.
@@ -360,10 +403,11 @@ public final class ResidualEchoSuppressor {
                                             linearFilterEcho: linearFilterEcho.power, noiseFloor: noiseFloor.power,
                                             farEndActive: farTotal > 1e-6)
         echoModel.learn(microphonePower: microphonePower.power, echoOnlyFrame: echoOnlyFrame, echoPathEvident: echoPathEvident)
-        isFarEndOnly = echoOnlyFrame && farTotal > 1e-6 && echoPathPresent
+        isHopFarEndOnly = echoOnlyFrame && farTotal > 1e-6 && echoPathPresent
+        if isHopFarEndOnly { isFarEndOnly = true }
         let overPath = isFarEndPlaying && echoPathPresent
-        if overPath, echoPathFrames < learningFrames { echoPathFrames += 1 }
-        isLearningEchoPath = overPath && echoPathFrames < learningFrames
+        if overPath, echoPathHops < learningHops { echoPathHops += 1 }
+        if overPath && echoPathHops < learningHops { isLearningEchoPath = true }
         leak.update(microphonePower: microphonePower.power, outputPower: outputPower.power,
                     predictedEcho: echoModel.predictedPower, echoOnlyFrame: echoOnlyFrame)
         let rule = gainRule
@@ -388,8 +432,8 @@ public final class ResidualEchoSuppressor {
             weightedGain += gains.raw[bin] * gains.raw[bin] * power
         }
         gains.smooth(nearEndActive: nearEnd.isActive)
-        let suppression = outputTotal > 0 ? weightedGain / outputTotal : 1
-        lastSuppressionDb = 10 * Float(log10(Double(max(suppression, 1e-6))))
-        isEchoDominated = farTotal > 1e-6 && lastSuppressionDb < -6
+        frameOutputPower += outputTotal
+        frameGainedPower += weightedGain
+        return farTotal
     }
 }

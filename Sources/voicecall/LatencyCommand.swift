@@ -21,7 +21,7 @@ enum LatencyCommand {
           --phases          calls made, at phases spread over a period (default 4)
           --no-processing   voice processing off (measurement mode) on both sides
           --low-latency-echo  the residual echo suppressor applies its gains by a 4 ms filter
-                            instead of overlap-add (a frame, 10 ms)
+                            instead of overlap-add (a 5 ms hop)
           --frame-playout   each call is rendered a frame at a time, not a device period
                             (MixerConfiguration.playoutTick = .frame)
           --device          Bob plays on this ALSA PCM instead of a virtual device; it must
