@@ -64,8 +64,10 @@ import TestSupport
             reductions.append(SignalComparison.rmsDecibels(noise[Self.rate...]) - SignalComparison.rmsDecibels(output[Self.rate...]))
         }
         #expect(abs(reductions[0]) < 0.2, "without noise suppression: \(reductions[0]) dB")
-        // 5 ms hops take about 1 dB less (10.4 and 11.3 dB against 11.4 and 12.9).
-        let least = hopsPerFrame == 1 ? 11.0 : 10.0
+        // 5 ms hops take about 2 dB less (9.5 and 10.5 dB against 11.4 and 12.9): the
+        // decision-directed prior is smoothed per hop. Smoothed per 10 ms instead it took 1 dB
+        // more but coloured clean speech (`benchmarks processing`, headset rows −0.02).
+        let least = hopsPerFrame == 1 ? 11.0 : 9.0
         #expect(reductions[1] > least && reductions[1] < 16.5, "at −15 dB: \(reductions[1]) dB")
     }
 
