@@ -95,12 +95,12 @@ struct ProcessingBenchmarks {
                 }
             }
         }
-        // The residual echo suppressor's alternatives to its default (overlap-add on 5 ms hops,
-        // 5 ms late), to decide the default on the same rows: its low-latency gain filter (4 ms)
-        // and the 10 ms hop it had before (10 ms).
+        // The residual echo suppressor's low-latency alternatives to its default (overlap-add,
+        // a 10 ms frame late), to decide the default on the same rows: its gain filter (4 ms)
+        // and 5 ms hops (5 ms).
         let lowLatency = EchoCanceller.Configuration(residualFilterHalfLengthMs: ResidualEchoSuppressor.lowLatencyFilterHalfLengthMs)
-        let longHop = EchoCanceller.Configuration(residualHopMs: 10)
-        for (label, echoCanceller) in [("voiceChat, 4 ms RES filter", lowLatency), ("voiceChat, 10 ms RES hop", longHop)] {
+        let shortHop = EchoCanceller.Configuration(residualHopMs: 5)
+        for (label, echoCanceller) in [("voiceChat, 4 ms RES filter", lowLatency), ("voiceChat, 5 ms RES hop", shortHop)] {
             for acoustics in [Acoustics.headset, .demo, .room] {
                 for conversation in [Conversation.turns, .doubleTalk] {
                     conditions.append(Condition(name: label, processing: .voiceChat, acoustics: acoustics,

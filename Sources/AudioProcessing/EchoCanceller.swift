@@ -58,18 +58,22 @@ public final class EchoCanceller {
         public var comfortNoise: Bool
         /// How our residual echo suppressor applies its gains: nil (the default) by overlap-add,
         /// a hop late (`residualHopMs`); a length in ms (`ResidualEchoSuppressor.lowLatencyFilterHalfLengthMs`)
-        /// by a filter that long each side, that much late (4 ms instead of 5; see
+        /// by a filter that long each side, that much late (4 ms instead of 10; see
         /// `ResidualEchoSuppressor.init(frameCount:sampleRate:filterHalfLengthMs:)` for what it
         /// costs and why it is not the default). Ignored by the others.
         public var residualFilterHalfLengthMs: Double?
-        /// The hop of our residual echo suppressor's analysis in ms: 5 (the default) or 10, or
-        /// 20 with 20 ms frames; it must divide the frame into whole samples. Overlap-add makes
-        /// the suppressor a hop late, so 5 ms takes 5 ms off every call's mouth-to-ear against
-        /// 10 (`voicecall latency`: 55 → 49 ms at 20 ms frames, 37 → 32 ms at 10 ms frames on
-        /// 5 ms periods), and measured no worse for the listener in one run (`benchmarks
-        /// processing`, voiceChat, PESQ-WB, 10 ms → 5 ms: the demo's echo path in turns 3.93 →
-        /// 3.96, a 120 ms room in double talk 1.80 → 1.91, a headset in double talk 4.12 →
-        /// 4.10); the transform halves (100 Hz bins at 5 ms). Ignored by the others.
+        /// The hop of our residual echo suppressor's analysis in ms: 10 (the default), or 5,
+        /// or 20 with 20 ms frames; it must divide the frame into whole samples. Overlap-add
+        /// makes the suppressor a hop late, so 5 ms takes 4–6 ms off a call's mouth-to-ear
+        /// (`voicecall latency --short-echo-hop`: 54 → 50 ms at 20 ms frames, 38 → 32 ms at
+        /// 10 ms frames on 5 ms periods) on a transform half as long (100 Hz bins). Not the
+        /// default, because the listener does not gain (one session, PESQ-WB, 10 → 5 ms):
+        /// `benchmarks processing`'s voiceChat rows 3.315 → 3.335 on average (a headset in
+        /// double talk 4.12 → 4.08), but the demo's clean call 4.07 / 4.00 → 4.04 / 3.94
+        /// (`voicecall demo --fast --network none`, Alice → Bob / Bob → Alice) and its default
+        /// network 2.765 / 2.629 → 2.792 / 2.577 (16 seeds); a soft-clipping loudspeaker in a
+        /// 250 ms room keeps 35 dB of ERLE instead of 49 (`benchmarks aec`). Ignored by the
+        /// others.
         public var residualHopMs: Int
 
         /// A configuration; the defaults suit a 16 kHz, 10 ms voice pipeline.
@@ -77,7 +81,7 @@ public final class EchoCanceller {
                     maximumDelayMs: Int = 500, alignmentMarginMs: Int = 20,
                     residualSuppression: ResidualSuppression = .ours, delayEstimation: Bool = true,
                     knownDelayMs: Int? = nil, comfortNoise: Bool = true, residualFilterHalfLengthMs: Double? = nil,
-                    residualHopMs: Int = 5) {
+                    residualHopMs: Int = 10) {
             self.sampleRate = sampleRate
             self.frameDurationMs = frameDurationMs
             self.tailMs = tailMs

@@ -29,14 +29,16 @@ import Darwin
 /// 6. what the gain removed is filled with noise at the floor (`ComfortNoiseGenerator`,
 ///    `comfortNoise`), so the near end's background does not pump with the far end's speech.
 ///
-/// A frame may be analysed in several hops (`hopsPerFrame`; `EchoCanceller` uses 5 ms hops,
-/// two per 10 ms frame): each hop is framed with the one before it, so the transform spans two
-/// hops and the overlap-add is one hop late. Every smoothing constant applies per hop.
+/// A frame may be analysed in several hops (`hopsPerFrame`; `EchoCanceller.Configuration.residualHopMs`
+/// 5 makes two per 10 ms frame): each hop is framed with the one before it, so the transform
+/// spans two hops and the overlap-add is one hop late. The echo's smoothing constants apply per
+/// hop (per 10 ms instead, the listener lost the double-talk rows of `benchmarks processing`);
+/// noise suppression's are per 10 ms (`SpectralNoiseGain`).
 ///
-/// By default the gained spectrum is synthesized by overlap-add, one hop (5 ms in a canceller) late. Made
+/// By default the gained spectrum is synthesized by overlap-add, one hop (a frame: 10 ms) late. Made
 /// with `filterHalfLengthMs`, the suppressor applies its gains in the time domain instead, by a
 /// short linear-phase filter made from them each hop (`GainFilter`), half that filter late
-/// (4 ms instead of 5); only the comfort noise is then synthesized (its delay does not
+/// (4 ms instead of 10); only the comfort noise is then synthesized (its delay does not
 /// matter). Not the default yet: see `defaultFilterHalfLengthMs`.
 /// Everything is allocated in `init`; `process` allocates nothing.
 public final class ResidualEchoSuppressor {

@@ -16,7 +16,7 @@ import Darwin
 /// directed (Ephraim and Malah: mostly the last frame's cleaned power, a little of this
 /// frame's excess over the noise), which keeps the gain from flickering in noise-only bins
 /// (musical noise); the gain is Wiener's, ξ / (1 + ξ), never under `floorDb`, smoothed over
-/// three bins, and falls by at most `fallPerFrame` per frame so that a word's fading tail is
+/// three bins, and falls by at most `fallPerFrame` per 10 ms so that a word's fading tail is
 /// not cut off (a rising gain follows at once: onsets are kept).
 ///
 /// Where it starts: the first frame sets the noise floor. A talker from the very first frame
@@ -32,11 +32,12 @@ final class SpectralNoiseGain {
     /// which would follow a fan that starts mid-call at 1 dB/s (a minute for 60 dB).
     static let noiseWindowSeconds = 8.0
     /// Weight of the last frame's cleaned power in the a priori SNR (decision-directed), per
-    /// frame (per 5 ms hop in `EchoCanceller`'s suppressor). The same time constant on 5 ms
-    /// hops (0.99) took 1 dB more steady noise away but coloured clean speech (`benchmarks
-    /// processing`, voiceChat with a headset −0.02 in turns and in double talk), so per hop.
+    /// 10 ms: a frame of another length keeps the time constant (0.99 per 5 ms hop).
     static let priorSmoothing: Float = 0.98
-    /// Largest fall of a bin's gain per frame, as a factor (0.5: 6 dB per frame).
+    /// Largest fall of a bin's gain per 10 ms, as a factor (0.5: 6 dB), kept per ms for other
+    /// frame lengths (3 dB per 5 ms hop). Both per hop instead, the suppressor on 5 ms hops
+    /// (`EchoCanceller.Configuration.residualHopMs`) cost the demo's clean call 0.24 (`voicecall
+    /// demo --fast --network none`, Alice → Bob 4.04 → 3.83).
     static let fallPerFrame: Float = 0.5
 
     /// Number of bins.
@@ -61,6 +62,9 @@ final class SpectralNoiseGain {
     private let cleanPower: UnsafeMutablePointer<Float>
     /// Wiener gains of this frame before smoothing.
     private let raw: UnsafeMutablePointer<Float>
+    /// `priorSmoothing` and `fallPerFrame` for this frame length.
+    private let frameSmoothing: Float
+    private let frameFall: Float
 
     /// Gains for spectra of `binCount` bins from `STFTFraming` blocks of `blockCount` samples
     /// zero-padded to `transformSize`, one every `frameDurationMs`, at most `floorDb` deep.
@@ -74,6 +78,9 @@ final class SpectralNoiseGain {
         gain = .allocate(capacity: binCount, filledWith: 1)
         cleanPower = .allocate(capacity: binCount, filledWith: -1)
         raw = .allocate(capacity: binCount, filledWith: 1)
+        let tenths = Double(frameDurationMs) / 10
+        frameSmoothing = Float(pow(Double(Self.priorSmoothing), tenths))
+        frameFall = Float(pow(Double(Self.fallPerFrame), tenths))
     }
 
     deinit {
@@ -94,7 +101,7 @@ final class SpectralNoiseGain {
     /// floor in every bin.
     func update(_ spectrum: Spectrum, noiseOnly: Bool = false) {
         noise.update(spectrum)
-        let smoothing = Self.priorSmoothing, floor = floorGain
+        let smoothing = frameSmoothing, floor = floorGain
         for bin in 0..<binCount {
             let power = spectrum.power(bin)
             let noisePower = max(noise.power[bin], Float.leastNormalMagnitude)
@@ -107,7 +114,7 @@ final class SpectralNoiseGain {
             let binFloor = floor * (noisePower / (noisePower + stepNoise)).squareRoot()
             raw[bin] = noiseOnly ? binFloor : max(wiener, binFloor)
         }
-        let fall = Self.fallPerFrame
+        let fall = frameFall
         for bin in 0..<binCount {
             let low = raw[max(0, bin - 1)], high = raw[min(binCount - 1, bin + 1)]
             let smoothed = 0.25 * low + 0.5 * raw[bin] + 0.25 * high

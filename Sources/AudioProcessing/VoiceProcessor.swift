@@ -10,7 +10,7 @@ import CSpeexDSP
 /// cancellation does (`ResidualEchoSuppressor.noiseSuppressionDb`), and on its own transform
 /// otherwise (`NoiseSuppressor`, a frame late); the AGC (`AutomaticGainControl`) works in the
 /// time domain and adds no delay. So voiceChat delays the microphone by our suppressor's
-/// synthesis alone (`latencySamples`: a 5 ms hop by default) — speexdsp's preprocessor, which did
+/// synthesis alone (`latencySamples`: 10 ms by default) — speexdsp's preprocessor, which did
 /// NS and AGC before, overlap-added a frame of its own on top. That preprocessor still
 /// computes the speech probability the VAD (`VoiceActivityGate`) and the AGC decide from, on a
 /// copy of the frame whose output is not used.

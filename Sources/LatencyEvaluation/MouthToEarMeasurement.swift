@@ -46,8 +46,9 @@ public struct MouthToEarMeasurement: Sendable {
     public var device: String? = nil
 
     /// Voice processing on both sides: a call's, the same with the low-latency residual echo
-    /// suppressor (`EchoCanceller.Configuration.residualFilterHalfLengthMs`), or none.
-    public enum ProcessingMode: Sendable { case voiceChat, voiceChatLowLatencyEchoSuppression, off }
+    /// suppressor (`EchoCanceller.Configuration.residualFilterHalfLengthMs`) or with the
+    /// suppressor on 5 ms hops (`EchoCanceller.Configuration.residualHopMs`), or none.
+    public enum ProcessingMode: Sendable { case voiceChat, voiceChatLowLatencyEchoSuppression, voiceChatShortEchoHop, off }
 
     /// The defaults: 10 ms periods, 20 ms frames, four calls of 8 s, voiceChat.
     public init() {}
@@ -319,6 +320,7 @@ public struct MouthToEarMeasurement: Sendable {
             if processing == .voiceChatLowLatencyEchoSuppression {
                 configuration.mixer.echoCanceller.residualFilterHalfLengthMs = ResidualEchoSuppressor.lowLatencyFilterHalfLengthMs
             }
+            if processing == .voiceChatShortEchoHop { configuration.mixer.echoCanceller.residualHopMs = 5 }
             engine = try VoiceEngine(configuration: configuration)
         }
     }

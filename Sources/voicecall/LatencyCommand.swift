@@ -6,7 +6,7 @@ import LatencyEvaluation
 enum LatencyCommand {
     static let usage = """
         usage: voicecall latency [--period-ms MS] [--ptime MS] [--seconds N] [--phases N]
-                                 [--no-processing | --low-latency-echo] [--frame-playout] [--device NAME]
+                                 [--no-processing | --low-latency-echo | --short-echo-hop] [--frame-playout] [--device NAME]
           Two engines in this process call each other over UDP on 127.0.0.1 with SRTP, on
           virtual devices paced in real time (a clean network). Tone bursts go into Alice's
           microphone once a second; the devices' clocks say when each left Bob's loudspeaker.
@@ -21,7 +21,9 @@ enum LatencyCommand {
           --phases          calls made, at phases spread over a period (default 4)
           --no-processing   voice processing off (measurement mode) on both sides
           --low-latency-echo  the residual echo suppressor applies its gains by a 4 ms filter
-                            instead of overlap-add (a 5 ms hop)
+                            instead of overlap-add (a frame, 10 ms)
+          --short-echo-hop  the residual echo suppressor on 5 ms hops (overlap-add 5 ms
+                            late instead of 10; EchoCanceller.Configuration.residualHopMs)
           --frame-playout   each call is rendered a frame at a time, not a device period
                             (MixerConfiguration.playoutTick = .frame)
           --device          Bob plays on this ALSA PCM instead of a virtual device; it must
@@ -42,6 +44,12 @@ enum LatencyCommand {
         if arguments.flag("--low-latency-echo") {
             guard measurement.processing != .off else { throw CommandError.usage("--low-latency-echo needs processing: drop --no-processing") }
             measurement.processing = .voiceChatLowLatencyEchoSuppression
+        }
+        if arguments.flag("--short-echo-hop") {
+            guard measurement.processing == .voiceChat else {
+                throw CommandError.usage("--short-echo-hop needs voiceChat processing: drop --no-processing and --low-latency-echo")
+            }
+            measurement.processing = .voiceChatShortEchoHop
         }
         if arguments.flag("--frame-playout") { measurement.playoutTick = .frame }
         measurement.device = try arguments.value("--device")

@@ -97,7 +97,7 @@ import TestSupport
 
     /// Through the framing, noise at −45 dBFS is reported near its level by `levelDbFS`: the
     /// bias and the power scaling are right, on 10 ms hops and on the 5 ms hops of
-    /// `EchoCanceller`'s suppressor. White within 1 dB (measured −45.7 and −45.3); pink reads
+    /// `EchoCanceller.Configuration.residualHopMs` 5. White within 1 dB (measured −45.7 and −45.3); pink reads
     /// up to 2.5 dB low on 10 ms hops (measured −47.1) and 3.5 on 5 ms hops (−48.0): its
     /// strongest bins are the lowest, which the minimum under-reads most, and 5 ms hops have
     /// half as many bins there — in the canceller, speexdsp's DC notch takes those bins out first.

@@ -202,13 +202,13 @@ import TestSupport
     }
 
     /// The delay each chain adds, as `latencySamples` states it: voiceChat only its residual
-    /// suppressor's synthesis (one 5 ms hop, 10 on 10 ms hops, or half the 4 ms filter: NS
+    /// suppressor's synthesis (one 10 ms frame, 5 ms on 5 ms hops, or half the 4 ms filter: NS
     /// runs inside it, the AGC adds none); NS alone one frame; AGC alone none; speexdsp's chain
     /// a frame more.
     @Test func latencyOfEachChain() throws {
         let chains: [(ProcessingConfiguration, EchoCanceller.Configuration?, Int)] = [
-            (.voiceChat, nil, 80),
-            (.voiceChat, .init(residualHopMs: 10), 160),
+            (.voiceChat, nil, 160),
+            (.voiceChat, .init(residualHopMs: 5), 80),
             (.voiceChat, .init(residualFilterHalfLengthMs: 4), 64),
             (.init(noiseSuppression: true), nil, 160),
             (.init(automaticGainControl: true, voiceActivityDetection: true), nil, 0),

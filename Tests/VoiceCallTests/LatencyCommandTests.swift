@@ -18,12 +18,20 @@ import TestSupport
         #expect(unmeasured.totalMs == unmeasured.configurationMs, "a network not measured adds nothing")
     }
 
-    /// The low-latency residual echo suppressor is a setting of voice processing: asked for
-    /// without it, the command refuses at once, naming the option.
-    @Test func lowLatencyEchoWithoutProcessingIsAUsageError() throws {
-        let run = try DemoCommandTests.run(["latency", "--no-processing", "--low-latency-echo"])
+    /// The low-latency residual echo suppressor and its 5 ms hops are settings of voice
+    /// processing, one at a time: asked for without it, or together, the command refuses at
+    /// once, naming the option; so does a number of phases outside 1…16.
+    @Test(arguments: [
+        (["--no-processing", "--low-latency-echo"], "--low-latency-echo"),
+        (["--no-processing", "--short-echo-hop"], "--short-echo-hop"),
+        (["--low-latency-echo", "--short-echo-hop"], "--short-echo-hop"),
+        (["--phases", "0"], "--phases"),
+        (["--phases", "17"], "--phases"),
+    ])
+    func processingOptionsThatCannotGoTogetherAreUsageErrors(options: [String], named: String) throws {
+        let run = try DemoCommandTests.run(["latency"] + options)
         #expect(run.exited && run.status != 0)
-        #expect(run.errors.contains("--low-latency-echo"), "\(run.errors)")
+        #expect(run.errors.contains(named), "\(run.errors)")
         #expect(!run.output.contains("mouth-to-ear"), "nothing was measured")
     }
 
