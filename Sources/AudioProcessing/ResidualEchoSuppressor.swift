@@ -314,7 +314,6 @@ public final class ResidualEchoSuppressor {
     /// `linearOutput` but not the others.
     public func process(microphone: UnsafePointer<Int16>, linearOutput: UnsafePointer<Int16>, farEnd: UnsafePointer<Int16>,
                         output: UnsafeMutablePointer<Int16>) {
-        isEchoDominated = false
         isFarEndOnly = false
         isLearningEchoPath = false
         frameOutputPower = 0

@@ -223,10 +223,12 @@ import TestSupport
 
     /// Steady state on the real-time path: the suppressor alone allocates nothing per frame
     /// (48 kHz, 20 ms: the largest transform, 2048 points), comfort noise (on by default)
-    /// included, by overlap-add and with the low-latency gain filter.
-    @Test(arguments: [nil, ResidualEchoSuppressor.lowLatencyFilterHalfLengthMs])
-    func processAllocatesNothing(filterHalfLengthMs: Double?) {
-        let suppressor = ResidualEchoSuppressor(frameCount: 960, sampleRate: 48_000, filterHalfLengthMs: filterHalfLengthMs)
+    /// included, by overlap-add and with the low-latency gain filter, on one hop per frame or
+    /// on four (5 ms hops).
+    @Test(arguments: [nil, ResidualEchoSuppressor.lowLatencyFilterHalfLengthMs], [1, 4])
+    func processAllocatesNothing(filterHalfLengthMs: Double?, hopsPerFrame: Int) {
+        let suppressor = ResidualEchoSuppressor(frameCount: 960, sampleRate: 48_000, filterHalfLengthMs: filterHalfLengthMs,
+                                                hopsPerFrame: hopsPerFrame)
         var generator = SeededGenerator(seed: 4)
         let far = (0..<960).map { _ in Int16.random(in: -8_000...8_000, using: &generator) }
         let mic = far.map { $0 / 3 }
