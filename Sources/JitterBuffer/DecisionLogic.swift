@@ -228,13 +228,19 @@ struct DecisionLogic {
         }
         // One or more packets missing before `next`.
         let gap = Int(next.timestamp - state.nextTimestamp)
+        // What concealment has not yet stood for: a wait in place (nothing later was stored when
+        // the span fell due) stands for the span's start, as a skip below credits it.
+        let uncovered = gap - state.waitedSamples
         // The carrier's FEC stands for the span right before it: it rebuilds what is missing when
         // that span is all that is — one packet, or the last of a burst whose earlier packets
-        // concealment has already covered (a receiver calling libopus does the same: PLC for
-        // those, then the carrier's FEC; exact-frame concealment keeps the decoder in step).
-        let fecCoversTheRest = next.sequence == state.nextSequence + 1 || (state.expandedSamples > 0 && gap <= samplesPerFrame)
+        // concealment has already covered, advancing or waiting (a receiver calling libopus does
+        // the same: PLC for those, then the carrier's FEC; exact-frame concealment keeps the
+        // decoder in step). On a link whose margin is under a frame, the packet after a loss is
+        // not stored when the loss falls due, so playout waits: FEC then rebuilds the burst's
+        // last packet as the fixed-delay oracle's does.
+        let fecCoversTheRest = next.sequence == state.nextSequence + 1 || (state.expandedSamples > 0 && uncovered <= samplesPerFrame)
         let canRecoverFromFEC = next.hasFEC && fecCoversTheRest
-            && gap > 0 && gap <= maximumPacketSamples && gap % opusStepSamples == 0
+            && uncovered > 0 && uncovered <= maximumPacketSamples && uncovered % opusStepSamples == 0
         let prefersFEC = canRecoverFromFEC && latePacketPolicy == .recoverFromFECFirst
         let dueMargin = marginMs(timestamp: state.nextTimestamp, nowMs: input.nowMs, fastestOffsetMs: input.fastestOffsetMs)
         let mayWait = latePacketPolicy == .waitForPacket || dueMargin < input.targetDelayMs
@@ -248,7 +254,8 @@ struct DecisionLogic {
             return PlayoutDecision(realignment: realignment, operation: decodeOperation(next, state: state, input: input))
         }
         if canRecoverFromFEC {
-            return PlayoutDecision(operation: .fecRecovery(carrier: next, sampleCount: gap))
+            let realignment = state.waitedSamples > 0 ? PlayoutDecision.Realignment.creditWaitedSamples(state.waitedSamples) : .none
+            return PlayoutDecision(realignment: realignment, operation: .fecRecovery(carrier: next, sampleCount: uncovered))
         }
         return PlayoutDecision(operation: .expand(.advancing(toward: next)))
     }

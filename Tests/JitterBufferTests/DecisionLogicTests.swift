@@ -332,6 +332,34 @@ import Testing
         #expect(logic.decide(concealedPlain, holdLimitMs: { 0 }).operation == .expand(.advancing(toward: plain)))
     }
 
+    @Test func aBurstWaitedForIsRebuiltAtItsLastPacketFromFEC() {
+        // Nothing later was stored when the burst fell due, so playout waited a frame in place
+        // (concealing). That frame stands for the burst's first packet: when the carrier comes,
+        // its FEC rebuilds the one before it, the waited frame credited as the span's start.
+        let logic = Self.logic()
+        let carrier = Self.packet(2, hasFEC: true)
+        let waitedOne = Self.input(next: carrier) {
+            $0.waitedSamples = Self.frame
+            $0.expandedSamples = Self.frame
+            $0.followsConcealment = true
+            $0.lastKind = .expand
+        }
+        #expect(logic.decide(waitedOne, holdLimitMs: { 0 })
+                == PlayoutDecision(realignment: .creditWaitedSamples(Self.frame), operation: .fecRecovery(carrier: carrier, sampleCount: Self.frame)))
+        // Three missing after one waited frame: the second is concealed first, moving on.
+        let longer = Self.packet(3, hasFEC: true)
+        var waitedBeforeLonger = waitedOne
+        waitedBeforeLonger.next = longer
+        #expect(logic.decide(waitedBeforeLonger, holdLimitMs: { 0 }).operation == .expand(.advancing(toward: longer)))
+        // A lone missing packet whose span the wait already covered: nothing is left for FEC to
+        // rebuild, so playout skips to the carrier (as without FEC).
+        let next = Self.packet(1, hasFEC: true)
+        var waitedBeforeNext = waitedOne
+        waitedBeforeNext.next = next
+        #expect(logic.decide(waitedBeforeNext, holdLimitMs: { 0 })
+                == PlayoutDecision(realignment: .skipMissingPackets(sequence: 101, timestamp: 48_960), operation: .merge(next)))
+    }
+
     @Test func missingPacketsWhoseSpanWasConcealedAreGivenUp() {
         // A frame was concealed in place while waiting, and the wait ends (the missing packet is
         // now later than recent packets were); its whole span (one frame) is spent, so playout
