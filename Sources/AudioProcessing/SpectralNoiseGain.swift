@@ -44,14 +44,17 @@ final class SpectralNoiseGain {
     let binCount: Int
     /// The gain per bin for the last spectrum (1: keep, `floorDb`: noise only).
     let gain: UnsafeMutablePointer<Float>
+    /// The least gain per bin for the last spectrum: what a frame known to be noise only gets
+    /// (`floorDb`, less where the noise is under a 16-bit step).
+    let floorGain: UnsafeMutablePointer<Float>
     /// The tracked noise floor per bin, in the spectrum's power units.
     var noisePower: UnsafePointer<Float> { UnsafePointer(noise.power) }
     /// Smallest gain, in dB (negative): how far noise is pushed down.
     var floorDb: Float {
-        didSet { floorGain = Self.gain(forDb: floorDb) }
+        didSet { floorLevel = Self.gain(forDb: floorDb) }
     }
 
-    private var floorGain: Float
+    private var floorLevel: Float
     /// Noise power of one 16-bit step (1 LSB RMS) per bin, in analysis power units. As in
     /// speexdsp's denoiser, a bin's floor scales with √(noise / (noise + this)): where the
     /// noise is below the step there is no background to keep, so a digitally silent pause
@@ -71,11 +74,12 @@ final class SpectralNoiseGain {
     init(binCount: Int, blockCount: Int, transformSize: Int, frameDurationMs: Float, floorDb: Float) {
         self.binCount = binCount
         self.floorDb = floorDb
-        floorGain = Self.gain(forDb: floorDb)
+        floorLevel = Self.gain(forDb: floorDb)
         stepNoise = Float(blockCount) / 2 / (32_768 * 32_768)
         noise = NoiseFloorTracker(binCount: binCount, blockCount: blockCount, transformSize: transformSize,
                                   frameDurationMs: frameDurationMs, windowSeconds: Self.noiseWindowSeconds)
         gain = .allocate(capacity: binCount, filledWith: 1)
+        floorGain = .allocate(capacity: binCount, filledWith: 1)
         cleanPower = .allocate(capacity: binCount, filledWith: -1)
         raw = .allocate(capacity: binCount, filledWith: 1)
         let tenths = Double(frameDurationMs) / 10
@@ -85,6 +89,7 @@ final class SpectralNoiseGain {
 
     deinit {
         gain.deallocate()
+        floorGain.deallocate()
         cleanPower.deallocate()
         raw.deallocate()
     }
@@ -101,7 +106,7 @@ final class SpectralNoiseGain {
     /// floor in every bin.
     func update(_ spectrum: Spectrum, noiseOnly: Bool = false) {
         noise.update(spectrum)
-        let smoothing = frameSmoothing, floor = floorGain
+        let smoothing = frameSmoothing, floor = floorLevel
         for bin in 0..<binCount {
             let power = spectrum.power(bin)
             let noisePower = max(noise.power[bin], Float.leastNormalMagnitude)
@@ -112,6 +117,7 @@ final class SpectralNoiseGain {
             let wiener = prior / (1 + prior)
             cleanPower[bin] = wiener * wiener * power
             let binFloor = floor * (noisePower / (noisePower + stepNoise)).squareRoot()
+            floorGain[bin] = binFloor
             raw[bin] = noiseOnly ? binFloor : max(wiener, binFloor)
         }
         let fall = frameFall
@@ -119,6 +125,24 @@ final class SpectralNoiseGain {
             let low = raw[max(0, bin - 1)], high = raw[min(binCount - 1, bin + 1)]
             let smoothed = 0.25 * low + 0.5 * raw[bin] + 0.25 * high
             gain[bin] = max(smoothed, fall * gain[bin])
+        }
+    }
+
+    /// `gains` (one of this spectrum's, such as `gain`) on the coarser bins of a transform
+    /// `ratio` times shorter (a power of two), into `coarse` (`(binCount − 1) / ratio + 1` bins):
+    /// each coarse bin takes the fine bins it spans, weighted by the coarse bin's triangular
+    /// response (for 2: a quarter, a half, a quarter).
+    func spread(_ gains: UnsafePointer<Float>, ratio: Int, into coarse: UnsafeMutablePointer<Float>) {
+        let coarseCount = (binCount - 1) / ratio + 1
+        for bin in 0..<coarseCount {
+            let center = bin * ratio
+            var total: Float = 0, weights: Float = 0
+            for fine in max(0, center - ratio + 1)...min(binCount - 1, center + ratio - 1) {
+                let weight = Float(ratio - abs(fine - center))
+                total += weight * gains[fine]
+                weights += weight
+            }
+            coarse[bin] = total / weights
         }
     }
 
