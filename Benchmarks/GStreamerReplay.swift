@@ -21,11 +21,14 @@ struct GStreamerReplay {
         var caps: String
         /// From the depayloader to the decoder's output, as gst-launch arguments.
         var elements: [String]
+        /// Whether the result is what a live sink plays (`LiveSinkTimeline`: pauses of the
+        /// jitter buffer become silence) rather than the file as written.
+        var playsLive = false
 
         /// Opus with libopus's concealment and in-band FEC.
         static let opus = Decoding(
             caps: "application/x-rtp,media=audio,clock-rate=48000,encoding-name=OPUS,payload=\(OpusPacketStream.payloadType)",
-            elements: ["rtpopusdepay", "!", "opusdec", "plc=true", "use-inband-fec=true"])
+            elements: ["rtpopusdepay", "!", "opusdec", "plc=true", "use-inband-fec=true"], playsLive: true)
 
         /// GStreamer's stock receiver of a fixed-rate codec on its static payload type
         /// (`mulawdec`, `alawdec`, `avdec_g722`: none conceals a loss, and the file holds the
@@ -73,16 +76,24 @@ struct GStreamerReplay {
         guard let gst = Self.gstLaunch else { throw ReplayError.noGStreamer }
         let port = LoopbackUDPPort.free()
         let arriving = trace.packets.filter { $0.arrivalMs != nil }.sorted { $0.arrivalMs! < $1.arrivalMs! }
-        let pipeline = ["-q", "udpsrc", "address=127.0.0.1", "port=\(port)", "num-buffers=\(arriving.count)", "caps=\(decoding.caps)", "!",
+        let pipeline = [decoding.playsLive ? "-v" : "-q", "udpsrc", "address=127.0.0.1", "port=\(port)", "num-buffers=\(arriving.count)", "caps=\(decoding.caps)", "!",
                         "rtpjitterbuffer", "latency=\(latencyMs)", "do-lost=true", "!"] + decoding.elements
-            + ["!", "audioconvert", "!", "audioresample", "!", "audio/x-raw,format=S16LE,channels=1,rate=48000", "!", "wavenc", "!",
-               "filesink", "location=\(output.path)"]
+            + ["!", "audioconvert", "!", "audioresample", "!", "audio/x-raw,format=S16LE,channels=1,rate=48000"]
+            + (decoding.playsLive ? ["!", "identity", "silent=false"] : [])
+            + ["!", "wavenc", "!", "filesink", "location=\(output.path)"]
         let process = Process()
         process.executableURL = URL(fileURLWithPath: gst)
         process.arguments = pipeline
         let errors = Pipe()
         process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
+        // The buffers' timestamps (`-v`: a message per buffer, too many for a pipe nobody reads).
+        let log = output.appendingPathExtension("log")
+        if decoding.playsLive {
+            FileManager.default.createFile(atPath: log.path, contents: nil)
+            process.standardOutput = try FileHandle(forWritingTo: log)
+        } else {
+            process.standardOutput = FileHandle.nullDevice
+        }
         try process.run()
         defer { if process.isRunning { process.terminate() } }
         guard LoopbackUDPPort.waitUntilBound(port, timeoutSeconds: 30) else { throw ReplayError.neverBound(port) }
@@ -112,7 +123,16 @@ struct GStreamerReplay {
             throw ReplayError.gstreamerFailed(status: finished ? process.terminationStatus : nil, text)
         }
         let audio = try WAVAudio(contentsOf: output)
-        return Result(pcm: audio.samples, latencyMs: latencyMs, maximumSendLateMs: late.max() ?? 0,
+        var pcm = audio.samples
+        if decoding.playsLive {
+            let buffers = LiveSinkTimeline.buffers(inLog: try String(contentsOf: log, encoding: .utf8))
+            guard let live = LiveSinkTimeline.play(pcm, buffers: buffers) else {
+                throw ReplayError.timestampsUnread(buffers: buffers.count, samples: pcm.count)
+            }
+            pcm = live
+            try? FileManager.default.removeItem(at: log)
+        }
+        return Result(pcm: pcm, latencyMs: latencyMs, maximumSendLateMs: late.max() ?? 0,
                       meanSendLateMs: late.isEmpty ? 0 : late.reduce(0, +) / Double(late.count))
     }
 
@@ -139,12 +159,15 @@ struct GStreamerReplay {
         case noGStreamer
         case neverBound(UInt16)
         case gstreamerFailed(status: Int32?, String)
+        case timestampsUnread(buffers: Int, samples: Int)
 
         var description: String {
             switch self {
             case .noGStreamer: "gst-launch-1.0 not found (scripts/install-deps --test installs GStreamer)"
             case let .neverBound(port): "gst-launch-1.0 never bound 127.0.0.1:\(port)"
             case let .gstreamerFailed(status, text): "gst-launch-1.0 " + (status.map { "exited \($0)" } ?? "did not finish") + ": \(text)"
+            case let .timestampsUnread(buffers, samples):
+                "gst-launch-1.0's \(buffers) buffer timestamps do not account for the \(samples) samples it wrote"
             }
         }
     }

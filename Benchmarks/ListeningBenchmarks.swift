@@ -26,8 +26,10 @@ import TestSupport
 ///   arrival times in real time (`GStreamerReplay`; skipped without gst-launch-1.0), with its
 ///   `latency` at our mean playout delay (the comparison: it plays every packet that
 ///   long after the first one *arrived*, so its delay from sending is that much more), at the
-///   latency that gives our mean delay from sending, and at its default 200 ms. Its delay
-///   column is the first packet's network delay plus the latency.
+///   latency that gives our mean delay from sending, and at its default 200 ms. What it plays
+///   is what a live sink plays at its buffers' timestamps (`LiveSinkTimeline`: where its jitter
+///   buffer paused after a delay spike, silence), and its delay column is the first packet's
+///   network delay plus the latency (what such pauses add is not counted: a lower bound).
 /// Each utterance is scored on its own (PESQ is made for 8–12 s sentences) and the row shows
 /// their mean. Needs Python with `pesq`, like `quality`.
 struct ListeningBenchmarks {

@@ -10,7 +10,7 @@ import Opus
 /// - **merge**: the same right after concealment (libopus joins it to its concealment);
 /// - **fecRecovery**: it is missing but the packet after it carries in-band FEC → rebuild it
 ///   (at once, or after waiting for it: `LatePacketPolicy`); the last packet of a lost burst
-///   too, after the others were concealed;
+///   too, after the others were concealed, moving on or waiting in place;
 /// - **expand**: missing otherwise → Opus concealment. With nothing later stored (a stall)
 ///   playout waits in place, so the delay grows to the network's. With later packets stored,
 ///   the missing one is usually only overtaken (reordered), so playout also waits for it — up
