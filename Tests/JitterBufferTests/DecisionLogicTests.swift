@@ -131,7 +131,7 @@ import Testing
         #expect(logic.lowestMarginMs(targetDelayMs: 30, tickMs: 10) == 45)
     }
 
-    @Test func afterALossDevicePeriodsKeepTheNextPacketAtHand() {
+    @Test func afterALossPlayoutKeepsTheNextPacketAtHand() {
         let logic = Self.logic()
         // A lost packet's successor arrives a frame after it: on 10 ms ticks the margin then
         // keeps at least a frame less a tick plus the minimum (15 ms, widened to 17.5).
@@ -142,9 +142,18 @@ import Testing
         #expect(Self.decide(logic, input).operation == .normal(Self.packet(0)))
         input.lossIsRecent = true
         #expect(Self.decide(logic, input).operation == .preemptiveExpand(Self.packet(0), .whenQuiet))
-        // A target above it is kept as it is; frame ticks never ask for it.
+        // A target above it is kept as it is.
         #expect(logic.lowestMarginMs(targetDelayMs: 60, tickMs: 10, lossIsRecent: true) == 75)
-        #expect(logic.lowestMarginMs(targetDelayMs: 2, tickMs: 20, lossIsRecent: true) == DecisionLogic.minimumMarginMs)
+        // A frame at a time the successor is in time only with a frame's margin plus the minimum.
+        #expect(logic.lossMarginMs(tickMs: 20) == 25)
+        #expect(logic.lowestMarginMs(targetDelayMs: 2, tickMs: 20) == DecisionLogic.minimumMarginMs)
+        #expect(logic.lowestMarginMs(targetDelayMs: 2, tickMs: 20, lossIsRecent: true) == 25)
+        #expect(logic.lowestMarginMs(targetDelayMs: 60, tickMs: 20, lossIsRecent: true) == 55)
+        var frameInput = Self.input(next: Self.packet(0), marginMs: 20)
+        frameInput.targetDelayMs = 2
+        #expect(Self.decide(logic, frameInput).operation == .normal(Self.packet(0)))
+        frameInput.lossIsRecent = true
+        #expect(Self.decide(logic, frameInput).operation == .preemptiveExpand(Self.packet(0), .whenQuiet))
     }
 
     @Test func givingUpAMissingPacketIsALossAndWaitingIsNot() {

@@ -53,16 +53,20 @@ import TestSupport
         #expect(abs(mean - expected) <= 1, "mean wait \(mean) ms over the phases \(waits.map { Int($0.rounded()) })")
     }
 
-    /// After a loss, playout in device periods keeps the packet after a lost one at hand
-    /// (`DecisionLogic.lossMarginMs`): on the same steady link the wait rises by a period, the
-    /// first loss is concealed and a later one is rebuilt from the FEC its successor carries.
-    @Test func afterALossDevicePeriodsKeepTheNextPacketAtHandForFEC() async throws {
+    /// After a loss, playout keeps the packet after a lost one at hand (`DecisionLogic.lossMarginMs`):
+    /// on the same steady link the wait rises (by a period in device periods, by a frame a frame
+    /// at a time), the first loss is concealed and a later one is rebuilt from the FEC its
+    /// successor carries. A frame at a time the margin used to stay under a frame, so no loss
+    /// was ever rebuilt (`benchmarks listening --tick-ms 20`, 10 % bursty 1.81 → 1.99).
+    @Test(arguments: [StreamFixture.frameSamples / 2, StreamFixture.frameSamples])
+    func afterALossPlayoutKeepsTheNextPacketAtHandForFEC(tickSamples: Int) async throws {
         let (before, after, kinds) = try await offCooperativePool { () throws -> (Double, Double, [PlayoutKind: Int]) in
             let buffer = try AdaptiveJitterBuffer(configuration: JitterBufferConfiguration())
             var deliveries = StreamFixture.stream(count: 1_500, delayMs: 3.5, talk: true)
             let lost = [505, 1_005]  // in talk (frames 80–99 of each 100 are its pauses)
             for index in lost { deliveries[index].arrivalMs = .infinity }
-            let ticks = StreamFixture.run(buffer, deliveries: deliveries, ticks: 3_000, tickSamples: StreamFixture.frameSamples / 2)
+            let ticks = StreamFixture.run(buffer, deliveries: deliveries, ticks: 1_500 * StreamFixture.frameSamples / tickSamples,
+                                          tickSamples: tickSamples)
             func meanWait(_ range: Range<Int>) -> Double {
                 var total = 0.0, count = 0
                 for tick in ticks {
@@ -76,7 +80,9 @@ import TestSupport
             for tick in ticks where (1_000...1_010).contains(Int(tick.nowMs / 20)) { kinds[tick.event.kind, default: 0] += 1 }
             return (meanWait(300..<500), meanWait(800..<1_000), kinds)
         }
-        #expect(before < DecisionLogic.fineLatticeMinimumMarginMs + 10, "steady wait before the loss \(before) ms")
+        let steadyCeiling = tickSamples < StreamFixture.frameSamples
+            ? DecisionLogic.fineLatticeMinimumMarginMs + 10 : DecisionLogic.minimumMarginMs + DecisionLogic.accelerateHysteresisMs + 20
+        #expect(before < steadyCeiling, "steady wait before the loss \(before) ms")
         #expect(after >= before + 5, "wait after the loss \(after) ms, before \(before) ms")
         #expect(kinds[.fecRecovery, default: 0] > 0, "the second loss's ticks: \(kinds)")
     }
