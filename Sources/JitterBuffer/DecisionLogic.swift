@@ -24,7 +24,7 @@ import Opus
 /// - **accelerate** / **preemptiveExpand**: when decoding, the packet's margin (how long ago
 ///   the fastest-path copy of it would have arrived) is compared with the lowest margin (on
 ///   frame ticks the target delay less `targetToleranceMs`; on a finer lattice a band that
-///   widens with the target, `fineLatticeBandShare` and `jitterTickMs`, and keeps
+///   widens with the target, `fineLatticeBandShare` and `jitterTickMs`; on either, at least
 ///   `lossMarginMs` after a loss):
 ///   a tick and the hysteresis above → remove a pitch period, below → insert one. Either
 ///   waits for a quiet frame (`StretchUrgency.whenQuiet`) unless the margin is
