@@ -31,11 +31,16 @@ public enum LiveSinkTimeline {
     /// pause: 1 ms at 48 kHz.
     public static let toleranceSamples = 48
 
+    /// A buffer's largest size read from a message, in bytes: an hour of 48 kHz 16-bit audio
+    /// (a message outside it is not GStreamer's, and is skipped before any arithmetic).
+    static let maximumBufferBytes: Int64 = 3_600 * 48_000 * 2
+
     /// The buffers of `identity`'s chain messages in `log`, in order (16-bit mono samples).
+    /// A line whose size or timestamp is malformed or out of range is skipped.
     public static func buffers(inLog log: String) -> [Buffer] {
         var buffers: [Buffer] = []
         for line in log.split(separator: "\n") where line.contains("chain") {
-            guard let bytes = Self.number(after: "(", before: " bytes", in: line),
+            guard let bytes = Self.number(after: "(", before: " bytes", in: line), (0...maximumBufferBytes).contains(bytes),
                   let ptsRange = line.range(of: "pts: "),
                   let pts = Self.nanoseconds(String(line[ptsRange.upperBound...].prefix { $0 != "," })) else { continue }
             buffers.append(Buffer(ptsNanoseconds: pts, samples: Int(bytes / 2)))
@@ -70,12 +75,15 @@ public enum LiveSinkTimeline {
         return Int64(head[start.upperBound...])
     }
 
-    /// "H:MM:SS.NNNNNNNNN" in ns; nil for "none" or anything else.
+    /// "H:MM:SS.NNNNNNNNN" in ns; nil for "none", anything else, or a field out of range (hours
+    /// beyond a million, minutes or seconds beyond 59, a sign anywhere).
     private static func nanoseconds(_ text: String) -> Int64? {
         let parts = text.split(separator: ":")
-        guard parts.count == 3, let hours = Int64(parts[0]), let minutes = Int64(parts[1]) else { return nil }
+        guard parts.count == 3, let hours = Int64(parts[0]), let minutes = Int64(parts[1]),
+              (0..<1_000_000).contains(hours), (0..<60).contains(minutes) else { return nil }
         let seconds = parts[2].split(separator: ".")
-        guard seconds.count == 2, let whole = Int64(seconds[0]), let fraction = Int64(seconds[1].prefix(9)) else { return nil }
+        guard seconds.count == 2, let whole = Int64(seconds[0]), let fraction = Int64(seconds[1].prefix(9)),
+              (0..<60).contains(whole), fraction >= 0, seconds[1].allSatisfy(\.isNumber) else { return nil }
         let scale = Int64(pow(10, Double(9 - min(9, seconds[1].count))))
         return ((hours * 60 + minutes) * 60 + whole) * 1_000_000_000 + fraction * scale
     }

@@ -5,12 +5,19 @@ import Testing
 /// `LiveSinkTimeline`: GStreamer's buffer messages read, and the file laid out as a live sink
 /// plays it.
 @Suite struct LiveSinkTimelineTests {
+    /// Sizes and stamps out of range (a negative or huge size, hours that would overflow the
+    /// nanoseconds, minutes past 59, a signed fraction) are skipped, not trapped on.
     @Test func readsIdentitysChainMessages() {
         let log = """
             /GstPipeline:pipeline0/GstIdentity:identity0: last-message = chain   ******* (identity0:sink) (1920 bytes, dts: none, pts: 0:00:01.250000000, duration: 0:00:00.020000000, offset: 0, offset_end:  960, flags: 00000040 discont , meta: none) 0x55d5e643e5a0
             /GstPipeline:pipeline0/GstIdentity:identity0: last-message = event   ******* (identity0:sink) E (type: segment (17934), )
             /GstPipeline:pipeline0/GstIdentity:identity0: last-message = chain   ******* (identity0:sink) (960 bytes, dts: none, pts: 1:02:03.000000500, duration: 0:00:00.010000000, offset: 960, offset_end:  1440, flags: 00000000 , meta: none) 0x55d5e643e6c0
             /GstPipeline:pipeline0/GstIdentity:identity0: last-message = chain   ******* (identity0:sink) (960 bytes, dts: none, pts: none, duration: none)
+            chain (-960 bytes, dts: none, pts: 0:00:01.000000000, duration: none)
+            chain (99999999999999999 bytes, dts: none, pts: 0:00:01.000000000, duration: none)
+            chain (960 bytes, dts: none, pts: 9223372036854775807:00:00.000000000, duration: none)
+            chain (960 bytes, dts: none, pts: 0:75:00.000000000, duration: none)
+            chain (960 bytes, dts: none, pts: 0:00:01.-00000001, duration: none)
             """
         #expect(LiveSinkTimeline.buffers(inLog: log) == [
             .init(ptsNanoseconds: 1_250_000_000, samples: 960),
