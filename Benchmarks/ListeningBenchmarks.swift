@@ -82,6 +82,8 @@ struct ListeningBenchmarks {
     enum Receiver: String, CaseIterable {
         case libopus = "libopus, every packet"
         case ours = "ours"
+        /// Ours starting from what a call before it on the same network learnt (another draw).
+        case oursSecondCall = "ours, second call"
         case oursNoStretching = "ours, no stretching"
         case oracle = "oracle@ours"
         case gstreamerAtOurs = "GStreamer latency=ours"
@@ -156,7 +158,14 @@ struct ListeningBenchmarks {
                     pcm: talk.samples, frameCount: talk.frames,
                     encoding: .init(bitsPerSecond: 24_000, complexity: 10, inbandFEC: lossPercent > 0, expectedLossPercent: lossPercent))
                 streams[lossPercent] = stream
-                let results = try Self.play(trace, stream: stream, tickMs: tickMs, arrivalsAtTicks: arrivalsAtTicks)
+                // The call before on the same network: another draw, played by ours to learn from.
+                var earlierGenerator = SeededGenerator(seed: 9_000 + 100 * UInt64(networkIndex) + drawn)
+                var earlierTrace = NetworkSimulator(profile: network.profile).trace(packetCount: talk.frames, using: &earlierGenerator)
+                if network.startBurstMs > 0 { earlierTrace = Self.burstingTheStart(of: earlierTrace, untilMs: network.startBurstMs) }
+                let learnt = try AdaptiveJitterBufferReplay.replay(
+                    earlierTrace, stream: stream, configuration: MediaConfiguration().jitterBuffer,
+                    tickSamples: OpusPacketStream.samplesPerFrame * tickMs / 20, arrivalsAtTicks: arrivalsAtTicks).learntDelays
+                let results = try Self.play(trace, stream: stream, tickMs: tickMs, arrivalsAtTicks: arrivalsAtTicks, learntDelays: learnt)
                 for (receiverIndex, playout) in results.enumerated() {
                     playouts[networkIndex][receiverIndex].append(playout)
                     try score(playout, network: network, networkIndex: networkIndex, receiverIndex: receiverIndex, seed: drawn)
@@ -207,10 +216,13 @@ struct ListeningBenchmarks {
     }
 
     /// Every receiver's playout of `trace`, in `Receiver` order.
-    static func play(_ trace: NetworkTrace, stream: OpusPacketStream, tickMs: Int, arrivalsAtTicks: Bool) throws -> [Playout] {
+    static func play(_ trace: NetworkTrace, stream: OpusPacketStream, tickMs: Int, arrivalsAtTicks: Bool,
+                     learntDelays: LearntDelays?) throws -> [Playout] {
         let everyPacket = NetworkTrace(packets: trace.packets.map { TracePacket(sequence: $0.sequence, sendMs: $0.sendMs, arrivalMs: $0.sendMs) })
         let libopus = Playout(pcm: try FixedDelayPlayout(everyPacket, stream: stream, delayMs: 0).pcm)
         let ours = try adaptive(trace, stream: stream, stretching: true, tickMs: tickMs, arrivalsAtTicks: arrivalsAtTicks)
+        let oursSecondCall = try adaptive(trace, stream: stream, stretching: true, tickMs: tickMs, arrivalsAtTicks: arrivalsAtTicks,
+                                          learntDelays: learntDelays)
         let oursNoStretching = try adaptive(trace, stream: stream, stretching: false, tickMs: tickMs, arrivalsAtTicks: arrivalsAtTicks)
         let fixed = try FixedDelayPlayout(trace, stream: stream, delayMs: ours.meanDelayMs.isFinite ? ours.meanDelayMs : 0)
         let received = trace.packets.filter { $0.arrivalMs != nil }
@@ -219,14 +231,15 @@ struct ListeningBenchmarks {
                              lateLoss: received.isEmpty ? 0 : Double(late) / Double(received.count),
                              concealed: Double(fixed.concealedPackets + fixed.fecRecoveredPackets) / Double(max(1, trace.packets.count)),
                              stretched: 0)
-        return [libopus, ours, oursNoStretching, oracle]
+        return [libopus, ours, oursSecondCall, oursNoStretching, oracle]
     }
 
     /// The call's jitter buffer on `trace`, recorded.
     static func adaptive(_ trace: NetworkTrace, stream: OpusPacketStream, stretching: Bool, tickMs: Int,
-                         arrivalsAtTicks: Bool) throws -> Playout {
+                         arrivalsAtTicks: Bool, learntDelays: LearntDelays? = nil) throws -> Playout {
         var configuration = MediaConfiguration().jitterBuffer
         configuration.allowsTimeStretching = stretching
+        configuration.learntDelays = learntDelays
         var pcm: [Int16] = []
         pcm.reserveCapacity(trace.packets.count * OpusPacketStream.samplesPerFrame + 200_000)
         let tickSamples = OpusPacketStream.samplesPerFrame * tickMs / 20
@@ -288,7 +301,7 @@ struct ListeningBenchmarks {
                                                baseline: nil, baselineValue: nil, ratio: nil), quiet: true)
                 }
             }
-            for (receiver, baseline) in [(Receiver.ours, Receiver.libopus), (.ours, .oracle), (.oursNoStretching, .oracle),
+            for (receiver, baseline) in [(Receiver.ours, Receiver.libopus), (.ours, .oracle), (.oursSecondCall, .oracle), (.oursNoStretching, .oracle),
                                          (.ours, .gstreamerAtOurs), (.ours, .gstreamerSameDelay), (.ours, .gstreamerDefault)] {
                 guard let value = pesq[receiver], let baselineValue = pesq[baseline] else { continue }
                 report.add(BenchmarkFigure(group: Self.group, name: "\(network.name) \(receiver.rawValue) PESQ-WB", value: value,

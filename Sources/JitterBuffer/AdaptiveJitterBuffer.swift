@@ -115,6 +115,11 @@ public final class AdaptiveJitterBuffer {
     /// When playout last gave up a missing packet (receiver's clock, ms; nil: never). Kept
     /// across stream restarts: the network has not changed.
     private var lastLossMs: Double?
+    /// The path lost packets recently as the call before knew it (`LearntDelays.lossWasRecent`):
+    /// the first tick books a loss, so the loss margin holds from the start.
+    private var startsAfterLoss = false
+    /// The receiver's clock at the latest tick (ms).
+    private var lastTickMs = 0.0
 
     /// Creates a buffer and its decoders (mono): the configuration's codec, or one per payload
     /// type of `payloadTypes`.
@@ -136,6 +141,7 @@ public final class AdaptiveJitterBuffer {
         }
         guard (2...65_536).contains(configuration.capacityPackets) else { throw .invalidCapacity(configuration.capacityPackets) }
         guard configuration.delayPricing.isValid else { throw .invalidDelayPricing(configuration.delayPricing) }
+        if let learnt = configuration.learntDelays, !learnt.isValid { throw .invalidLearntDelays }
         decoders = PayloadDecoders(try Self.prepareDecoders(for: configuration, reusing: nil))
         self.configuration = configuration
         clockRate = Int64(configuration.codec.rtpClockRate)
@@ -159,6 +165,13 @@ public final class AdaptiveJitterBuffer {
         decoded.initialize(repeating: 0)
         targetDelayMs = Double(configuration.initialDelayMs)
         probationJump = Int64(max(configuration.maximumDelayMs / configuration.frameDurationMs, 3))
+        if let learnt = configuration.learntDelays {
+            // A learnt start raises the initial delay at once; it lowers it only as the
+            // estimate would (from `packetsBeforeEstimate` packets on).
+            estimator.start(from: learnt)
+            targetDelayMs = initialDelayOrEstimate
+            startsAfterLoss = learnt.lossWasRecent
+        }
     }
 
     deinit { decoded.deallocate() }
@@ -294,10 +307,9 @@ public final class AdaptiveJitterBuffer {
         // the target up at the spike's height for seconds afterwards.
         let isSpike = isPlaying && !state.isInDTX && Double(state.waitedSamples) >= Self.spikeWaitMs * samplesPerMs
         estimator.add(arrivalMs: arrivalTimeMs, mediaTimeMs: Double(timestamp) / samplesPerMs, updatesHistogram: !isSpike)
-        if estimator.packetCount >= Self.packetsBeforeRaisingTarget {
+        if estimator.packetsSeen >= Self.packetsBeforeRaisingTarget {
             // Until the estimate has `packetsBeforeEstimate` packets it only raises the initial delay.
-            let lowest = estimator.packetCount >= Self.packetsBeforeEstimate ? configuration.minimumDelayMs : configuration.initialDelayMs
-            targetDelayMs = min(max(estimator.targetDelayMs, Double(lowest)), Double(configuration.maximumDelayMs))
+            targetDelayMs = estimator.packetsSeen >= Self.packetsBeforeEstimate ? clampedEstimate : initialDelayOrEstimate
         }
 
         if isPlaying && (sequence < state.nextSequence || timestamp < state.nextTimestamp) {
@@ -328,6 +340,24 @@ public final class AdaptiveJitterBuffer {
         case .collision, .tooLarge:
             statistics.packetsDiscarded += 1
         }
+    }
+
+    /// The estimator's target within the configuration's minimum and maximum delay.
+    private var clampedEstimate: Double {
+        min(max(estimator.targetDelayMs, Double(configuration.minimumDelayMs)), Double(configuration.maximumDelayMs))
+    }
+
+    /// The estimator's target, but no lower than the initial delay (nor above the maximum).
+    private var initialDelayOrEstimate: Double {
+        min(max(estimator.targetDelayMs, Double(configuration.initialDelayMs)), Double(configuration.maximumDelayMs))
+    }
+
+    /// What this buffer has learnt of the path so far (nil before any packet): give it to the
+    /// next call on the same path (`JitterBufferConfiguration.learntDelays`). It allocates
+    /// (an array of about 500 numbers): read it at the call's end, not on the playout thread's
+    /// per-tick path.
+    public var learntDelays: LearntDelays? {
+        estimator.learntDelays(lossWasRecent: startsAfterLoss || lastLossMs.map { lastTickMs - $0 < DecisionLogic.lossMemoryMs } ?? false)
     }
 
     private func beginStream(sequence: Int64, timestamp: Int64, rtpTimestamp: UInt32) {
@@ -401,6 +431,11 @@ public final class AdaptiveJitterBuffer {
     /// The audio is the same as `nextFrame`'s, only cut finer; `nowMs` as for `nextFrame`.
     public func nextSamples(into pcm: UnsafeMutableBufferPointer<Int16>, nowMs: Double) -> PlayoutEvent {
         precondition((1...samplesPerFrame).contains(pcm.count), "nextSamples: pcm must hold 1 to samplesPerFrame samples")
+        lastTickMs = nowMs
+        if startsAfterLoss {
+            startsAfterLoss = false
+            lastLossMs = nowMs
+        }
         if !isPlaying {
             if store.count > 0 && isStarted
                 && decisionLogic.startsPlayout(nextTimestamp: state.nextTimestamp, nowMs: nowMs,

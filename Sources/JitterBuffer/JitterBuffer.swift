@@ -6,6 +6,7 @@
 ///
 /// - `AdaptiveJitterBuffer`: `insert` packets as they arrive, `nextFrame` once per tick.
 /// - `JitterBufferConfiguration` / `JitterBufferError`: settings and why they were refused.
+/// - `LearntDelays`: what a call learnt of its path, for the next call on it to start from.
 /// - `LatePacketPolicy`: FEC first, or wait for an overtaken packet's own payload.
 /// - `PlayoutEvent` / `PlayoutKind`: what each tick played.
 /// - `JitterBufferStatistics`: W3C WebRTC-style counters.

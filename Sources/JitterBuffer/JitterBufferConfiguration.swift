@@ -30,6 +30,11 @@ public struct JitterBufferConfiguration: Sendable, Equatable {
     /// listening` C, 40 ms jitter +0.10, D–F +0.04 to +0.05, the rest ±0.01; 20 and 40 lost
     /// 0.1–0.4 on A–C).
     public var initialDelayMs = 100
+    /// What a call on the same path learnt (`AdaptiveJitterBuffer.learntDelays`), to start
+    /// from: a target above `initialDelayMs` holds from the first packet; one below it is
+    /// reached as the buffer's own estimate would be (from 50 packets on). nil (the default):
+    /// the buffer learns the path from its own packets.
+    public var learntDelays: LearntDelays?
     /// Packets the store holds; a packet further ahead than this flushes the store.
     public var capacityPackets = 256
     /// What to do when the packet due next is missing but later ones are stored.

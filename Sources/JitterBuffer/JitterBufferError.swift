@@ -23,6 +23,10 @@ public enum JitterBufferError: Error, Equatable, Sendable {
     /// `delayPricing` is out of range: its delay outside the buffer not within 0…10 000 ms, or
     /// its codec's Ie,WB not within 0…128 or Bpl,WB not within 1…1 000 (or any not finite).
     case invalidDelayPricing(PlayoutDelayPricing)
+    /// `learntDelays` cannot be started from: its bucket width is not the estimator's 2 ms, it
+    /// holds no bucket or more than `LearntDelays.maximumBucketCount`, or a weight is negative
+    /// or not finite, or they sum to zero.
+    case invalidLearntDelays
     /// The codec's decoder could not be created.
     case decoderCreationFailed(AudioCodecError)
 }

@@ -49,8 +49,10 @@ final class RelativeDelayEstimator {
     private let windowOffsets: UnsafeMutableBufferPointer<Double>
     private var windowNext = 0
     private var windowCount = 0
-    /// Packets seen since the last reset.
+    /// Packets' worth of history in the histogram: those seen, plus what a learnt start stands for.
     private(set) var packetCount = 0
+    /// Packets this estimator has seen itself (a learnt start does not count).
+    private(set) var packetsSeen = 0
     /// Smallest arrival-minus-media-time offset in the window: the fastest recent packet, in ms.
     private(set) var minimumOffsetMs = 0.0
     /// The target delay in ms, updated by every packet that enters the histogram: the least
@@ -85,6 +87,36 @@ final class RelativeDelayEstimator {
         windowOffsets.deallocate()
     }
 
+    /// Packets' worth of history a learnt distribution stands for (`start(from:)`): the
+    /// histogram's memory once warmed up, `1 / (1 − forgetFactor)`, so the first packets of a
+    /// call that starts from it weigh as they would in the middle of one.
+    static let learntPacketCount = 1_000
+
+    /// Starts from `learnt` (valid: `LearntDelays.isValid`) as if a call on the same path had
+    /// just gone on: the histogram takes its shares (beyond the last bucket folded into it) and
+    /// the target follows at once. Allocates nothing.
+    func start(from learnt: LearntDelays) {
+        var total = 0.0
+        for weight in learnt.weights { total += weight }
+        histogram.update(repeating: 0)
+        for (index, weight) in learnt.weights.enumerated() {
+            histogram[min(index, histogram.count - 1)] += weight / total
+        }
+        packetCount = Self.learntPacketCount
+        chosenDelayMs = nil
+        updateTarget()
+    }
+
+    /// The distribution learnt so far (nil before any packet), on a path that lost a packet
+    /// recently or not. Allocates its array.
+    func learntDelays(lossWasRecent: Bool) -> LearntDelays? {
+        guard packetCount > 0 else { return nil }
+        var total = 0.0
+        for value in histogram { total += value }
+        guard total > 0 else { return nil }
+        return LearntDelays(bucketMs: Self.bucketMs, weights: histogram.map { $0 / total }, lossWasRecent: lossWasRecent)
+    }
+
     /// Forgets the arrival window (a new stream: its media clock has another origin). The
     /// histogram is kept: the network has not changed.
     func restartStream() {
@@ -112,6 +144,7 @@ final class RelativeDelayEstimator {
         let relative = max(0, offset - minimum)
         let bucket = min(histogram.count - 1, Int(relative / Self.bucketMs))
         packetCount += 1
+        packetsSeen += 1
         // Start as a plain average and settle to the forget factor (as NetEq's start weight does).
         let forget = min(Self.forgetFactor, 1 - 1 / Double(packetCount))
         for index in 0..<histogram.count { histogram[index] *= forget }

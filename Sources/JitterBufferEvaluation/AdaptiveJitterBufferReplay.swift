@@ -77,6 +77,7 @@ public enum AdaptiveJitterBufferReplay {
             tick += 1
         }
         run.ticks = tick
+        run.learntDelays = buffer.learntDelays
         return run
     }
 }

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import JitterBuffer
 import NetworkSimulation
 
 /// What one jitter buffer did with one trace: when each packet started playing, and how many
@@ -20,6 +21,8 @@ public struct PlayoutRun: Sendable {
     public var ticks = 0
     /// Wall time spent inside the buffer (and its decoder) over all ticks, in ns.
     public var elapsedNanoseconds = 0.0
+    /// What the buffer had learnt of the path at the end (ours only; nil if it saw no packet).
+    public var learntDelays: LearntDelays?
 
     private var firstPlayTick: Int? = nil
     private var concealedSinceLastPlay = 0

@@ -8,9 +8,10 @@ import RTP
 @Suite struct StartUpTargetTests {
     typealias F = StreamFixture
 
-    /// The default buffer's target after each of `deliveries` is inserted, in arrival order.
-    static func targets(after deliveries: [F.Delivery]) throws -> [Double] {
-        let buffer = try AdaptiveJitterBuffer(configuration: JitterBufferConfiguration())
+    /// The target of a buffer of `configuration` (the default) after each of `deliveries` is
+    /// inserted, in arrival order.
+    static func targets(after deliveries: [F.Delivery], configuration: JitterBufferConfiguration = JitterBufferConfiguration()) throws -> [Double] {
+        let buffer = try AdaptiveJitterBuffer(configuration: configuration)
         return deliveries.sorted { $0.arrivalMs < $1.arrivalMs }.map { delivery in
             delivery.bytes.withUnsafeBytes { raw in
                 if let view = try? RTPPacketView(raw) { buffer.insert(view, arrivalTimeMs: delivery.arrivalMs) }
