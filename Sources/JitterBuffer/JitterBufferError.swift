@@ -25,7 +25,7 @@ public enum JitterBufferError: Error, Equatable, Sendable {
     case invalidDelayPricing(PlayoutDelayPricing)
     /// `learntDelays` cannot be started from: its bucket width is not the estimator's 2 ms, it
     /// holds no bucket or more than `LearntDelays.maximumBucketCount`, or a weight is negative
-    /// or not finite, or they sum to zero.
+    /// or not finite, or their sum is zero or not finite.
     case invalidLearntDelays
     /// The codec's decoder could not be created.
     case decoderCreationFailed(AudioCodecError)
