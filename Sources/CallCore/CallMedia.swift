@@ -115,6 +115,8 @@ public final class CallMedia: @unchecked Sendable {
     private let playoutCounters = PublishedValue(InboundPlayout())
     private let uplinkCounters = PublishedValue(UplinkCounters())
     private let networkCounters = PublishedValue(NetworkCounters())
+    /// What the jitter buffer has learnt of the path, as the audio side last copied it.
+    private let learntDelaysPublication: LearntDelaysPublication
 
     /// A call sending with `sendingKey` and receiving with the peer's `receivingKey` (SRTP,
     /// SDES-negotiated), or plain RTP when both are nil.
@@ -190,6 +192,7 @@ public final class CallMedia: @unchecked Sendable {
         let audioEvents = SPSCQueue<CallMediaEventRecord>(minimumCapacity: 64, filler: .remoteMediaResumed)
         let networkEvents = SPSCQueue<CallMediaEventRecord>(minimumCapacity: 16, filler: .remoteMediaResumed)
         inbound = try InboundStream(configuration: configuration, events: audioEvents.producer)
+        learntDelaysPublication = inbound.learntDelays
         switching = Locked(CodecSwitchState(configuration: configuration, encoder: uplink.currentEncoder, decoders: inbound.currentDecoders))
         self.networkEvents = networkEvents.producer
         eventConsumers = Locked(EventConsumers(network: networkEvents.consumer, audio: audioEvents.consumer))
@@ -816,6 +819,16 @@ public final class CallMedia: @unchecked Sendable {
             result.quality = CallQualityEstimate(inputs: inputs, roundTripTimeSeconds: network.remoteInbound.roundTripTime)
         }
         return result
+    }
+
+    /// What this call's jitter buffer has learnt of its network path, as of at most a second of
+    /// playout ago (nil before the first packets were played): keep it with the path (the
+    /// network, the peer) and give it to the next call on it
+    /// (`MediaConfiguration.jitterBuffer.learntDelays`), which then starts at the delay the
+    /// path needs instead of learning it during its first words. Any thread, during the call
+    /// or after it ends; allocates the value.
+    public var learntDelays: LearntDelays? {
+        learntDelaysPublication.learntDelays
     }
 
     /// Hands every pending event to `body`, oldest first per side (the network side's and the

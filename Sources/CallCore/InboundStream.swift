@@ -14,6 +14,11 @@ import RTP
 final class InboundStream {
     private var configuration: MediaConfiguration
     private let jitterBuffer: AdaptiveJitterBuffer
+    /// What the jitter buffer has learnt of the path, copied for other threads about once a
+    /// second of playout (`LearntDelaysPublication.intervalMs`).
+    let learntDelays: LearntDelaysPublication
+    /// Playout time at which the next copy is due.
+    private var learntDelaysDueMs = -Double.infinity
     private let events: SPSCProducer<CallMediaEventRecord>
     private var counters = InboundRTPStatistics()
     /// Events the queue had no room for.
@@ -39,6 +44,7 @@ final class InboundStream {
         } catch {
             throw .jitterBuffer(error)
         }
+        learntDelays = LearntDelaysPublication(capacity: jitterBuffer.learntDelaysCapacity)
         level = AudioLevelMeter(sampleRate: configuration.sampleRate)
     }
 
@@ -100,6 +106,10 @@ final class InboundStream {
             jitterBuffer.resynchronize()
         }
         _ = jitterBuffer.nextSamples(into: frame, nowMs: nowMs)
+        // A copy skipped because a reader held the lock is retried on the next frame.
+        if nowMs >= learntDelaysDueMs, learntDelays.publishIfAvailable(from: jitterBuffer) {
+            learntDelaysDueMs = nowMs + LearntDelaysPublication.intervalMs
+        }
         level.measure(UnsafeBufferPointer(frame))
         watchForSilence(nowMs: nowMs)
     }

@@ -357,7 +357,24 @@ public final class AdaptiveJitterBuffer {
     /// (an array of about 500 numbers): read it at the call's end, not on the playout thread's
     /// per-tick path.
     public var learntDelays: LearntDelays? {
-        estimator.learntDelays(lossWasRecent: startsAfterLoss || lastLossMs.map { lastTickMs - $0 < DecisionLogic.lossMemoryMs } ?? false)
+        let weights = UnsafeMutableBufferPointer<Double>.allocate(capacity: learntDelaysCapacity)
+        defer { weights.deallocate() }
+        let copied = copyLearntDelays(into: weights)
+        return LearntDelays(normalizing: UnsafeBufferPointer(rebasing: weights[..<copied.weightCount]),
+                            lossWasRecent: copied.lossWasRecent)
+    }
+
+    /// The most weights `copyLearntDelays(into:)` writes: the estimator's buckets up to the
+    /// maximum delay.
+    package var learntDelaysCapacity: Int { estimator.histogramCount }
+
+    /// Copies what this buffer has learnt of the path into the start of `weights` (at least
+    /// `learntDelaysCapacity` long, not normalized; no weights before any packet), for the
+    /// engine to publish from the playout thread and build `LearntDelays` from on another one
+    /// (`LearntDelays(normalizing:lossWasRecent:)`). Allocates nothing.
+    package func copyLearntDelays(into weights: UnsafeMutableBufferPointer<Double>) -> (weightCount: Int, lossWasRecent: Bool) {
+        (estimator.copyHistogram(into: weights),
+         startsAfterLoss || lastLossMs.map { lastTickMs - $0 < DecisionLogic.lossMemoryMs } ?? false)
     }
 
     private func beginStream(sequence: Int64, timestamp: Int64, rtpTimestamp: UInt32) {

@@ -33,6 +33,16 @@ public struct LearntDelays: Sendable, Equatable, Codable {
         self.lossWasRecent = lossWasRecent
     }
 
+    /// The distribution of `weights` (the estimator's buckets, in any scale) normalized to sum
+    /// to 1, on a path that lost a packet recently or not; nil when there is no weight (nothing
+    /// learnt yet) or their sum is not finite. Allocates its array.
+    package init?(normalizing weights: UnsafeBufferPointer<Double>, lossWasRecent: Bool) {
+        var total = 0.0
+        for weight in weights { total += weight }
+        guard total > 0, total.isFinite else { return nil }
+        self.init(bucketMs: RelativeDelayEstimator.bucketMs, weights: weights.map { $0 / total }, lossWasRecent: lossWasRecent)
+    }
+
     /// Most buckets a distribution may hold: 10 s of delay, the most a buffer may keep.
     public static let maximumBucketCount = 5_002
 

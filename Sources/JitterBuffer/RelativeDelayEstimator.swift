@@ -107,14 +107,16 @@ final class RelativeDelayEstimator {
         updateTarget()
     }
 
-    /// The distribution learnt so far (nil before any packet), on a path that lost a packet
-    /// recently or not. Allocates its array.
-    func learntDelays(lossWasRecent: Bool) -> LearntDelays? {
-        guard packetCount > 0 else { return nil }
-        var total = 0.0
-        for value in histogram { total += value }
-        guard total > 0 else { return nil }
-        return LearntDelays(bucketMs: Self.bucketMs, weights: histogram.map { $0 / total }, lossWasRecent: lossWasRecent)
+    /// Buckets of the histogram: the most `copyHistogram(into:)` writes.
+    var histogramCount: Int { histogram.count }
+
+    /// Copies the histogram learnt so far into the start of `weights` (at least
+    /// `histogramCount` long) and returns how many buckets it wrote: 0 before any packet.
+    /// Allocates nothing.
+    func copyHistogram(into weights: UnsafeMutableBufferPointer<Double>) -> Int {
+        guard packetCount > 0 else { return 0 }
+        _ = weights.update(fromContentsOf: histogram)
+        return histogram.count
     }
 
     /// Forgets the arrival window (a new stream: its media clock has another origin). The

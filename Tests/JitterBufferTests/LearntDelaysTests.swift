@@ -3,6 +3,7 @@ import Foundation
 import Testing
 import JitterBuffer
 import RTP
+import TestSupport
 
 /// A call that starts from what the call before it on the same path learnt
 /// (`JitterBufferConfiguration.learntDelays`).
@@ -72,6 +73,24 @@ import RTP
         // And nothing it played was late: every packet of the slow path arrived in time.
         #expect(second.statistics.packetsDiscarded == 0)
         #expect(fresh.statistics.packetsDiscarded > 0)
+    }
+
+    /// The engine's way to read what was learnt: the playout thread copies it into storage
+    /// made beforehand, allocating nothing, and another thread builds the value from the copy:
+    /// the same value `learntDelays` gives.
+    @Test func copyingWhatWasLearntAllocatesNothingAndGivesTheSameValue() throws {
+        let buffer = try Self.buffer(learnt: nil)
+        let weights = UnsafeMutableBufferPointer<Double>.allocate(capacity: buffer.learntDelaysCapacity)
+        defer { weights.deallocate() }
+        #expect(buffer.copyLearntDelays(into: weights).weightCount == 0)  // nothing learnt yet
+        #expect(LearntDelays(normalizing: UnsafeBufferPointer(rebasing: weights[..<0]), lossWasRecent: false) == nil)
+        Self.play(Self.slowPath(count: 200), into: buffer)
+        let (copied, allocations) = AllocationCounter.measure { buffer.copyLearntDelays(into: weights) }
+        #expect(allocations == 0)
+        #expect(copied.weightCount == buffer.learntDelaysCapacity)
+        let rebuilt = LearntDelays(normalizing: UnsafeBufferPointer(rebasing: weights[..<copied.weightCount]), lossWasRecent: copied.lossWasRecent)
+        #expect(rebuilt != nil)
+        #expect(rebuilt == buffer.learntDelays)
     }
 
     @Test func aCleanPathLearntLowersTheInitialDelayOnlyAsTheEstimateWould() throws {

@@ -111,6 +111,9 @@ import TestSupport
             }
             #expect(allocations == 0)
             #expect(sendingAllocations == 0, "RTCP reports are written in place")
+            // The audio sides copied what their jitter buffers learnt once a second (200 times
+            // in the measured frames), in place.
+            #expect(alice.learntDelays != nil && bob.learntDelays != nil)
             #expect(alice.statistics.outbound.targetBitrate == 18_000, "the last bitrate set was applied")
             #expect(bob.statistics.outbound.targetBitrate == 16_000)
             #expect(alice.statistics.transport.rtcpPacketsSent > 30, "RTCP ran alongside")
