@@ -129,6 +129,7 @@ let package = Package(
             dependencies: [
                 "MediaEngine", "MediaBasics", "LatencyEvaluation", "SRTP", "AudioDevices", "AudioProcessing", "AudioDevicesTesting", "NetworkSimulation",
                 "EchoEvaluation", "AudioSession", "Calls", "PushRegistry", "SessionDescription", "CallNegotiation", "Transport", "Opus", "Locking",
+                "JitterBuffer",
             ]
         ),
         // The example softphone (Examples/, a package of its own depending on VoiceEngineKit as an

@@ -48,7 +48,7 @@ public struct LearntDelays: Sendable, Equatable, Codable {
 
     /// Whether a buffer can start from it: `bucketMs` the estimator's, 1 to
     /// `maximumBucketCount` buckets, every weight finite and non-negative, their sum positive.
-    var isValid: Bool {
+    package var isValid: Bool {
         guard bucketMs == RelativeDelayEstimator.bucketMs, (1...Self.maximumBucketCount).contains(weights.count) else { return false }
         var total = 0.0
         for weight in weights {

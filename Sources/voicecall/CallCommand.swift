@@ -14,6 +14,7 @@ enum CallCommand {
                               [--sdp FILE|- [--answer-out FILE|-] | --offer-out FILE|- --answer-in FILE|-]
                               [--dtls] \(RealCallICEOptions.synopsis)
                               [--codec NAME] [--seconds N] [--bitrate BPS] [--ptime MS] [--ssrc N] [--give-up S]
+                              [--learnt-delays FILE]
           Without --sdp we offer: the offer goes to --offer-out (default standard output) and the
           answer is read from --answer-in (default standard input: paste it, then an empty line;
           a file is waited for up to 10 minutes). With --sdp we answer that offer: the answer goes
@@ -49,6 +50,10 @@ enum CallCommand {
           --give-up      fail (exit 6) when nothing authenticates within this many seconds, or the
                          peer's host refuses every packet that long (default 10); with --dtls the
                          handshake must complete within it (at most 120 s), and media counts from there
+          --learnt-delays FILE  start the jitter buffer from what the last call on this path learnt
+                         of its delays (JSON, from an earlier run with this option; a missing
+                         FILE: nothing learnt yet), and write what this call learnt there at its
+                         end: a slow or jittery path then plays at its delay from the first words
 
         two terminals on one machine:
           A$ voicecall call --listen 127.0.0.1:40000 --device default --offer-out offer.sdp --answer-in answer.sdp
@@ -120,6 +125,7 @@ enum CallCommand {
             try plan.recording?.finish(keepingSamples: outcome.recordingFrames * media.samplesPerFrame)
             RealCallSetup.say("call", "wrote \(output)")
         }
+        if let path = options.learntDelays { try LearntDelaysFile.write(media.learntDelays, to: path) }
         RealCallSetup.report("call", outcome, received: true, sent: true)
         if let failure = outcome.failure { throw failure }
     }

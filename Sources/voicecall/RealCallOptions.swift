@@ -61,6 +61,9 @@ struct RealCallOptions: Equatable {
     /// `--give-up SECONDS`: how long refusals (or, when we expect media, silence) last
     /// before the peer counts as unreachable.
     var giveUpSeconds = 10.0
+    /// `--learnt-delays FILE` (receive, call): what the last call on the path learnt, read at
+    /// the start and written at the end (`LearntDelaysFile`).
+    var learntDelays: String?
 
     /// Parses `arguments` for `role`, consuming all of them.
     ///
@@ -97,6 +100,7 @@ struct RealCallOptions: Equatable {
             if role != .send {
                 options.output = try arguments.value("--output")
                 options.seconds = try arguments.seconds("--seconds", upTo: 36_000)
+                options.learntDelays = try arguments.value("--learnt-delays")
             }
             options.sdp = try arguments.value("--sdp")
             options.answerOut = try arguments.value("--answer-out") ?? options.answerOut

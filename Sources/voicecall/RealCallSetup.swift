@@ -83,6 +83,7 @@ enum RealCallSetup {
         configuration.minimumBitrate = min(configuration.minimumBitrate, options.bitrate)
         configuration.frameDurationMs = options.ptime
         if let profile { configuration.srtpProfile = profile }
+        configuration.jitterBuffer.learntDelays = try options.learntDelays.flatMap { path throws(RealCallFailure) in try LearntDelaysFile.read(path) }
         do {
             try configuration.validate()
         } catch {

@@ -14,6 +14,7 @@ enum ReceiveCommand {
                                   | --offer-out FILE|- [--answer-in FILE|-]) [--dtls]
                                  \(RealCallICEOptions.synopsis)
                                  [--codec NAME] [--payload-type N] [--seconds N] [--give-up S]
+                                 [--learnt-delays FILE]
           Receives SRTP (Opus, or the codec --codec or the SDP names) on HOST:PORT and writes the audio to OUT.wav (48 kHz mono) from the
           first packet that authenticates until the sender stops for 2 s, --seconds pass, or Ctrl-C.
           RTCP receiver reports (loss, jitter, SRTCP) go back to where the sender's packets come from.
@@ -47,6 +48,10 @@ enum ReceiveCommand {
           --give-up      fail (exit 6) when nothing authenticates within this many seconds (default 10);
                          with --dtls the handshake must complete within it (at most 120 s), and
                          media counts from there
+          --learnt-delays FILE  start the jitter buffer from what the last call on this path learnt
+                         of its delays (JSON, from an earlier run with this option; a missing
+                         FILE: nothing learnt yet), and write what this call learnt there at its
+                         end: a slow or jittery path then plays at its delay from the first words
           Keys are never printed, except in the SDP meant for the peer.
 
         """ + RealCallFailure.exitStatusHelp
@@ -105,6 +110,7 @@ enum ReceiveCommand {
         let loop = try RealCallSetup.loop(media, agent: agent, socket: socket, remote: nil, plan: plan, handshake: handshake)
         let outcome = try loop.run { RealCallSetup.interrupted.load(ordering: .relaxed) }
         try plan.recording?.finish(keepingSamples: outcome.recordingFrames * media.samplesPerFrame)
+        if let path = options.learntDelays { try LearntDelaysFile.write(media.learntDelays, to: path) }
         RealCallSetup.report("receive", outcome, received: true, sent: false)
         RealCallSetup.say("receive", "wrote \(output)")
         if let failure = outcome.failure { throw failure }

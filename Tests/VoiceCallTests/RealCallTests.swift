@@ -18,9 +18,10 @@ import Transport
         // initial interval, randomized), and the sender must still be there to take it.
         let (input, reference) = try RealCallSupport.speech(seconds: 4, from: 1, in: directory)
         let output = directory.appendingPathComponent("out.wav")
+        let learnt = directory.appendingPathComponent("path.json")
         let crypto = "AES_CM_128_HMAC_SHA1_80 inline:" + RealCallSupport.base64(RealCallSupport.keyAndSalt(seed: 15))
         let receiver = try BackgroundProcess(voicecall, ["receive", "--listen", "127.0.0.1:0", "--crypto", crypto,
-                                                         "--output", output.path, "--give-up", "60"])
+                                                         "--output", output.path, "--give-up", "60", "--learnt-delays", learnt.path])
         let port = try RealCallSupport.listeningPort(of: receiver)
         let sender = try BackgroundProcess(voicecall, ["send", "--to", "127.0.0.1:\(port)", "--crypto", crypto, "--input", input.path])
         let sent = sender.wait(timeoutSeconds: 15)
@@ -36,6 +37,8 @@ import Transport
         // learns its loss and jitter (its FEC and bitrate plans depend on them).
         #expect(received.standardError.contains(/sent [1-9][0-9]* RTCP reports to the sender/), "\(received.standardError)")
         #expect(sent.standardError.contains("the receiver reported 0 packets lost"), "\(sent.standardError)")
+        // What the receiver's jitter buffer learnt of the path, kept for the next call on it.
+        #expect(try LearntDelaysFile.read(learnt.path) != nil)
     }
 
     /// Two `voicecall call` processes, the offer and answer passed through files: each records
