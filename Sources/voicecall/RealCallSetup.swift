@@ -177,6 +177,12 @@ enum RealCallSetup {
                 + (statistics.inbound.packetsFromCompetingSource > 0
                     ? "; \(statistics.inbound.packetsFromCompetingSource) packets of a parallel stream refused" : "")
                 + (outcome.wakeUpsAtReadLimit > 0 ? "; flooded (\(outcome.wakeUpsAtReadLimit) wake-ups read \(RealTimeMediaLoop.maximumDatagramsPerWakeUp) datagrams)" : ""))
+            if inbound.jitterBufferEmittedCount > 0 {
+                // How late the listener heard the packets, and how many came too late to play.
+                // (Concealment is not told: it counts the silence after the sender stops too.)
+                say(command, String(format: "played at a mean jitter-buffer delay of %.0f ms, %d packets too late",
+                                    inbound.jitterBufferDelay / Double(inbound.jitterBufferEmittedCount) * 1_000, inbound.packetsDiscarded))
+            }
         }
     }
 }

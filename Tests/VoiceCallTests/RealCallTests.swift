@@ -37,6 +37,11 @@ import Transport
         // learns its loss and jitter (its FEC and bitrate plans depend on them).
         #expect(received.standardError.contains(/sent [1-9][0-9]* RTCP reports to the sender/), "\(received.standardError)")
         #expect(sent.standardError.contains("the receiver reported 0 packets lost"), "\(sent.standardError)")
+        // How late the listener heard it, in the receiver's report (its value depends on the
+        // machine's scheduling: only that it is a delay the buffer can keep).
+        let played = try #require(received.standardError.firstMatch(of: /played at a mean jitter-buffer delay of ([0-9]+) ms, ([0-9]+) packets too late/),
+                                  "\(received.standardError)")
+        #expect((1...1_000).contains(Int(played.1)!), "\(played.0)")
         // What the receiver's jitter buffer learnt of the path, kept for the next call on it.
         #expect(try LearntDelaysFile.read(learnt.path) != nil)
     }
