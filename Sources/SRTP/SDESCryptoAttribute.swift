@@ -62,10 +62,17 @@ public struct SDESCryptoAttribute: Sendable, Equatable, CustomStringConvertible,
     /// Parses an attribute in any of the forms `a=crypto:<value>`, `crypto:<value>` or the bare
     /// `<value>`; surrounding whitespace (including a trailing CR) is ignored.
     ///
+    /// Whitespace is trimmed and fields are split on Unicode scalars, not characters: a space
+    /// or tab followed by a combining mark is one character, so a split by characters read
+    /// `a\t\u{FBA}b` as two session parameters and the line written back (`a \u{FBA}b`) as
+    /// one (found by the `sdes` fuzz target).
+    ///
     /// - Throws: an `SDESError` naming the first field that is wrong.
     public init(parsing line: String) throws(SDESError) {
-        var text = Substring(line).drop(while: \.isWhitespace)
-        while let last = text.last, last.isWhitespace { text = text.dropLast() }
+        var scalars = Substring(line).unicodeScalars[...]
+        while let first = scalars.first, first.properties.isWhitespace { scalars = scalars.dropFirst() }
+        while let last = scalars.last, last.properties.isWhitespace { scalars = scalars.dropLast() }
+        var text = Substring(scalars)
         if text.hasPrefix("a=") { text = text.dropFirst(2) }
         if let colon = text.firstIndex(of: ":"), text[..<colon].allSatisfy({ $0.isLetter || $0 == "-" }) {
             // An attribute name precedes the value (the value itself starts with a digit).
@@ -76,7 +83,7 @@ public struct SDESCryptoAttribute: Sendable, Equatable, CustomStringConvertible,
 
         // Errors quote a field only when it cannot be key material (`SDESError.quoted`): a
         // line with a field missing or misplaced may carry the key anywhere.
-        let fields = text.split(whereSeparator: { $0 == " " || $0 == "\t" })
+        let fields = text.unicodeScalars.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(Substring.init)
         guard fields.count >= 1 else { throw .missingField("tag") }
         guard fields[0].count <= 9, fields[0].allSatisfy(\.isASCIIDigit), let tag = Int(fields[0]) else {
             throw .invalidTag(SDESError.quoted(fields[0], allowing: \.isASCIIDigit))

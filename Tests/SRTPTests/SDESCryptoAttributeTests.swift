@@ -68,6 +68,16 @@ import Testing
         #expect(attribute.attributeValue == value)
     }
 
+    /// Fields are split on scalars: a session parameter that starts with a combining mark
+    /// (after a tab, where it stands alone) is written back after a space, with which it would
+    /// form one character. Found by the `sdes` fuzz target: the line written back parsed as
+    /// another attribute. Trailing and leading whitespace is trimmed by scalars too.
+    @Test(arguments: ["a\t\u{0FBA}b", "a \u{0301}", "\u{0301}x", "x\u{00A0}\u{0301}"])
+    func sessionParametersStartingWithACombiningMarkRoundTrip(parameters: String) throws {
+        let attribute = try SDESCryptoAttribute(parsing: "a=crypto:1 AES_CM_128_HMAC_SHA1_80 inline:\(Self.base64) " + parameters)
+        #expect(try SDESCryptoAttribute(parsing: attribute.attributeLine) == attribute)
+    }
+
     /// Every profile: random keys formatted and parsed back, including the padded base64 of
     /// the 46-byte AES-256 key||salt and the 28-byte GCM one.
     @Test(arguments: SRTPProfile.allCases)

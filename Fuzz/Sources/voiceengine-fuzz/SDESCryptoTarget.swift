@@ -37,6 +37,9 @@ enum SDESCryptoTarget {
             "a=crypto:2 AES_CM_128_HMAC_SHA1_32 inline:NzB4d1BINUAvLEw6UzF3WSJ+PSdFcGdUJShpX1Zj\r",
             "crypto:7 AEAD_AES_256_GCM inline:MTIzNDU2Nzg5MDEyMzQ1Njc4OTAxMjM0NTY3ODkwMTIzNDU2Nzg5MDEyMzQ1Njc4OTA= KDR=1",
             "3 AES_256_CM_HMAC_SHA1_80 inline:MTIzNDU2Nzg5MDEyMzQ1Njc4OTAxMjM0NTY3ODkwMTIzNDU2Nzg5MDEyMzQ1Njc4OTAx|2^31",
+            // A session parameter starting with a combining mark after a tab: once split by
+            // characters, it did not survive being written back after a space.
+            "a=crypto:2 AES_CM_128_HMAC_SHA1_80 inline:WVNfX19zZW1jdGwgKCkgewkyMjA7fQp9CnVubGVz|200 a\t\u{0FBA}AES_C 1",
         ].map { Array($0.utf8) }
     }
 }
