@@ -41,7 +41,7 @@ final class AccelerateOperation {
             var periods = 1
             while written < count && periods < maximumPeriods {
                 for index in 0..<written { frame[index] = output[index] }
-                let shorter = stretcher.accelerate(UnsafeBufferPointer(rebasing: frame[0..<written]), into: output)
+                let shorter = stretcher.accelerate(UnsafeBufferPointer(rebasing: frame[0..<written]), into: output, continuing: true)
                 if shorter == written { break }
                 written = shorter
                 periods += 1

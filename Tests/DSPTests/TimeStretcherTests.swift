@@ -60,6 +60,38 @@ import TestSupport
         }
     }
 
+    /// A voice whose second harmonic is stronger than its fundamental (100 Hz, a 480-sample
+    /// period at 48 kHz) correlates at half its period too. In 20 ms frames the search sees the
+    /// whole period and a whole one goes; a 10 ms frame cannot hold two periods, and it used to
+    /// lose half of one (a jump in the waveform): now it is left alone, while a quiet 10 ms
+    /// frame still stretches. What is left of a 20 ms frame after one period went may lose
+    /// another (`continuing`, the jitter buffer's fast accelerate).
+    @Test func aFrameTooShortForTwoPeriodsStretchesOnlyWhenQuiet() {
+        let period = Self.sampleRate / 100
+        let voice = (0..<(4 * period)).map { n in
+            let phase = 2 * Double.pi * Double(n) / Double(period)
+            return Int16(3_000 * sin(phase) + 10_000 * sin(2 * phase))
+        }
+        let stretcher = TimeStretcher(sampleRate: Self.sampleRate, maximumFrameCount: Self.frameCount)
+        var out = [Int16](repeating: 0, count: Self.frameCount + stretcher.maximumPeriod)
+        func accelerate(_ samples: ArraySlice<Int16>, continuing: Bool = false) -> Int {
+            samples.withUnsafeBufferPointer { input in
+                out.withUnsafeMutableBufferPointer { stretcher.accelerate(input, into: $0, continuing: continuing) }
+            }
+        }
+        func expand(_ samples: ArraySlice<Int16>) -> Int {
+            samples.withUnsafeBufferPointer { input in out.withUnsafeMutableBufferPointer { stretcher.preemptiveExpand(input, into: $0) } }
+        }
+        // (The search reaches a sample under two periods: 479 of 480.)
+        #expect(((period - 1)...period).contains(2 * period - accelerate(voice[0..<(2 * period)])), "20 ms: one whole period removed")
+        #expect(((period - 1)...period).contains(expand(voice[0..<(2 * period)]) - 2 * period), "20 ms: one whole period inserted")
+        #expect(accelerate(voice[0..<period]) == period, "10 ms of voice: untouched")
+        #expect(expand(voice[0..<period]) == period, "10 ms of voice: untouched")
+        #expect(accelerate(voice[0..<(3 * period / 2)], continuing: true) < 3 * period / 2, "what is left of a frame may go on")
+        let quiet = [Int16](repeating: 0, count: period)
+        #expect(accelerate(quiet[...]) < period && expand(quiet[...]) > period, "10 ms of silence: stretched")
+    }
+
     @Test func noiseIsLeftAlone() {
         var generator = SeededGenerator(seed: 7)
         let noise = (0..<Self.frameCount * 10).map { _ in Int16.random(in: -8_000...8_000, using: &generator) }
