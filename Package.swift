@@ -183,7 +183,7 @@ let package = Package(
         .testTarget(name: "AudioProcessingTests", dependencies: ["AudioProcessing", "CSpeexDSP", "EchoEvaluation", "TestSupport"]),
         .testTarget(name: "EchoEvaluationTests", dependencies: ["EchoEvaluation", "TestSupport"]),
         .testTarget(name: "JitterBufferTests", dependencies: ["JitterBuffer", "CallQuality", "AudioCodecs", "JitterBufferEvaluation", "TestSupport"]),
-        .testTarget(name: "JitterBufferEvaluationTests", dependencies: ["JitterBufferEvaluation", "JitterBuffer", "NetworkSimulation", "TestSupport"]),
+        .testTarget(name: "JitterBufferEvaluationTests", dependencies: ["JitterBufferEvaluation", "JitterBuffer", "NetworkSimulation", "Opus", "RTP", "TestSupport"]),
         .testTarget(name: "AudioDevicesTests", dependencies: ["AudioDevices", "AudioDevicesTesting", "SystemErrors", "Locking", "TestSupport"]),
         .testTarget(name: "TransportTests", dependencies: ["Transport", "SystemErrors", "SRTP", "MediaEngineTesting", "TestSupport"]),
         .testTarget(name: "NetworkSimulationTests", dependencies: ["NetworkSimulation", "TestSupport"]),

@@ -12,11 +12,11 @@ import TestSupport
 ///
 /// The talk (Alice, Bob, Alice, Bob with a second of silence after each, 36 s) is encoded once
 /// per network as the sender would (24 kb/s, complexity 10, in-band FEC planned for the
-/// trace's loss when it has any). One seeded trace per network and seed decides each packet's
+/// trace's loss when it has any, 20 ms packets or `--ptime 10`). One seeded trace per network and seed decides each packet's
 /// fate. Then, per row:
 /// - **libopus**: every packet decoded in order, no network: the codec alone, the ceiling;
 /// - **ours**: the call's jitter buffer (`MediaConfiguration().jitterBuffer`, adaptive, one
-///   frame per 20 ms tick on the receiver's clock, or a device period per tick: `--tick-ms`);
+///   frame per tick on the receiver's clock, or a device period per tick: `--tick-ms`);
 /// - **ours, no stretching**: the same with time-stretching off (`allowsTimeStretching`);
 /// - **oracle@ours**: every packet played exactly our mean playout delay after it was sent
 ///   (`FixedDelayPlayout`: decoded if it had arrived, the next packet's FEC, else libopus
@@ -46,8 +46,11 @@ struct ListeningBenchmarks {
     var onlyNetworks: Set<String> = []
     /// `--no-gstreamer`: leaves the real-time GStreamer columns out (a run in seconds, not minutes).
     var withGStreamer = true
-    /// `--tick-ms`: the playout tick of ours (20: a frame at a time; 10 or 5: a device period at
-    /// a time, as the engine plays a 20 ms call on 10 ms periods).
+    /// `--ptime`: each packet's duration in ms (20 or 10), as the call's `frameDurationMs`.
+    var packetTimeMs = 20
+    /// `--tick-ms`: the playout tick of ours, at most a packet (a packet's duration: a frame at
+    /// a time; shorter: a device period at a time, as the engine plays a 20 ms call on 10 ms
+    /// periods).
     var tickMs = 20
     /// `--arrivals-at-ticks`: ours sees each packet at the tick that takes it in, as a call's
     /// audio side does (the engine), not at its arrival on the trace.
@@ -108,7 +111,8 @@ struct ListeningBenchmarks {
     struct Talk {
         var samples: [Int16] = []
         var utterances: [(name: String, speech: [Int16], start: Int)] = []
-        var frames: Int { samples.count / OpusPacketStream.samplesPerFrame }
+        /// Packets of `samplesPerPacket` the talk fills.
+        func packets(of samplesPerPacket: Int) -> Int { samples.count / samplesPerPacket }
     }
 
     static func talk() throws -> Talk {
@@ -119,6 +123,7 @@ struct ListeningBenchmarks {
             talk.utterances.append((name, speech, talk.samples.count))
             talk.samples += speech + [Int16](repeating: 0, count: 48_000)
         }
+        // Whole 20 ms frames, so whole packets of every packet time.
         let frame = OpusPacketStream.samplesPerFrame
         talk.samples += [Int16](repeating: 0, count: (frame - talk.samples.count % frame) % frame)
         return talk
@@ -130,6 +135,10 @@ struct ListeningBenchmarks {
         let directory = PESQScorer.repositoryRoot.appendingPathComponent("out/listening", isDirectory: true)
         let scorer = try PESQScorer(python: python, directory: directory)
         let talk = try Self.talk()
+        let packetCount = talk.packets(of: 48 * packetTimeMs)
+        let simulator = { (profile: NetworkProfile, generator: inout SeededGenerator) in
+            NetworkSimulator(profile: profile).trace(packetCount: packetCount, packetIntervalMs: Double(packetTimeMs), using: &generator)
+        }
         var streams: [Int: OpusPacketStream] = [:]
         var replays: [(network: Int, receiver: Int, seed: UInt64, firstDelayMs: Double, replay: GStreamerReplay)] = []
         // pairs[network][receiver]: the scorer's indices; playouts likewise, per seed.
@@ -151,20 +160,21 @@ struct ListeningBenchmarks {
             for seed in 0..<UInt64(seeds) {
                 let drawn = seed + seedOffset
                 var generator = SeededGenerator(seed: 7_000 + 100 * UInt64(networkIndex) + drawn)
-                var trace = NetworkSimulator(profile: network.profile).trace(packetCount: talk.frames, using: &generator)
+                var trace = simulator(network.profile, &generator)
                 if network.startBurstMs > 0 { trace = Self.burstingTheStart(of: trace, untilMs: network.startBurstMs) }
                 let lossPercent = Int((trace.lossRate * 100).rounded(.up))
                 let stream = try streams[lossPercent] ?? OpusPacketStream(
-                    pcm: talk.samples, frameCount: talk.frames,
-                    encoding: .init(bitsPerSecond: 24_000, complexity: 10, inbandFEC: lossPercent > 0, expectedLossPercent: lossPercent))
+                    pcm: talk.samples, frameCount: packetCount,
+                    encoding: .init(bitsPerSecond: 24_000, complexity: 10, inbandFEC: lossPercent > 0, expectedLossPercent: lossPercent),
+                    frameDurationMs: packetTimeMs)
                 streams[lossPercent] = stream
                 // The call before on the same network: another draw, played by ours to learn from.
                 var earlierGenerator = SeededGenerator(seed: 9_000 + 100 * UInt64(networkIndex) + drawn)
-                var earlierTrace = NetworkSimulator(profile: network.profile).trace(packetCount: talk.frames, using: &earlierGenerator)
+                var earlierTrace = simulator(network.profile, &earlierGenerator)
                 if network.startBurstMs > 0 { earlierTrace = Self.burstingTheStart(of: earlierTrace, untilMs: network.startBurstMs) }
                 let learnt = try AdaptiveJitterBufferReplay.replay(
                     earlierTrace, stream: stream, configuration: MediaConfiguration().jitterBuffer,
-                    tickSamples: OpusPacketStream.samplesPerFrame * tickMs / 20, arrivalsAtTicks: arrivalsAtTicks).learntDelays
+                    tickSamples: 48 * tickMs, arrivalsAtTicks: arrivalsAtTicks).learntDelays
                 let results = try Self.play(trace, stream: stream, tickMs: tickMs, arrivalsAtTicks: arrivalsAtTicks, learntDelays: learnt)
                 for (receiverIndex, playout) in results.enumerated() {
                     playouts[networkIndex][receiverIndex].append(playout)
@@ -241,8 +251,8 @@ struct ListeningBenchmarks {
         configuration.allowsTimeStretching = stretching
         configuration.learntDelays = learntDelays
         var pcm: [Int16] = []
-        pcm.reserveCapacity(trace.packets.count * OpusPacketStream.samplesPerFrame + 200_000)
-        let tickSamples = OpusPacketStream.samplesPerFrame * tickMs / 20
+        pcm.reserveCapacity(trace.packets.count * stream.samplesPerPacket + 200_000)
+        let tickSamples = 48 * tickMs
         let run = try AdaptiveJitterBufferReplay.replay(trace, stream: stream, configuration: configuration, tickSamples: tickSamples,
                                                         arrivalsAtTicks: arrivalsAtTicks) {
             pcm.append(contentsOf: $0)
@@ -270,9 +280,9 @@ struct ListeningBenchmarks {
         print("\n== \(Self.group) (PESQ-WB MOS-LQO, ITU-T P.862.2, mean of the talk's 4 utterances; the same packets at the same times "
               + "for every receiver of a row) ==")
         print("delay = send → play of played packets; late = received packets not played (FEC recoveries credited); concealed and")
-        print("stretched = share of \(tickMs) ms ticks; \(seeds) seed(s) per network, seed offset \(seedOffset)")
+        print("stretched = share of \(tickMs) ms ticks; \(packetTimeMs) ms packets; \(seeds) seed(s) per network, seed offset \(seedOffset)")
         print("conv. MOS = the E-model's conversational MOS: PESQ as the listening quality, less the delay impairment of the mean")
-        print("delay plus \(Self.otherMouthToEarMs) ms the rest of mouth-to-ear takes for every receiver alike (G.107.1; talker echo at TELR 65)")
+        print("delay plus \(otherMouthToEarMs) ms the rest of mouth-to-ear takes for every receiver alike (G.107.1; talker echo at TELR 65)")
         print("after 1st = PESQ of the utterances after the first: the steady state, without the call's start (where a receiver that")
         print("learns the network cannot yet know what a fixed delay chosen afterwards knows)")
         print(Self.row("network", "receiver", "PESQ", "after 1st", "mean ms", "p95 ms", "late %", "concealed %", "stretched %", "conv. MOS"))
@@ -291,7 +301,8 @@ struct ListeningBenchmarks {
                     return values.isEmpty ? "" : String(format: "%.1f", Self.mean(values) * scale)
                 }
                 let delay = Self.mean(runs.map(\.meanDelayMs).filter(\.isFinite))
-                let conversational = delay.isFinite ? String(format: "%.2f", Self.conversationalMOS(pesq: score, delayMs: delay)) : ""
+                let conversational = delay.isFinite
+                    ? String(format: "%.2f", Self.conversationalMOS(pesq: score, delayMs: delay, otherMouthToEarMs: otherMouthToEarMs)) : ""
                 print(Self.row(receiverIndex == 0 ? network.name : "", receiver.rawValue, String(format: "%.2f", score),
                                String(format: "%.2f", steady), column(\.meanDelayMs), column(\.p95DelayMs), column(\.lateLoss, scale: 100),
                                column(\.concealed, scale: 100), column(\.stretched, scale: 100), conversational))
@@ -319,15 +330,17 @@ struct ListeningBenchmarks {
     private static func mean(_ values: [Double]) -> Double { values.isEmpty ? .nan : values.reduce(0, +) / Double(values.count) }
 
     /// Mouth-to-ear outside the receive path's send → play delay, the same for every
-    /// receiver: a 20 ms frame, libopus's 6.5 ms look-ahead, a 10 ms device period each end.
-    static let otherMouthToEarMs = PlayoutDelayPricing.endpointDelayMs
+    /// receiver: a frame (`endpointDelayMs` counts 20 ms), libopus's 6.5 ms look-ahead, a 10 ms
+    /// device period each end.
+    var otherMouthToEarMs: Double { PlayoutDelayPricing.endpointDelayMs - 20 + Double(packetTimeMs) }
 
     /// The E-model's conversational MOS (G.107.1 on PESQ-WB's scale, as `CallQualityEstimate`
     /// rates a call) for a receiver whose audio scored `pesq` at a send → play delay of
     /// `delayMs`: PESQ taken as the listening quality (R by inverting G.107 Annex B, R_WB =
-    /// 1.29 R), less the delay impairment Id,WB of that mouth-to-ear (talker echo at TELR 65,
-    /// listener echo over twice the delay, absolute delay).
-    static func conversationalMOS(pesq: Double, delayMs: Double) -> Double {
+    /// 1.29 R), less the delay impairment Id,WB of that mouth-to-ear, `delayMs` plus
+    /// `otherMouthToEarMs` (talker echo at TELR 65, listener echo over twice the delay, absolute
+    /// delay).
+    static func conversationalMOS(pesq: Double, delayMs: Double, otherMouthToEarMs: Double) -> Double {
         var low = 0.0, high = 100.0
         for _ in 0..<60 {
             let middle = (low + high) / 2

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // `swift run -c release benchmarks [group…] [--rounds N] [--only ROW]… [--json PATH]` (listening: --only NETWORK)
 //   jitter options: [--trace FILE]… [--plot DIR] [--write-traces DIR] [--seed-offset N] [--tick-ms 20|10|5]
-//   quality and listening options: [--seeds N] [--seed-offset N] [--python PATH]; listening: [--no-gstreamer] [--tick-ms 20|10|5] [--arrivals-at-ticks];
+//   quality and listening options: [--seeds N] [--seed-offset N] [--python PATH]; listening: [--no-gstreamer] [--ptime 20|10] [--tick-ms 20|10|5] [--arrivals-at-ticks];
 //   processing: [--python PATH]
 //   soak options: [--minutes N] (240 by default); alsa-soak: [--minutes N] (3) [--device PCM] (pulse)
 // Groups: opus, codecs, srtp, dtls, jitter, aec, call, engine, directory (all of these when none is named);
@@ -39,7 +39,8 @@ var seedOffset: UInt64 = 0
 var seeds: Int? = nil
 var python: String? = nil
 var withGStreamer = true
-var playoutTickMs = 20
+var playoutTickMs: Int? = nil
+var packetTimeMs = 20
 var arrivalsAtTicks = false
 var soakMinutes: Double? = nil
 var soakDevice = "pulse"
@@ -81,6 +82,9 @@ while let argument = arguments.popFirst() {
     case "--tick-ms":
         guard let text = arguments.popFirst(), let value = Int(text), [20, 10, 5].contains(value) else { fail("--tick-ms needs 20, 10 or 5") }
         playoutTickMs = value
+    case "--ptime":
+        guard let text = arguments.popFirst(), let value = Int(text), [20, 10].contains(value) else { fail("--ptime needs 20 or 10") }
+        packetTimeMs = value
     case "--arrivals-at-ticks":
         arrivalsAtTicks = true
     case "--python":
@@ -93,6 +97,10 @@ while let argument = arguments.popFirst() {
     }
 }
 if groups.isEmpty { groups = defaultGroups }
+if packetTimeMs != 20 && groups != ["listening"] { fail("--ptime is the listening group's alone (the others play 20 ms packets)") }
+if let playoutTickMs, playoutTickMs > packetTimeMs {
+    fail("--tick-ms \(playoutTickMs) is longer than a \(packetTimeMs) ms packet: a tick plays a frame or a device period within it")
+}
 
 #if DEBUG
 print("warning: a debug build; run `swift run -c release benchmarks` for figures worth quoting")
@@ -121,13 +129,13 @@ do {
             try QualityBenchmarks(report: report, seeds: seeds ?? 4, seedOffset: seedOffset, python: python).run()
         case "listening":
             try ListeningBenchmarks(report: report, seeds: seeds ?? 1, seedOffset: seedOffset, python: python,
-                                    onlyNetworks: onlyRows, withGStreamer: withGStreamer, tickMs: playoutTickMs,
-                                    arrivalsAtTicks: arrivalsAtTicks).run()
+                                    onlyNetworks: onlyRows, withGStreamer: withGStreamer, packetTimeMs: packetTimeMs,
+                                    tickMs: playoutTickMs ?? packetTimeMs, arrivalsAtTicks: arrivalsAtTicks).run()
         case "processing":
             try ProcessingBenchmarks(report: report, python: python).run()
         case "jitter":
             try JitterBenchmarks(report: report, traceFiles: traceFiles, plotDirectory: plotDirectory, seedOffset: seedOffset,
-                                 tickMs: playoutTickMs).run()
+                                 tickMs: playoutTickMs ?? 20).run()
         default: break
         }
     }

@@ -5,30 +5,35 @@ import NetworkSimulation
 import RTP
 
 /// Ours: the `JitterBuffer` module's `AdaptiveJitterBuffer`, fed real RTP packets with Opus
-/// payloads in arrival order and asked for one frame per 20 ms receiver tick.
+/// payloads in arrival order and asked for one frame per receiver tick (a frame's duration),
+/// or for a device period's samples per shorter tick.
 public enum AdaptiveJitterBufferReplay {
     /// Replays `trace` with `policy` for overtaken packets; a tick counts as concealed when its
     /// event is expand or comfort noise.
     public static func replay(_ trace: NetworkTrace, stream: OpusPacketStream, policy: LatePacketPolicy,
-                       tickMs: Double = 20, tickSamples: Int = OpusPacketStream.samplesPerFrame) throws -> PlayoutRun {
+                              tickSamples: Int? = nil) throws -> PlayoutRun {
         var configuration = JitterBufferConfiguration()
         configuration.latePacketPolicy = policy
-        return try replay(trace, stream: stream, configuration: configuration, tickMs: tickMs, tickSamples: tickSamples)
+        return try replay(trace, stream: stream, configuration: configuration, tickSamples: tickSamples)
     }
 
-    /// Replays `trace` into a buffer of `configuration` (48 kHz, 20 ms frames), handing every
-    /// tick's frame to `onFrame` (outside the timing): what a listener of that receiver hears,
-    /// from tick 0 (the first packet's send time) on. With `tickSamples` less than a frame, each
+    /// Replays `trace` into a buffer of `configuration` (48 kHz; its frame duration is the
+    /// stream's), handing every tick's frame to `onFrame` (outside the timing): what a listener
+    /// of that receiver hears, from tick 0 (the first packet's send time) on. With `tickSamples`
+    /// (nil: a frame) less than a frame, each
     /// tick plays that many samples (`nextSamples`: a receiver playing a device period at a
     /// time) and ticks come as often. `arrivalsAtTicks`: each packet is inserted with the tick
     /// that takes it in as its arrival time, as a call's audio side does (it sees packets only
     /// when it renders), instead of its arrival on the trace.
     public static func replay(_ trace: NetworkTrace, stream: OpusPacketStream, configuration: JitterBufferConfiguration,
-                              tickMs: Double = 20, tickSamples: Int = OpusPacketStream.samplesPerFrame, arrivalsAtTicks: Bool = false,
+                              tickSamples: Int? = nil, arrivalsAtTicks: Bool = false,
                               onFrame: (UnsafeBufferPointer<Int16>) -> Void = { _ in }) throws -> PlayoutRun {
-        precondition((1...OpusPacketStream.samplesPerFrame).contains(tickSamples), "tickSamples must be 1 to a frame")
-        let isFrameTick = tickSamples == OpusPacketStream.samplesPerFrame
-        let tickMs = isFrameTick ? tickMs : tickMs * Double(tickSamples) / Double(OpusPacketStream.samplesPerFrame)
+        let tickSamples = tickSamples ?? stream.samplesPerPacket
+        precondition((1...stream.samplesPerPacket).contains(tickSamples), "tickSamples must be 1 to a frame")
+        let isFrameTick = tickSamples == stream.samplesPerPacket
+        let tickMs = Double(tickSamples) / 48
+        var configuration = configuration
+        configuration.frameDurationMs = stream.frameDurationMs
         let buffer = try AdaptiveJitterBuffer(configuration: configuration)
         let arrivals = trace.arrivals
         let packets = arrivals.map { stream.rtpPacket($0.sequence) }  // built outside the timing

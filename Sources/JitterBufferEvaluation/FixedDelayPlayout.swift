@@ -23,7 +23,7 @@ public struct FixedDelayPlayout: Sendable {
     /// Plays `trace` (its packets numbered 0…n−1 in send order) at `delayMs`.
     public init(_ trace: NetworkTrace, stream: OpusPacketStream, delayMs: Double) throws {
         self.delayMs = delayMs
-        let frame = OpusPacketStream.samplesPerFrame
+        let frame = stream.samplesPerPacket
         var arrivals = [Double?](repeating: nil, count: trace.packets.count)
         var sends = [Double](repeating: 0, count: trace.packets.count)
         for packet in trace.packets where packet.sequence >= 0 && packet.sequence < arrivals.count {

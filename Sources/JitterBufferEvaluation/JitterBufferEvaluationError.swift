@@ -5,4 +5,7 @@ public enum JitterBufferEvaluationError: Error, Equatable, Sendable {
     case baselineCreationFailed(String)
     /// The named trace has no committed file in `vectors/traces/`.
     case traceNotCommitted(String)
+    /// A packet stream was asked for frames of this many ms, which it does not encode
+    /// (`OpusPacketStream.frameDurationsMs`).
+    case unsupportedFrameDuration(Int)
 }

@@ -3,8 +3,8 @@ import Opus
 import RTP
 import TestSupport
 
-/// Opus over RTP for jitter-buffer replays and tests: a signal encoded as 20 ms Opus frames
-/// (48 kHz mono VOIP), and RTP packets around them.
+/// Opus over RTP for jitter-buffer replays and tests: a signal encoded as Opus frames of one
+/// duration (20 ms unless told; 48 kHz mono VOIP), and RTP packets around them.
 ///
 /// `init()` is the benchmarks' stream: the speech fixture, looped, at 24 kb/s with in-band FEC
 /// for 10 % loss, one packet per trace sequence number (`rtpPacket(_:)`). Tests encode their
@@ -42,13 +42,19 @@ public struct OpusPacketStream: Sendable {
     public static let payloadType: UInt8 = 111
     /// RTP SSRC of the packets.
     public static let ssrc: UInt32 = 0x5EED_0001
-    /// Samples per 20 ms frame at 48 kHz.
+    /// Samples per 20 ms frame at 48 kHz: the default packet's.
     public static let samplesPerFrame = 960
+    /// Frame durations a stream can be encoded in, in ms (libopus's frames of whole milliseconds).
+    public static let frameDurationsMs: Set<Int> = [10, 20, 40, 60]
     /// Distinct encoded frames of the speech stream; longer traces loop over them.
     public static let distinctFrames = 1_500
 
     /// Opus payloads, one per encoded frame.
     public let payloads: [[UInt8]]
+    /// Samples (48 kHz) each packet carries.
+    public let samplesPerPacket: Int
+    /// Each packet's duration in ms.
+    public var frameDurationMs: Int { samplesPerPacket / 48 }
 
     /// The speech stream: `distinctFrames` frames of the speech fixture (looped), `Encoding.speech`.
     public init() throws {
@@ -56,21 +62,26 @@ public struct OpusPacketStream: Sendable {
                       encoding: .speech)
     }
 
-    /// Encodes `frameCount` 20 ms frames of `pcm` (48 kHz mono), looping over `pcm` if it is shorter.
-    public init(pcm: [Int16], frameCount: Int, encoding: Encoding) throws {
+    /// Encodes `frameCount` frames of `frameDurationMs` (one of `frameDurationsMs`) of `pcm`
+    /// (48 kHz mono), looping over `pcm` if it is shorter.
+    public init(pcm: [Int16], frameCount: Int, encoding: Encoding, frameDurationMs: Int = 20) throws {
         precondition(!pcm.isEmpty, "OpusPacketStream: no samples to encode")
+        guard Self.frameDurationsMs.contains(frameDurationMs) else {
+            throw JitterBufferEvaluationError.unsupportedFrameDuration(frameDurationMs)
+        }
+        samplesPerPacket = 48 * frameDurationMs
         let encoder = try OpusEncoder(sampleRate: 48_000, channels: 1, application: .voip)
         if let bitsPerSecond = encoding.bitsPerSecond { try encoder.setBitrate(.bitsPerSecond(bitsPerSecond)) }
         if let complexity = encoding.complexity { try encoder.setComplexity(complexity) }
         try encoder.setInbandFEC(encoding.inbandFEC)
         try encoder.setExpectedPacketLoss(percent: encoding.expectedLossPercent)
         if encoding.dtx { try encoder.setDTX(true) }
-        var frame = [Int16](repeating: 0, count: Self.samplesPerFrame)
+        var frame = [Int16](repeating: 0, count: samplesPerPacket)
         var output = [UInt8](repeating: 0, count: 1_500)
         var payloads: [[UInt8]] = []
         var position = 0
         for _ in 0..<frameCount {
-            for index in 0..<Self.samplesPerFrame {
+            for index in 0..<samplesPerPacket {
                 frame[index] = pcm[position]
                 position = (position + 1) % pcm.count
             }
@@ -89,7 +100,7 @@ public struct OpusPacketStream: Sendable {
     /// start at offsets, so they wrap within long traces).
     public func rtpPacket(_ sequence: Int) -> [UInt8] {
         Self.rtpPacket(sequenceNumber: UInt16(truncatingIfNeeded: sequence + 65_000),
-                       timestamp: UInt32(truncatingIfNeeded: sequence * Self.samplesPerFrame + 12_345), payload: payload(sequence))
+                       timestamp: UInt32(truncatingIfNeeded: sequence * samplesPerPacket + 12_345), payload: payload(sequence))
     }
 
     /// An RTP packet (version 2, no marker, CSRC or extension) around `payload`.
