@@ -43,11 +43,12 @@ public final class AdaptiveJitterBuffer {
     static let spikeWaitMs = 100.0
     /// A stall at least this long (playout waiting with nothing stored, not in DTX) ends with
     /// its backlog dropped down to what accelerating takes out unhurried: the packets older
-    /// than the one at the target plus `DecisionLogic.urgentAccelerateFrames` frames (120 ms at
-    /// 20 ms) are counted as discarded. Accelerating the whole backlog of a 0.3–1 s stall
-    /// stretched seconds of the speech after it (`benchmarks listening`, Wi-Fi mix: 2.64 →
-    /// 2.81 PESQ, mean delay 77 → 68 ms); dropping it all cost more late loss than speexdsp's
-    /// buffer on `benchmarks jitter`'s spike trace (3.1 % against 2.67; 2.67 keeping 120 ms).
+    /// than the one at the target plus `DecisionLogic.urgentAccelerateFrames` steps of
+    /// `DecisionLogic.hurryStepMs` (120 ms at 10 and 20 ms frames) are counted as discarded.
+    /// Accelerating the whole backlog of a 0.3–1 s stall stretched seconds of the speech after
+    /// it (`benchmarks listening`, Wi-Fi mix: 2.64 → 2.81 PESQ, mean delay 77 → 68 ms); dropping
+    /// it all cost more late loss than speexdsp's buffer on `benchmarks jitter`'s spike trace
+    /// (3.1 % against 2.67; 2.67 keeping 120 ms).
     /// Only under the FEC-first policy: the waiting one is for not giving packets up.
     static let stallSkipMs = 100.0
     /// A sequence number further than this from the highest one is a jump (restart).
@@ -513,7 +514,7 @@ public final class AdaptiveJitterBuffer {
     /// others to be accelerated. (After a burst of loss the next packet is on time: it plays.)
     private func skipStallBacklog(nowMs: Double, tickMs: Double) -> Bool {
         // Keep what accelerating takes out without hurrying (`DecisionLogic.urgentAccelerateFrames`).
-        let keptMs = Double(DecisionLogic.urgentAccelerateFrames) * decisionLogic.frameMs
+        let keptMs = Double(DecisionLogic.urgentAccelerateFrames) * decisionLogic.hurryStepMs
         let lowest = decisionLogic.lowestMarginMs(targetDelayMs: targetDelayMs) + keptMs
         guard var slot = store.first(from: state.nextSequence, through: highestSequence) else { return true }
         let margin = decisionLogic.marginMs(timestamp: slot.timestamp, nowMs: nowMs, fastestOffsetMs: estimator.minimumOffsetMs)

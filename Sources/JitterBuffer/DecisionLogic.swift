@@ -73,8 +73,9 @@ struct DecisionLogic {
     static let lossMemoryMs = 20_000.0
     /// Most pitch periods removed from one frame when the margin is several frames above target.
     static let fastAcceleratePeriods = 3
-    /// Frames above the lowest margin (plus the hysteresis) from which accelerating cannot wait
-    /// for a pause: 120 ms of extra delay is worse to hear than a hurried syllable.
+    /// Steps of `hurryStepMs` above the lowest margin (plus the hysteresis) from which
+    /// accelerating cannot wait for a pause: 120 ms of extra delay (at 10 or 20 ms frames) is
+    /// worse to hear than a hurried syllable.
     static let urgentAccelerateFrames = 6
     /// Longest wait for a missing packet while later ones are stored, in ms.
     static let maximumHoldMs = 80.0
@@ -88,6 +89,13 @@ struct DecisionLogic {
     let samplesPerMs: Double
     /// Duration of a tick in ms.
     let frameMs: Double
+    /// The step, in ms, in which how far above target playout is counts for hurrying: a frame,
+    /// but never under 20 ms, so a 10 ms call hurries (stretches mid-word, removes more than a
+    /// period, drops a stall's backlog) only where a 20 ms call does. Counted in its own
+    /// frames, a 10 ms call hurried from 60 ms above the lowest margin and came down from its
+    /// initial delay through the first words (`benchmarks listening --ptime 10`, clean: 3.57
+    /// against libopus's 3.61 on 10 ms ticks, 3.46 on 5 ms ticks; 3.61 and 3.59 now).
+    let hurryStepMs: Double
     /// The longest span FEC can rebuild (the longest Opus packet), in samples.
     let maximumPacketSamples: Int
     /// The shortest Opus frame (2.5 ms) in samples: FEC and concealment work in its multiples.
@@ -106,6 +114,7 @@ struct DecisionLogic {
         samplesPerFrame = rate * configuration.frameDurationMs / 1_000
         samplesPerMs = Double(rate) / 1_000
         frameMs = Double(configuration.frameDurationMs)
+        hurryStepMs = max(frameMs, 20)
         maximumPacketSamples = rate * 120 / 1_000
         opusStepSamples = rate / 400
         self.maximumPitchPeriod = maximumPitchPeriod
@@ -284,10 +293,10 @@ struct DecisionLogic {
             // Far above target: remove a period even if that costs a frame of margin; far far
             // above (after a stall), up to `fastAcceleratePeriods` periods (NetEq's fast accelerate).
             var periods = 1
-            while periods < Self.fastAcceleratePeriods && margin >= accelerateFrom + Double(periods) * frameMs {
+            while periods < Self.fastAcceleratePeriods && margin >= accelerateFrom + Double(periods) * hurryStepMs {
                 periods += 1
             }
-            let isUrgent = margin >= lowest + Double(Self.urgentAccelerateFrames) * frameMs + Self.accelerateHysteresisMs
+            let isUrgent = margin >= lowest + Double(Self.urgentAccelerateFrames) * hurryStepMs + Self.accelerateHysteresisMs
             return .accelerate(packet, .periods(periods), urgency(isUrgent))
         }
         if margin < lowest && queuedMs < frameMs {

@@ -186,6 +186,26 @@ import Testing
                 == .preemptiveExpand(Self.packet(0), .now))
     }
 
+    /// How far above target playout is counts in steps of at least 20 ms
+    /// (`DecisionLogic.hurryStepMs`): a 10 ms call hurries only where a 20 ms one does.
+    @Test func aTenMillisecondCallHurriesWhereATwentyMillisecondOneDoes() {
+        var configuration = JitterBufferConfiguration()
+        configuration.frameDurationMs = 10
+        let logic = DecisionLogic(configuration: configuration, maximumPitchPeriod: 480)
+        func operation(_ marginMs: Double) -> PlayoutOperation {
+            Self.decide(logic, Self.input(next: Self.packet(0), marginMs: marginMs, tickSamples: 480)).operation
+        }
+        // From the lowest margin (55) + a frame (10) + the hysteresis: one period, a second
+        // and a third 20 and 40 ms above that.
+        #expect(operation(69.9) == .normal(Self.packet(0)))
+        #expect(operation(70) == .accelerate(Self.packet(0), .periods(1), .whenQuiet))
+        #expect(operation(90) == .accelerate(Self.packet(0), .periods(2), .whenQuiet))
+        #expect(operation(110) == .accelerate(Self.packet(0), .periods(3), .whenQuiet))
+        // At once only from six spans (120 ms) above the lowest margin plus the hysteresis.
+        #expect(operation(179.9) == .accelerate(Self.packet(0), .periods(3), .whenQuiet))
+        #expect(operation(180) == .accelerate(Self.packet(0), .periods(3), .now))
+    }
+
     @Test func theWaitingPolicyStretchesAtOnce() {
         let logic = Self.logic(policy: .waitForPacket)
         #expect(Self.decide(logic, Self.input(next: Self.packet(0), marginMs: 80)).operation == .accelerate(Self.packet(0), .periods(1), .now))
