@@ -22,7 +22,8 @@ struct DemoCommand {
           While it runs, one status line per direction; at the end a summary for both,
           DIR/received-by-bob.wav and DIR/received-by-alice.wav (what each side heard).
           --network C     G.1050 class A…H with bursty last-mile loss (default C), or none
-          --seconds N     call length, 0 < N ≤ 36000 (default: both turns, 16 s)
+          --seconds N     call length, 0 < N ≤ 36000 (default: both turns and a second
+                          for the last words to be heard, 17 s)
           --seed N        seed of the network simulator, 0…2147483647 (default 1)
           --fast          virtual clock, as fast as the CPU goes (no VoiceEngine threads)
           --device PCM    a real ALSA microphone and loudspeaker for Alice (real time only)
@@ -50,7 +51,7 @@ struct DemoCommand {
             let pause = [Int16](repeating: 0, count: aliceInput.samples.count + options.media.sampleRate * 3 / 10)
             bobInput = WAVAudio(sampleRate: bobInput.sampleRate, channelCount: 1, samples: pause + bobInput.samples)
         }
-        let seconds = options.seconds ?? max(aliceInput.durationSeconds, bobInput.durationSeconds)
+        let seconds = options.seconds ?? max(aliceInput.durationSeconds, bobInput.durationSeconds) + DemoOptions.lastWordsHeardSeconds
         let media = options.media
         DemoOutput.line("voicecall demo: alice ↔ bob\(options.together ? " (talking together)" : "") on 127.0.0.1, network \(options.networkName) (seed \(options.seed)), "
                         + "SRTP \(media.srtpProfile.sdesName), Opus \(media.frameDurationMs) ms \(media.bitrate / 1_000) kb/s"

@@ -36,6 +36,12 @@ struct DemoOptions {
 
     /// The longest demo call, in seconds (10 hours): recordings are preallocated.
     static let maximumSeconds = DemoCall.maximumSeconds
+    /// How long the call goes on after the last word is spoken (without `--seconds`), so the
+    /// other side hears it: the path, the jitter buffer and the devices hold it back. Hanging
+    /// up as Bob's input ended cut his last words under any network delay, and
+    /// `scripts/score-demo` then matched his speech too early (2.71 against 3.58 PESQ-WB at
+    /// 114 ms mouth-to-ear on class B).
+    static let lastWordsHeardSeconds = 1.0
 
     /// The default network: G.1050 class C (16–64 ms, 16 ms jitter, a 128 ms outage per half
     /// hour) with Wi-Fi/LTE-style bursty loss on the last mile.

@@ -62,6 +62,39 @@ import TestSupport
         return (run, report, directory)
     }
 
+    /// Without `--seconds` the call lasts both turns and a second more, so the other side hears
+    /// the last words: Bob's input ends in a burst, which reaches Alice's loudspeaker after his
+    /// input has ended (the jitter buffer's start and the devices hold it back).
+    @Test func theDefaultCallLastsUntilTheLastWordsAreHeard() throws {
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let alice = directory.appendingPathComponent("alice.wav"), bob = directory.appendingPathComponent("bob.wav")
+        try WAVAudio(sampleRate: 48_000, channelCount: 1, samples: [Int16](repeating: 0, count: 48_000)).write(to: alice)
+        // A second of silence, then 100 ms of a 150 Hz buzz (harmonics to 3 kHz, speech-like).
+        let burst: [Int16] = (0..<4_800).map { (n: Int) -> Int16 in
+            var value = 0.0
+            for harmonic in 1...20 {
+                let phase = 2 * Double.pi * 150 * Double(harmonic) * Double(n) / 48_000
+                value += sin(phase) / Double(harmonic)
+            }
+            return Int16(value * 6_000)
+        }
+        try WAVAudio(sampleRate: 48_000, channelCount: 1, samples: [Int16](repeating: 0, count: 48_000) + burst).write(to: bob)
+        let json = directory.appendingPathComponent("demo.json")
+        let run = try Self.run(["demo", "--fast", "--network", "none", "--alice", alice.path, "--bob", bob.path,
+                                "--out", directory.path, "--json", json.path])
+        #expect(run.exited && run.status == 0, "\(run.errors)")
+        let report = try JSONDecoder().decode(DemoReport.self, from: Data(contentsOf: json))
+        // Bob's turn: Alice's second, 0.3 s, his 1.1 s; then the second to hear it.
+        #expect(abs(report.callSeconds - 3.4) < 0.05, "\(report.callSeconds) s")
+        let heard = try WAVAudio(contentsOf: directory.appendingPathComponent("received-by-alice.wav")).samples
+        let burstStart = Int(2.4 * 48_000)  // where Bob's input ends in his burst, 2.3–2.4 s
+        let afterInputEnded = heard.dropFirst(burstStart).map { Double($0) * Double($0) }
+        let level = (afterInputEnded.reduce(0, +) / Double(max(1, afterInputEnded.count))).squareRoot()
+        #expect(heard.count == Int(3.4 * 48_000) && afterInputEnded.contains { $0 > 1_000 * 1_000 },
+                "Bob's burst after his input ended: RMS \(level) over \(afterInputEnded.count) samples")
+    }
+
     @Test(arguments: ["none", "A", "C", "F"])
     func fastDemoThroughTheNetworkWritesItsFiles(network: String) throws {
         let (run, report, directory) = try Self.fastDemo(["--network", network, "--seed", "7", "--together"])
