@@ -81,6 +81,9 @@ public final class CallMedia: @unchecked Sendable {
     private let plannedLoss: Atomic<Int>
     private var appliedLoss: Int
     private var lossAdaptation: LossAdaptation
+    /// Whether the far end's stream loses packets on the way here (network side), for the FEC
+    /// plan before its first report.
+    private var inboundLoss = InboundLossEvidence()
     /// The bitrate the encoder should target: set by the network side (RTCP), applied by the
     /// audio side before its next frame, as `plannedLoss` is.
     private let targetBitrate: Atomic<Int>
@@ -466,6 +469,13 @@ public final class CallMedia: @unchecked Sendable {
             postNetworkEvent(.ssrcChanged(from: previous, to: reception.counters.ssrc ?? 0))
         case .accepted, .acceptedFromNewSource:
             break
+        }
+        // Before the far end reports, its stream's loss on the way here stands in for ours there.
+        // (Not over a plan the app set: `setExpectedPacketLoss`.)
+        if !lossAdaptation.hasReport, networkConfiguration.adaptsToLoss, networkConfiguration.codec.capabilities.contains(.inbandFEC),
+           inboundLoss.observe(cumulativeLost: reception.packetsLost), plannedLoss.load(ordering: .relaxed) == 0,
+           lossAdaptation.planForInboundLoss(bitsPerSecond: targetBitrate.load(ordering: .relaxed)) {
+            plannedLoss.store(lossAdaptation.plannedLossPercent, ordering: .relaxed)
         }
         // The layout travels with the bytes: the audio side rebuilds the view without a parse.
         let layout = packet.layout.bitPattern

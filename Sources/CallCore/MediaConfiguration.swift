@@ -55,10 +55,12 @@ public struct MediaConfiguration: Sendable, Equatable {
     /// Opus in-band FEC (`useinbandfec=1`).
     public var inbandFEC: Bool = true
     /// Loss the encoder plans in-band FEC for at the start, in percent (0: none until the far
-    /// end reports loss).
+    /// end reports loss or, with `adaptsToLoss`, its stream loses packets on the way here).
     public var expectedPacketLossPercent: Int = 0
     /// Whether the far end's RTCP reports of loss set `expectedPacketLossPercent` as the call
-    /// goes (`LossAdaptation`): no in-band FEC on a clean network, FEC for the loss reported.
+    /// goes (`LossAdaptation`): no in-band FEC on a clean network, FEC for the loss reported;
+    /// before the first report, the smallest plan once the far end's stream has lost packets on
+    /// its way here.
     public var adaptsToLoss = true
     /// Opus DTX (`usedtx=1`): near-silent frames are not sent.
     public var discontinuousTransmission: Bool = false

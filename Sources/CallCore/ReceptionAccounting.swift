@@ -174,10 +174,14 @@ struct ReceptionAccounting {
         return true
     }
 
+    /// Packets lost so far, RFC 3550's cumulative count over every sender stream (expected −
+    /// received: a packet overtaken by later ones counts until it arrives).
+    var packetsLost: Int { previousStreamsLost + Int(receiver?.cumulativeLost ?? 0) }
+
     /// The counters with RFC 3550 loss and jitter filled in.
     var statistics: InboundRTPStatistics {
         var result = counters
-        result.packetsLost = previousStreamsLost + Int(receiver?.cumulativeLost ?? 0)
+        result.packetsLost = packetsLost
         result.jitter = Double(receiver?.jitter ?? 0) / Double(configuration.codec.rtpClockRate)
         return result
     }

@@ -67,6 +67,73 @@ import TestSupport
         #expect(LossAdaptation.minimumPercent(bitsPerSecond: LossAdaptation.fullbandFECBitsPerSecond - 1) == 6)
     }
 
+    /// Before the far end's first report, its stream's loss on the way here plans the smallest
+    /// plan coded, once, only while nothing is planned; from the first report on the reports
+    /// rule, lowering it as any plan (two reports below half of it).
+    @Test func inboundLossPlansTheSmallestPlanUntilTheFirstReport() {
+        var loop = LossAdaptation()
+        let planned = loop.planForInboundLoss(bitsPerSecond: 32_000)
+        #expect(planned && loop.plannedLossPercent == 2)
+        let plannedAgain = loop.planForInboundLoss(bitsPerSecond: 32_000)
+        #expect(!plannedAgain, "planned already")
+        _ = loop.report(fractionLost: 0, bitsPerSecond: 32_000)
+        #expect(loop.plannedLossPercent == 2, "one clean report does not lower it")
+        _ = loop.report(fractionLost: 0, bitsPerSecond: 32_000)
+        #expect(loop.plannedLossPercent == 0, "two do")
+        let afterReports = loop.planForInboundLoss(bitsPerSecond: 32_000)
+        #expect(!afterReports && loop.plannedLossPercent == 0, "after a report, only reports set the plan")
+        var lower = LossAdaptation()
+        let plannedLower = lower.planForInboundLoss(bitsPerSecond: 24_000)
+        #expect(plannedLower && lower.plannedLossPercent == 6, "the smallest plan coded at 24 kb/s")
+        var appPlanned = LossAdaptation(initialPercent: 5)
+        let overApp = appPlanned.planForInboundLoss(bitsPerSecond: 32_000)
+        #expect(!overApp && appPlanned.plannedLossPercent == 5, "a plan the app set stays")
+    }
+
+    /// A gap in the far end's sequence counts as loss only once it has stood for
+    /// `packetsBeforeLossStands` packets: a packet overtaken by a few others fills it first.
+    @Test func onlyAGapThatStandsIsEvidenceOfLoss() {
+        var evidence = InboundLossEvidence()
+        let stands = InboundLossEvidence.packetsBeforeLossStands
+        // Overtaken by nine packets, then it arrives: the count starts again.
+        let overtaken = (0..<(stands - 1)).map { _ in evidence.observe(cumulativeLost: 1) } + [evidence.observe(cumulativeLost: 0)]
+        #expect(!overtaken.contains(true))
+        let lost = (0..<(stands + 1)).map { _ in evidence.observe(cumulativeLost: 1) }
+        #expect(lost == [Bool](repeating: false, count: stands - 1) + [true, true], "from the tenth packet with the gap still open")
+    }
+
+    /// The loop as a call runs it: Bob's stream loses packets from its start, and Alice's
+    /// encoder plans 2 % and sends FEC before any report of Bob's has come (the first is due
+    /// at 1.25 s at the earliest). A path that only reorders Bob's packets plans nothing.
+    @Test(arguments: [true, false])
+    func lossOnTheWayHerePlansFECBeforeTheFirstReport(bobsPacketsAreLost: Bool) async throws {
+        try await offCooperativePool {
+            let packets = (0..<200).map { index -> TracePacket in
+                let send = Double(index) * 20
+                let hit = index % 10 == 5
+                if bobsPacketsAreLost { return TracePacket(sequence: index, sendMs: send, arrivalMs: hit ? nil : send + 30) }
+                // Every tenth packet overtaken by the two after it: reordered, not lost.
+                return TracePacket(sequence: index, sendMs: send, arrivalMs: send + 30 + (hit ? 50 : 0))
+            }
+            let aliceToBob = SimulatedLink(trace: nil)
+            var fecPackets = 0
+            Self.onOpusFEC(aliceToBob) { _ in fecPackets += 1 }
+            let loop = try CallLoop(aliceToBob: aliceToBob, bobToAlice: SimulatedLink(trace: NetworkTrace(packets: packets)), srtp: false)
+            loop.run(frames: 60, aliceMicrophone: { index, _ in CallLoop.frame(index % 400, of: CallOverNetworkTests.alice, length: 960) },
+                     bobMicrophone: { index, _ in CallLoop.frame(index % 400, of: CallOverNetworkTests.bob, length: 960) })
+            let statistics = loop.alice.call.statistics
+            #expect(statistics.remoteInbound.reportsReceived == 0, "1.2 s: no report of Bob's yet")
+            #expect(statistics.inbound.packetsLost == (bobsPacketsAreLost ? 6 : 0))
+            if bobsPacketsAreLost {
+                #expect(statistics.outbound.plannedLossPercent == 2)
+                #expect(fecPackets > 20, "FEC on the wire from about 0.3 s: \(fecPackets) packets")
+            } else {
+                #expect(statistics.outbound.plannedLossPercent == 0)
+                #expect(fecPackets == 0)
+            }
+        }
+    }
+
     /// libopus codes FEC at 32 kb/s for a 2 % plan and not at 24 kb/s for a 5 % one: what
     /// `minimumPercent(bitsPerSecond:)` assumes of the encoder (fails if a libopus with other
     /// thresholds is linked).
