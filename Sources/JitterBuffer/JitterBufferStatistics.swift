@@ -12,7 +12,10 @@ public struct JitterBufferStatistics: Sendable, Hashable, BitwiseCopyable {
     public var jitterBufferTargetDelay = 0.0
     /// Samples concealed: packet-loss concealment plus silent (DTX comfort-noise) samples.
     public var concealedSamples = 0
-    /// The part of `concealedSamples` that is silence over a sender's DTX gap.
+    /// The part of `concealedSamples` that is silent (W3C's `silentConcealedSamples`): comfort
+    /// noise over a sender's DTX gap, and loss concealment of silence (after a second of
+    /// decoded frames that `QuietFrameDetector` finds quiet, before another quiet one: the far
+    /// end not talking), which no listener hears as a loss.
     public var silentConcealedSamples = 0
     /// Runs of packet-loss concealment (a run of consecutive concealed frames counts once).
     public var concealmentEvents = 0

@@ -19,6 +19,10 @@ struct PlayoutState: Equatable {
     var isInDTX = false
     /// How the latest audio was produced.
     var lastKind = PlayoutKind.comfortNoise
+    /// Samples concealed since the last decoded frame, which ended a long quiet run (the far end
+    /// not talking): silent concealment if the next decoded frame is quiet too, a lost word's
+    /// if not.
+    var concealedInPauseSamples = 0
 
     /// Playout goes on from `sequence` / `timestamp` (a stream begins, or the store was flushed).
     mutating func move(toSequence sequence: Int64, timestamp: Int64) {

@@ -256,6 +256,34 @@ import TestSupport
         #expect(ticks.last?.event.sequenceNumber == 1_039)
     }
 
+    /// Loss in silence — the far end not talking, quiet for a second or more — is silent
+    /// concealment (no listener hears it; the call's quality estimate does not count it); loss
+    /// in a word, in a short pause between words, or at the onset of talk after silence is
+    /// not. The talk: 1.2 s of voice, 2 s of silence (frames 60–159), voice again. Three packets
+    /// lost each time: deep in the silence (120–122: silence carries no FEC, all three are
+    /// concealed), early in it (70–72), mid-word (30–32), at the onset (160–162).
+    @Test(arguments: [(120, true), (70, false), (30, false), (160, false)])
+    func lossInSilenceIsSilentConcealment(firstLost: Int, isSilence: Bool) throws {
+        let pcm = F.voice(frameCount: 60) + [Int16](repeating: 0, count: 100 * F.frameSamples) + F.voice(frameCount: 60, seed: 2)
+        let payloads = try F.encode(pcm)
+        func played(losing lost: Range<Int>) throws -> JitterBufferStatistics {
+            let deliveries = payloads.indices.filter { !lost.contains($0) }.map { index in
+                F.Delivery(arrivalMs: Double(index) * F.frameMs + 5,
+                           bytes: F.rtp(sequence: 1_000 + UInt16(index), timestamp: 50_000 + UInt32(index * F.frameSamples), payload: payloads[index]),
+                           sendMs: Double(index) * F.frameMs)
+            }
+            let buffer = try F.fixedDelayBuffer()
+            _ = F.run(buffer, deliveries: deliveries, ticks: payloads.count + 5)
+            return buffer.statistics
+        }
+        let whole = try played(losing: 0..<0)
+        let lossy = try played(losing: firstLost..<(firstLost + 3))
+        let concealed = lossy.concealedSamples - whole.concealedSamples
+        #expect(concealed >= 2 * 960)
+        #expect(lossy.silentConcealedSamples - whole.silentConcealedSamples == (isSilence ? concealed : 0))
+        #expect(!isSilence || concealed == 3 * 960)
+    }
+
     /// A real DTX stream: the encoder (DTX on) codes voice, then faint noise; the sender sends
     /// the first "nothing to send" packet of each silent run and drops the rest (as
     /// `UplinkPipeline` and WebRTC do), so the receiver sees a DTX packet, then a timestamp gap
