@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 /// The call's own estimate of how the stream it receives sounds: the wideband E-model (ITU-T
 /// G.107.1, `WidebandEModel`) fed with what the call measured — mouth-to-ear delay (half the
-/// RTCP round trip, the far end's framing, our jitter buffer and device), the share of audio
-/// missed (the jitter buffer's concealment over speech, or the packets lost or too late less
-/// those rebuilt from FEC if more), how bursty the misses were (G.107's BurstR from RFC 3611
-/// burst tracking), and Opus's impairment at the bitrate received and its FEC plan
-/// (`CodecImpairment.opus(bitsPerSecond:fecPlannedLossPercent:)`).
+/// RTCP round trip, the far end's framing, our jitter buffer and device), the share of the far
+/// end's talk missed (the jitter buffer's concealment while it talked: lost and late packets
+/// FEC did not rebuild, waits for overtaken ones; not losses in its silence), how bursty the
+/// misses were (G.107's BurstR from RFC 3611 burst tracking), and Opus's impairment at the
+/// bitrate it talks at and its FEC plan (`CodecImpairment.opus(bitsPerSecond:fecPlannedLossPercent:)`).
 ///
 /// MOS values are on G.107's 1–4.5 scale, reached from the wideband rating by R_WB / 1.29, and
 /// comparable with PESQ-WB (P.862.2) MOS-LQO, from which the Opus factors were derived: a clean
@@ -27,7 +27,7 @@ public struct CallQualityEstimate: Sendable, Equatable {
     public var listeningMeanOpinionScore: Double
     /// The mouth-to-ear delay assumed, ms.
     public var mouthToEarDelayMs: Double
-    /// The share of audio missed, percent (G.107's Ppl).
+    /// The share of the far end's talk missed, percent (G.107's Ppl).
     public var effectiveLossPercent: Double
     /// G.107's burst ratio of the misses as measured (1: random); the rating weighs it only for
     /// a codec that `CodecImpairment.weighsBursts`.

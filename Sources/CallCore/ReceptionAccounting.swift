@@ -115,9 +115,10 @@ struct ReceptionAccounting {
         currentLastArrivalMs = arrivalTimeMs
         counters.packetsReceived += 1
         counters.bytesReceived += packet.payload.count
-        if isAudio, speechPackets.isSpeech(payloadBytes: packet.payload.count) {
-            counters.speechPacketsReceived += 1
-            counters.speechBytesReceived += packet.payload.count
+        if isAudio {
+            let talk = speechPackets.talk(payloadBytes: packet.payload.count)
+            counters.speechPacketsReceived += talk.packets
+            counters.speechBytesReceived += talk.bytes
         }
         counters.headerBytesReceived += packet.bytes.count - packet.payload.count
         counters.lastPacketReceivedTimestampMs = arrivalTimeMs

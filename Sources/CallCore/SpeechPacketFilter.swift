@@ -7,37 +7,55 @@
 /// as an 18 kb/s codec's (0.85 below PESQ-WB in the demo).
 ///
 /// Talk is a packet of at least `speechShare` of the recent peak payload (a peak that decays by
-/// `peakDecay` per packet), and the pauses within talk: packets within `pauseHangover` packets
-/// of the last such packet. That is the shape of the fixtures the Opus impairment factors were
-/// measured on (their short pauses included), where counting only the words read 26–27 kb/s
-/// at 24 kb/s. What it counts is below the encoder's target (constrained VBR: 92–94 % of it
-/// at 24–32 kb/s on the fixtures), and mapped back to it for the factors
-/// (`CodecImpairment.opusTargetBitsPerSecond`).
+/// `peakDecay` per packet), and the pauses within talk: the packets between two such packets
+/// at most `pauseHangover` packets apart. A pause is counted when the next word comes, and
+/// never if none comes within the hangover — the other side's turn, or the silence before the
+/// far end first speaks. (Counting the packets after each word whether talk resumed or not
+/// read the demo's Bob, quiet through Alice's 8 s turn, at 27 kb/s from a 32 kb/s encoder: the
+/// hangover after his first packets, coded while his canceller learnt Alice's echo, counted a
+/// second of his silence as talk.) That is the
+/// shape of the fixtures the Opus impairment factors were measured on (their short pauses
+/// included), where counting only the words read 26–27 kb/s at 24 kb/s. What it counts is
+/// below the encoder's target (constrained VBR: 92–94 % of it at 24–32 kb/s on the
+/// fixtures), and mapped back to it for the factors (`CodecImpairment.opusTargetBitsPerSecond`).
 struct SpeechPacketFilter: Sendable {
+    /// Packets and payload bytes of talk.
+    struct Talk: Equatable {
+        var packets = 0
+        var bytes = 0
+    }
+
     /// Share of the recent peak payload from which a packet carries a word.
     static let speechShare = 0.35
     /// Decay of the peak per packet (to 95 % over 500 packets, 10 s at 20 ms: the other side's
     /// turn does not bring the threshold down onto its own silence).
     static let peakDecay = 0.9999
-    /// Packets after the last word that still belong to the talk (1 s at 20 ms).
+    /// The longest pause within talk, in packets (1 s at 20 ms).
     static let pauseHangover = 50
 
     private var peak = 0.0
     private var sinceWord = Int.max
+    /// The pause since the last word, counted once the next word comes.
+    private var pause = Talk()
 
-    /// Whether a packet with `payloadBytes` belongs to talk; takes it into the peak.
-    mutating func isSpeech(payloadBytes: Int) -> Bool {
-        guard payloadBytes > 2 else { return false }  // DTX, or nothing
+    /// What a packet with `payloadBytes` adds to the talk: nothing (a pause so far, a DTX
+    /// packet), or itself with the pause before it (a word). Takes it into the peak.
+    mutating func talk(payloadBytes: Int) -> Talk {
+        guard payloadBytes > 2 else { return Talk() }  // DTX, or nothing
         let size = Double(payloadBytes)
         peak = max(size, peak * Self.peakDecay)
         if size >= Self.speechShare * peak {
             sinceWord = 0
-            return true
+            defer { pause = Talk() }
+            return Talk(packets: pause.packets + 1, bytes: pause.bytes + payloadBytes)
         }
         if sinceWord < Self.pauseHangover {
             sinceWord += 1
-            return true
+            pause.packets += 1
+            pause.bytes += payloadBytes
+        } else {
+            pause = Talk()
         }
-        return false
+        return Talk()
     }
 }

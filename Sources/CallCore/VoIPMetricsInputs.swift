@@ -116,19 +116,33 @@ struct VoIPMetricsInputs: Sendable, Equatable {
     /// Jitter-buffer discards over packets expected, 0…1.
     var discardFraction: Double { packetsExpected > 0 ? Double(packetsDiscarded) / Double(packetsExpected) : 0 }
 
-    /// The share of audio the listener missed, percent (G.107's Ppl): the jitter buffer's
-    /// concealment over speech as a share of what it played — lost and late packets, and the
-    /// ticks spent waiting for an overtaken packet, which a listener hears as a loss too — or,
-    /// if higher, the packets lost or discarded less those rebuilt from FEC (a late packet that
-    /// was rebuilt is both discarded and recovered: counted once).
+    /// The share of the far end's talk the listener missed, percent (G.107's Ppl): the jitter
+    /// buffer's concealment over speech — lost and late packets, and the ticks spent waiting
+    /// for an overtaken packet, which a listener hears as a loss too; not the packets FEC
+    /// rebuilt, nor concealment of a pause or of DTX silence (silent concealment) — as a share
+    /// of what it played while the far end talked (`talkShare`). Before anything is played, the
+    /// packets lost or discarded less those rebuilt from FEC (a late packet that was rebuilt is
+    /// both discarded and recovered: counted once). Counting packets over the whole call read
+    /// the far end's losses in its silence — half a call of turns — as missed audio: the
+    /// demo's Bob → Alice, FEC rebuilding his words, read 0.5 under PESQ-WB; and over all the
+    /// audio played, a loss in a word weighed half as much in a call of turns as in a talk.
     var effectiveLossPercent: Double {
         var percent = 0.0
-        if packetsExpected > 0 {
+        if samplesPlayed > 0 {
+            percent = Double(samplesConcealed) / (Double(samplesPlayed) * talkShare) * 100
+        } else if packetsExpected > 0 {
             let missed = max(packetsLost, 0) + packetsDiscarded - fecPacketsRecovered
             percent = Double(missed) / Double(packetsExpected) * 100
         }
-        if samplesPlayed > 0 { percent = max(percent, Double(samplesConcealed) / Double(samplesPlayed) * 100) }
-        return min(max(percent, 0), 100)
+        return percent.isFinite ? min(max(percent, 0), 100) : 0
+    }
+
+    /// The share of the stream received that is the far end's talk, 0…1 (`SpeechPacketFilter`:
+    /// its words and the pauses between them; all of it when no word was seen, or for a
+    /// codec sent at a constant rate, whose packets tell nothing).
+    var talkShare: Double {
+        guard speechPacketsReceived > 0, packetsReceived > 0 else { return 1 }
+        return min(Double(speechPacketsReceived) / Double(packetsReceived), 1)
     }
 
     /// The internal round trip of this end (RFC 3611's end system delay): framing and encoder

@@ -110,12 +110,15 @@ public struct CodecImpairment: Sendable, Equatable {
         return payloadBitsPerSecond * last.1 / last.0
     }
 
-    /// libopus's mean payload rate (b/s) over the two fixtures the Opus factors were measured
-    /// on, their short pauses included, for each encoder target of `opusImpairments` (b/s):
-    /// what `SpeechPacketFilter` counts while a sender talks (`scripts/opus-impairment-factors`'
-    /// encoder settings; Alice and Bob at 32 kb/s: 30.3 and 28.6 kb/s).
+    /// libopus's mean payload rate (b/s) over the talk of the two fixtures the Opus factors
+    /// were measured on — from the first word to the last, their short pauses included, as
+    /// `SpeechPacketFilter` counts talk — for each encoder target of `opusImpairments` (b/s;
+    /// `scripts/opus-impairment-factors`' encoder settings). Over every packet of the fixtures
+    /// (their 0.4 s of silence after the last word too, as the filter counted before it waited
+    /// for talk to resume) the rates were 10.78, 15.96, 19.13, 22.63, 29.47, 36.26 and 58.27 kb/s;
+    /// the filter's share of them was measured with the same encoder settings.
     static let opusPayloadRates: [(Double, Double)] = [
-        (10_780, 12_000), (15_960, 16_000), (19_130, 20_000), (22_630, 24_000), (29_470, 32_000), (36_260, 40_000), (58_270, 64_000),
+        (11_080, 12_000), (16_410, 16_000), (19_690, 20_000), (23_250, 24_000), (29_810, 32_000), (36_260, 40_000), (59_530, 64_000),
     ]
 
     /// The bitrates (b/s) of the FEC tables: `opusFECCostsAt24k` and `opusRobustnessAt24k`

@@ -205,8 +205,8 @@ import Testing
         inbound.packetsDiscarded = discarded
         inbound.fecPacketsRecovered = recovered
         inbound.fecPacketsReceived = fec
-        // 56.575 bytes per 20 ms: 22.6 kb/s, the payload rate of talk from a sender set to 24 kb/s.
-        inbound.bytesReceived = (expected - lost) * 56_575 / 1_000
+        // 58.125 bytes per 20 ms: 23.25 kb/s, the payload rate of talk from a sender set to 24 kb/s.
+        inbound.bytesReceived = (expected - lost) * 58_125 / 1_000
         inbound.jitterBufferDelay = 0.04 * 48_000 * 100
         inbound.jitterBufferEmittedCount = 48_000 * 100  // a mean of 40 ms
         inbound.jitterBufferTargetDelayMs = 40
@@ -241,6 +241,19 @@ import Testing
         waited.concealedSamples = 150 * 960 + 100 * 960
         waited.silentConcealedSamples = 100 * 960  // DTX comfort noise is no loss
         #expect(abs(estimate(waited).effectiveLossPercent - 5) < 1e-9)
+        // A call of turns: the far end talked for half of it, and what the listener missed is a
+        // share of that talk, not of the whole call.
+        var turns = waited
+        turns.speechPacketsReceived = 1_500
+        turns.speechBytesReceived = 1_500 * 58
+        #expect(abs(estimate(turns).effectiveLossPercent - 10) < 1e-9)
+        // Packets lost while the far end was silent were concealed silently: nothing missed.
+        var lostInSilence = Self.inbound(lost: 60)
+        lostInSilence.totalSamplesReceived = 3_000 * 960
+        lostInSilence.concealedSamples = 60 * 960
+        lostInSilence.silentConcealedSamples = 60 * 960
+        #expect(estimate(lostInSilence).effectiveLossPercent == 0)
+        #expect(abs(estimate(lostInSilence).listeningMeanOpinionScore - clean.listeningMeanOpinionScore) < 0.001)
         #expect(rebuilt.meanOpinionScore > lossy.meanOpinionScore)
         // Bursts are measured; for Opus they are not weighed (`CodecImpairment.weighsBursts`:
         // its concealment, as played here, is priced by Bpl alone).
