@@ -22,6 +22,9 @@ struct DemoDirectionReport: Codable, Equatable {
     var packetsDiscarded: Int
     /// Share of played audio that was concealment, %.
     var concealedPercent: Double
+    /// Share of played audio that the jitter buffer time-scaled (samples it inserted or
+    /// removed to follow its target), %.
+    var timeScaledPercent: Double
     /// Interarrival jitter at the end, ms.
     var jitterMs: Double
     /// Mean time received audio waited in the jitter buffer, ms.
@@ -34,6 +37,13 @@ struct DemoDirectionReport: Codable, Equatable {
     var mos: Double?
     /// The receiver's listening MOS estimate (delay excluded).
     var listeningMos: Double?
+    /// What the estimate counted as missed audio, % (G.107's Ppl: concealment over speech, or
+    /// packets lost or too late less those rebuilt from FEC if more).
+    var estimatedMissedPercent: Double?
+    /// The codec impairment the estimate used: Ie,WB and Bpl,WB (Opus at the far end's
+    /// bitrate and FEC plan).
+    var estimatedCodecImpairment: Double?
+    var estimatedLossRobustness: Double?
     /// Echo suppression at the sender's microphone (ERLE) at the end, dB, nil before the far
     /// end talked. The meter has a 1 s memory and counts near-end speech over far-end speech
     /// (double talk) too, so it reads low while both talk.
@@ -57,6 +67,8 @@ struct DemoDirectionReport: Codable, Equatable {
         fecRecovered = inbound.fecPacketsRecovered
         packetsDiscarded = inbound.packetsDiscarded
         concealedPercent = inbound.totalSamplesReceived > 0 ? Double(inbound.concealedSamples) / Double(inbound.totalSamplesReceived) * 100 : 0
+        timeScaledPercent = inbound.totalSamplesReceived > 0
+            ? Double(inbound.insertedSamplesForDeceleration + inbound.removedSamplesForAcceleration) / Double(inbound.totalSamplesReceived) * 100 : 0
         jitterMs = inbound.jitter * 1_000
         bufferDelayMs = inbound.jitterBufferEmittedCount > 0 ? inbound.jitterBufferDelay / Double(inbound.jitterBufferEmittedCount) * 1_000 : 0
         if let path, !path.isClean, !path.appliedDelays.isEmpty {
@@ -65,6 +77,9 @@ struct DemoDirectionReport: Codable, Equatable {
         bitrateKbps = callSeconds > 0 ? Double(sender.transport.bytesSent) * 8 / callSeconds / 1_000 : 0
         mos = receiver.quality?.meanOpinionScore
         listeningMos = receiver.quality?.listeningMeanOpinionScore
+        estimatedMissedPercent = receiver.quality?.effectiveLossPercent
+        estimatedCodecImpairment = receiver.quality?.codecImpairment.equipmentImpairment
+        estimatedLossRobustness = receiver.quality?.codecImpairment.packetLossRobustness
         echoSuppressionDb = senderSource.echoReturnLossEnhancement
         echoSuppressionPeakDb = samples.compactMap(\.echoSuppressionDb).max()
         srtpFailures = receiver.transport.srtp.authFailures + receiver.transport.srtp.replays
@@ -102,6 +117,7 @@ struct DemoReport: Codable, Equatable {
             ("recovered from FEC", { "\($0.fecRecovered)" }),
             ("too late, discarded", { "\($0.packetsDiscarded)" }),
             ("concealed audio", { number($0.concealedPercent, "%.1f %%") }),
+            ("time-scaled audio", { number($0.timeScaledPercent, "%.1f %%") }),
             ("network delay (mean)", { number($0.networkDelayMs, "%.0f ms") }),
             ("jitter", { number($0.jitterMs, "%.1f ms") }),
             ("jitter buffer delay", { number($0.bufferDelayMs, "%.0f ms") }),

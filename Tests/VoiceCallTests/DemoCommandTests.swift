@@ -118,14 +118,21 @@ import TestSupport
                 #expect(direction.packetsReceived >= 149 && direction.packetsLost == 0 && direction.networkDropped == 0)
                 #expect(direction.networkDelayMs == nil)
                 #expect(direction.mos.map { $0 > 3.4 && $0 <= 4.5 } == true, "clean: \(String(describing: direction.mos))")
+                // The estimate's parts: nothing missed, Opus at about the 32 kb/s it was sent at (Ie,WB 24.5).
+                #expect(direction.estimatedMissedPercent == 0)
+                #expect(direction.estimatedCodecImpairment.map { abs($0 - 24.5) < 4 } == true,
+                        "\(String(describing: direction.estimatedCodecImpairment))")
             } else {
                 // About 2 % last-mile loss (a seeded trace): some loss, most packets through.
                 #expect(direction.networkDropped > 0 && direction.networkDropped < 20, "\(direction.networkDropped) dropped")
                 #expect(direction.packetsReceived > 120)
                 #expect(direction.networkDelayMs.map { $0 > 0 } == true)
                 #expect(direction.mos.map { (1...4.5).contains($0) } == true)
+                #expect(direction.estimatedMissedPercent.map { (0...100).contains($0) } == true)
+                #expect(direction.estimatedLossRobustness.map { $0 >= 6 } == true)
             }
             #expect(direction.bitrateKbps > 15 && direction.bitrateKbps < 45)
+            #expect(direction.timeScaledPercent >= 0 && direction.timeScaledPercent < 10)
             #expect(direction.samples.count == 6, "a sample every 0.5 s")
             #expect(direction.samples.allSatisfy { $0.lossPercent >= 0 && $0.lossPercent <= 100 && $0.jitterMs >= 0 })
         }
