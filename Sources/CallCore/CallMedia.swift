@@ -470,9 +470,9 @@ public final class CallMedia: @unchecked Sendable {
         case .accepted, .acceptedFromNewSource:
             break
         }
-        // Before the far end reports, its stream's loss on the way here stands in for ours there.
+        // Until the far end's reports rule, its stream's loss on the way here stands in for ours there.
         // (Not over a plan the app set: `setExpectedPacketLoss`.)
-        if !lossAdaptation.hasReport, networkConfiguration.adaptsToLoss, networkConfiguration.codec.capabilities.contains(.inbandFEC),
+        if !lossAdaptation.reportsRule, networkConfiguration.adaptsToLoss, networkConfiguration.codec.capabilities.contains(.inbandFEC),
            inboundLoss.observe(cumulativeLost: reception.packetsLost), plannedLoss.load(ordering: .relaxed) == 0,
            lossAdaptation.planForInboundLoss(bitsPerSecond: targetBitrate.load(ordering: .relaxed)) {
             plannedLoss.store(lossAdaptation.plannedLossPercent, ordering: .relaxed)
@@ -583,7 +583,8 @@ public final class CallMedia: @unchecked Sendable {
             // (G.711, G.722) has neither to adapt.
             if networkConfiguration.adaptsToLoss, networkConfiguration.codec.capabilities.contains(.inbandFEC),
                rtcp.remoteInbound.reportsReceived > reportsBefore,
-               lossAdaptation.report(fractionLost: rtcp.remoteInbound.fractionLost, bitsPerSecond: targetBitrate.load(ordering: .relaxed)) {
+               lossAdaptation.report(fractionLost: rtcp.remoteInbound.fractionLost, bitsPerSecond: targetBitrate.load(ordering: .relaxed),
+                                     packetsSent: uplinkCounters.read().packetsSent) {
                 plannedLoss.store(lossAdaptation.plannedLossPercent, ordering: .relaxed)
             }
             if networkConfiguration.adaptsBitrate, networkConfiguration.codec.capabilities.contains(.adjustableBitrate),

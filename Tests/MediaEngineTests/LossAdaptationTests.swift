@@ -22,7 +22,7 @@ import TestSupport
 
     @Test func planFollowsReportedLossWithHysteresis() {
         var loop = LossAdaptation()
-        func report(_ loss: Double) -> Bool { loop.report(fractionLost: loss, bitsPerSecond: 32_000) }
+        func report(_ loss: Double) -> Bool { loop.report(fractionLost: loss, bitsPerSecond: 32_000, packetsSent: 1_000) }
         let cleanChanged = report(0)
         #expect(!cleanChanged)
         #expect(loop.plannedLossPercent == 0)
@@ -46,7 +46,7 @@ import TestSupport
         #expect(loop.plannedLossPercent == LossAdaptation.maximumPercent)
         // Heavy loss plans no more than 10 %: beyond it FEC costs more than it rebuilds.
         var heavy = LossAdaptation()
-        _ = heavy.report(fractionLost: 0.25, bitsPerSecond: 32_000)
+        _ = heavy.report(fractionLost: 0.25, bitsPerSecond: 32_000, packetsSent: 1_000)
         #expect(heavy.plannedLossPercent == 10)
     }
 
@@ -54,31 +54,31 @@ import TestSupport
     /// sent: 2 % at 32 kb/s (full band), 6 % at 24 (below it a plan codes nothing).
     @Test func theSmallestPlanIsOneLibopusCodesAtTheBitrate() {
         var fullband = LossAdaptation()
-        _ = fullband.report(fractionLost: 0.004, bitsPerSecond: 32_000)
+        _ = fullband.report(fractionLost: 0.004, bitsPerSecond: 32_000, packetsSent: 1_000)
         #expect(fullband.plannedLossPercent == 2, "0.4 % at 32 kb/s plans 2 %")
         var lower = LossAdaptation()
-        _ = lower.report(fractionLost: 0.004, bitsPerSecond: 24_000)
+        _ = lower.report(fractionLost: 0.004, bitsPerSecond: 24_000, packetsSent: 1_000)
         #expect(lower.plannedLossPercent == 6, "0.4 % at 24 kb/s plans 6 %")
         // The bitrate falls under congestion: the next lossy report raises the plan to one
         // that is still coded.
-        _ = fullband.report(fractionLost: 0.01, bitsPerSecond: 20_000)
+        _ = fullband.report(fractionLost: 0.01, bitsPerSecond: 20_000, packetsSent: 1_000)
         #expect(fullband.plannedLossPercent == 6)
         #expect(LossAdaptation.minimumPercent(bitsPerSecond: LossAdaptation.fullbandFECBitsPerSecond) == 2)
         #expect(LossAdaptation.minimumPercent(bitsPerSecond: LossAdaptation.fullbandFECBitsPerSecond - 1) == 6)
     }
 
-    /// Before the far end's first report, its stream's loss on the way here plans the smallest
-    /// plan coded, once, only while nothing is planned; from the first report on the reports
-    /// rule, lowering it as any plan (two reports below half of it).
+    /// Before the far end's reports rule, its stream's loss on the way here plans the smallest
+    /// plan coded, once, only while nothing is planned; reports lower it as any plan (two
+    /// reports below half of it), and once they rule only they set the plan.
     @Test func inboundLossPlansTheSmallestPlanUntilTheFirstReport() {
         var loop = LossAdaptation()
         let planned = loop.planForInboundLoss(bitsPerSecond: 32_000)
         #expect(planned && loop.plannedLossPercent == 2)
         let plannedAgain = loop.planForInboundLoss(bitsPerSecond: 32_000)
         #expect(!plannedAgain, "planned already")
-        _ = loop.report(fractionLost: 0, bitsPerSecond: 32_000)
+        _ = loop.report(fractionLost: 0, bitsPerSecond: 32_000, packetsSent: 1_000)
         #expect(loop.plannedLossPercent == 2, "one clean report does not lower it")
-        _ = loop.report(fractionLost: 0, bitsPerSecond: 32_000)
+        _ = loop.report(fractionLost: 0, bitsPerSecond: 32_000, packetsSent: 1_000)
         #expect(loop.plannedLossPercent == 0, "two do")
         let afterReports = loop.planForInboundLoss(bitsPerSecond: 32_000)
         #expect(!afterReports && loop.plannedLossPercent == 0, "after a report, only reports set the plan")
@@ -88,6 +88,27 @@ import TestSupport
         var appPlanned = LossAdaptation(initialPercent: 5)
         let overApp = appPlanned.planForInboundLoss(bitsPerSecond: 32_000)
         #expect(!overApp && appPlanned.plannedLossPercent == 5, "a plan the app set stays")
+    }
+
+    /// A first report that covered few of our packets and saw no loss says little: the far
+    /// end's stream's loss still plans FEC until the reports have covered
+    /// `packetsBeforeReportsRule` packets; from then on only reports set the plan.
+    @Test func anEarlyCleanReportDoesNotSilenceTheInboundEvidence() {
+        var loop = LossAdaptation()
+        _ = loop.report(fractionLost: 0, bitsPerSecond: 32_000, packetsSent: 65)  // the first report, 1.3 s in
+        #expect(!loop.reportsRule)
+        let planned = loop.planForInboundLoss(bitsPerSecond: 32_000)
+        #expect(planned && loop.plannedLossPercent == 2)
+        _ = loop.report(fractionLost: 0, bitsPerSecond: 32_000, packetsSent: 340)  // 5 s later, still clean
+        #expect(loop.reportsRule && loop.plannedLossPercent == 2, "one clean report does not lower it")
+        _ = loop.report(fractionLost: 0, bitsPerSecond: 32_000, packetsSent: 600)
+        #expect(loop.plannedLossPercent == 0, "two do")
+        let afterReportsRule = loop.planForInboundLoss(bitsPerSecond: 32_000)
+        #expect(!afterReportsRule && loop.plannedLossPercent == 0)
+        var enough = LossAdaptation()
+        _ = enough.report(fractionLost: 0, bitsPerSecond: 32_000, packetsSent: LossAdaptation.packetsBeforeReportsRule)
+        let plannedAfterEnough = enough.planForInboundLoss(bitsPerSecond: 32_000)
+        #expect(enough.reportsRule && !plannedAfterEnough && enough.plannedLossPercent == 0)
     }
 
     /// A gap in the far end's sequence counts as loss only once it has stood for
