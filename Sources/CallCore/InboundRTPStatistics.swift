@@ -48,7 +48,8 @@ public struct InboundRTPStatistics: Sendable, Equatable, BitwiseCopyable {
     public var totalSamplesReceived = 0
     /// Samples concealed (loss concealment and DTX comfort noise).
     public var concealedSamples = 0
-    /// The part of `concealedSamples` played over the sender's silence (DTX).
+    /// The part of `concealedSamples` played over the sender's silence: DTX comfort noise, and
+    /// loss concealed where the far end was not talking (W3C's `silentConcealedSamples`).
     public var silentConcealedSamples = 0
     /// Runs of concealment.
     public var concealmentEvents = 0
