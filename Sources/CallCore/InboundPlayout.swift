@@ -31,6 +31,7 @@ struct InboundPlayout: Sendable, BitwiseCopyable {
         result.jitterBufferTargetDelayMs = targetDelayMs
         result.concealedSamples = jitterBuffer.concealedSamples
         result.silentConcealedSamples = jitterBuffer.silentConcealedSamples
+        result.samplesDecodedInSilence = jitterBuffer.samplesDecodedInSilence
         result.concealmentEvents = jitterBuffer.concealmentEvents
         result.insertedSamplesForDeceleration = jitterBuffer.insertedSamplesForDeceleration
         result.removedSamplesForAcceleration = jitterBuffer.removedSamplesForAcceleration

@@ -51,6 +51,9 @@ public struct InboundRTPStatistics: Sendable, Equatable, BitwiseCopyable {
     /// The part of `concealedSamples` played over the sender's silence: DTX comfort noise, and
     /// loss concealed where the far end was not talking (W3C's `silentConcealedSamples`).
     public var silentConcealedSamples = 0
+    /// Ours: samples decoded while the far end was silent (a second of quiet frames); with
+    /// `silentConcealedSamples`, what was played while it was not talking.
+    public var samplesDecodedInSilence = 0
     /// Runs of concealment.
     public var concealmentEvents = 0
     /// Samples added by slowing playout down.

@@ -7,17 +7,19 @@
 /// as an 18 kb/s codec's (0.85 below PESQ-WB in the demo).
 ///
 /// Talk is a packet of at least `speechShare` of the recent peak payload (a peak that decays by
-/// `peakDecay` per packet), and the pauses within talk: the packets between two such packets
-/// at most `pauseHangover` packets apart. A pause is counted when the next word comes, and
-/// never if none comes within the hangover — the other side's turn, or the silence before the
-/// far end first speaks. (Counting the packets after each word whether talk resumed or not
-/// read the demo's Bob, quiet through Alice's 8 s turn, at 27 kb/s from a 32 kb/s encoder: the
-/// hangover after his first packets, coded while his canceller learnt Alice's echo, counted a
-/// second of his silence as talk.) That is the
-/// shape of the fixtures the Opus impairment factors were measured on (their short pauses
-/// included), where counting only the words read 26–27 kb/s at 24 kb/s. What it counts is
-/// below the encoder's target (constrained VBR: 92–94 % of it at 24–32 kb/s on the
-/// fixtures), and mapped back to it for the factors (`CodecImpairment.opusTargetBitsPerSecond`).
+/// `peakDecay` per packet) and `floorContrast` times the recent smallest one, and the pauses
+/// within talk: the packets between two such packets at most `pauseHangover` packets apart. A
+/// pause is counted when the next word comes, and never if none comes within the hangover —
+/// the other side's turn, or the silence before the far end first speaks. (Counting the
+/// packets after each word whether talk resumed or not, and without the floor — a far end
+/// silent from the start had its own silence for a peak — read the demo's Bob, quiet through
+/// Alice's 8 s turn, at 27 kb/s from a 32 kb/s encoder.) That is the shape of the fixtures the
+/// Opus impairment factors were measured on (their short pauses included), where counting
+/// only the words read 26–27 kb/s at 24 kb/s. What it counts is below the encoder's target
+/// (constrained VBR: 92–94 % of it at 24–32 kb/s on the fixtures), and mapped back to it for
+/// the factors (`CodecImpairment.opusTargetBitsPerSecond`). A stream of constant-size packets
+/// (CBR, G.711) has no word that stands out: none is talk, and the bitrate is read over every
+/// packet (`VoIPMetricsInputs.receivedBitsPerSecond`).
 struct SpeechPacketFilter: Sendable {
     /// Packets and payload bytes of talk.
     struct Talk: Equatable {
@@ -32,8 +34,15 @@ struct SpeechPacketFilter: Sendable {
     static let peakDecay = 0.9999
     /// The longest pause within talk, in packets (1 s at 20 ms).
     static let pauseHangover = 50
+    /// How many times the recent smallest payload a word takes: libopus codes silence in a
+    /// third or less of what a word takes (above).
+    static let floorContrast = 2.0
+    /// How far the floor climbs toward each larger payload, per packet (a time constant of
+    /// 1 000 packets, 20 s at 20 ms: a floor a pause set holds through the talk after it).
+    static let floorRise = 0.001
 
     private var peak = 0.0
+    private var floor = Double.infinity
     private var sinceWord = Int.max
     /// The pause since the last word, counted once the next word comes.
     private var pause = Talk()
@@ -44,7 +53,8 @@ struct SpeechPacketFilter: Sendable {
         guard payloadBytes > 2 else { return Talk() }  // DTX, or nothing
         let size = Double(payloadBytes)
         peak = max(size, peak * Self.peakDecay)
-        if size >= Self.speechShare * peak {
+        floor = size < floor ? size : floor + (size - floor) * Self.floorRise
+        if size >= Self.speechShare * peak && size >= Self.floorContrast * floor {
             sinceWord = 0
             defer { pause = Talk() }
             return Talk(packets: pause.packets + 1, bytes: pause.bytes + payloadBytes)

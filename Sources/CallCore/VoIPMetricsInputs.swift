@@ -26,9 +26,13 @@ struct VoIPMetricsInputs: Sendable, Equatable {
     var speechPacketsReceived = 0
     var speechBytesReceived = 0
     /// Samples played (received or concealed), and those concealed over speech (loss, late
-    /// packets, waits for overtaken ones; DTX comfort noise excluded).
+    /// packets, waits for overtaken ones; DTX comfort noise and concealment of the far end's
+    /// silence excluded).
     var samplesPlayed: Int
     var samplesConcealed: Int
+    /// Samples played while the far end was not talking: decoded in its silence, or silently
+    /// concealed.
+    var samplesPlayedInSilence = 0
     /// Interarrival jitter, ms.
     var jitterMs: Double
     /// The stream's packets in sequence order (RFC 3611 §4.7.2).
@@ -69,6 +73,7 @@ struct VoIPMetricsInputs: Sendable, Equatable {
         speechBytesReceived = inbound.speechBytesReceived
         samplesPlayed = inbound.totalSamplesReceived
         samplesConcealed = max(inbound.concealedSamples - inbound.silentConcealedSamples, 0)
+        samplesPlayedInSilence = inbound.silentConcealedSamples + inbound.samplesDecodedInSilence
         jitterMs = inbound.jitter * 1_000
         self.burstGap = burstGap
         burstRatio = burstGap.burstRatio
@@ -101,6 +106,7 @@ struct VoIPMetricsInputs: Sendable, Equatable {
         span.speechBytesReceived = max(speechBytesReceived - earlier.speechBytesReceived, 0)
         span.samplesPlayed = max(samplesPlayed - earlier.samplesPlayed, 0)
         span.samplesConcealed = max(samplesConcealed - earlier.samplesConcealed, 0)
+        span.samplesPlayedInSilence = max(samplesPlayedInSilence - earlier.samplesPlayedInSilence, 0)
         span.burstRatio = burstGap.burstRatio(since: earlier.burstGap)
         span.jitterBufferDelaySeconds = jitterBufferDelaySeconds - earlier.jitterBufferDelaySeconds
         span.jitterBufferEmittedCount = jitterBufferEmittedCount - earlier.jitterBufferEmittedCount
@@ -119,30 +125,24 @@ struct VoIPMetricsInputs: Sendable, Equatable {
     /// The share of the far end's talk the listener missed, percent (G.107's Ppl): the jitter
     /// buffer's concealment over speech — lost and late packets, and the ticks spent waiting
     /// for an overtaken packet, which a listener hears as a loss too; not the packets FEC
-    /// rebuilt, nor concealment of a pause or of DTX silence (silent concealment) — as a share
-    /// of what it played while the far end talked (`talkShare`). Before anything is played, the
-    /// packets lost or discarded less those rebuilt from FEC (a late packet that was rebuilt is
-    /// both discarded and recovered: counted once). Counting packets over the whole call read
-    /// the far end's losses in its silence — half a call of turns — as missed audio: the
-    /// demo's Bob → Alice, FEC rebuilding his words, read 0.5 under PESQ-WB; and over all the
-    /// audio played, a loss in a word weighed half as much in a call of turns as in a talk.
+    /// rebuilt, nor concealment of the far end's silence or of DTX (silent concealment) — as a
+    /// share of what it played while the far end talked (not in its silence: the same quiet
+    /// detector decides both). Before anything is played, the packets lost or discarded less
+    /// those rebuilt from FEC (a late packet that was rebuilt is both discarded and recovered:
+    /// counted once). Counting packets over the whole call read the far end's losses in its
+    /// silence — half a call of turns — as missed audio: the demo's Bob → Alice, FEC
+    /// rebuilding his words, read 0.5 under PESQ-WB; and over all the audio played, a loss in a
+    /// word weighed half as much in a call of turns as in a talk.
     var effectiveLossPercent: Double {
         var percent = 0.0
+        let talkSamples = samplesPlayed - samplesPlayedInSilence
         if samplesPlayed > 0 {
-            percent = Double(samplesConcealed) / (Double(samplesPlayed) * talkShare) * 100
+            percent = talkSamples > 0 ? Double(samplesConcealed) / Double(talkSamples) * 100 : 0
         } else if packetsExpected > 0 {
             let missed = max(packetsLost, 0) + packetsDiscarded - fecPacketsRecovered
             percent = Double(missed) / Double(packetsExpected) * 100
         }
         return percent.isFinite ? min(max(percent, 0), 100) : 0
-    }
-
-    /// The share of the stream received that is the far end's talk, 0…1 (`SpeechPacketFilter`:
-    /// its words and the pauses between them; all of it when no word was seen, or for a
-    /// codec sent at a constant rate, whose packets tell nothing).
-    var talkShare: Double {
-        guard speechPacketsReceived > 0, packetsReceived > 0 else { return 1 }
-        return min(Double(speechPacketsReceived) / Double(packetsReceived), 1)
     }
 
     /// The internal round trip of this end (RFC 3611's end system delay): framing and encoder

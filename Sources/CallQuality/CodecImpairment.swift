@@ -114,11 +114,12 @@ public struct CodecImpairment: Sendable, Equatable {
     /// were measured on — from the first word to the last, their short pauses included, as
     /// `SpeechPacketFilter` counts talk — for each encoder target of `opusImpairments` (b/s;
     /// `scripts/opus-impairment-factors`' encoder settings). Over every packet of the fixtures
-    /// (their 0.4 s of silence after the last word too, as the filter counted before it waited
-    /// for talk to resume) the rates were 10.78, 15.96, 19.13, 22.63, 29.47, 36.26 and 58.27 kb/s;
-    /// the filter's share of them was measured with the same encoder settings.
+    /// (their silence before the first word and after the last too, as the filter counted
+    /// before it waited for talk to resume and for a word to stand out of the silence) the
+    /// rates were 10.78, 15.96, 19.13, 22.63, 29.47, 36.26 and 58.27 kb/s; the filter's share of
+    /// them was measured with the same encoder settings.
     static let opusPayloadRates: [(Double, Double)] = [
-        (11_080, 12_000), (16_410, 16_000), (19_690, 20_000), (23_250, 24_000), (29_810, 32_000), (36_260, 40_000), (59_530, 64_000),
+        (11_100, 12_000), (16_430, 16_000), (19_730, 20_000), (23_300, 24_000), (30_290, 32_000), (37_240, 40_000), (59_380, 64_000),
     ]
 
     /// The bitrates (b/s) of the FEC tables: `opusFECCostsAt24k` and `opusRobustnessAt24k`

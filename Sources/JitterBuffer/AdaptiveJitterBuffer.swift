@@ -625,6 +625,7 @@ public final class AdaptiveJitterBuffer {
         // Concealment in silence that the next frame goes on with hid no word: W3C's silent concealment.
         if quietFrames.isQuiet { statistics.silentConcealedSamples += state.concealedInPauseSamples }
         state.concealedInPauseSamples = 0
+        if isSilent { statistics.samplesDecodedInSilence += count }
         return frame
     }
 }

@@ -17,6 +17,10 @@ public struct JitterBufferStatistics: Sendable, Hashable, BitwiseCopyable {
     /// decoded frames that `QuietFrameDetector` finds quiet, before another quiet one: the far
     /// end not talking), which no listener hears as a loss.
     public var silentConcealedSamples = 0
+    /// Samples decoded from packets while the far end was silent (once `QuietFrameDetector` had
+    /// found the stream quiet for a second): with `silentConcealedSamples`, what was played
+    /// while it was not talking (ours, not W3C's).
+    public var samplesDecodedInSilence = 0
     /// Runs of packet-loss concealment (a run of consecutive concealed frames counts once).
     public var concealmentEvents = 0
     /// Samples added by preemptive expand.
