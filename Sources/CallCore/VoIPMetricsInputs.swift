@@ -180,7 +180,7 @@ struct VoIPMetricsInputs: Sendable, Equatable {
     /// `benchmarks quality`). The payload rate itself for another codec.
     var senderBitsPerSecond: Double? {
         guard let received = receivedBitsPerSecond else { return nil }
-        return codec == .opus ? CodecImpairment.opusTargetBitsPerSecond(payloadBitsPerSecond: received) : received
+        return codec == .opus ? CodecImpairment.opusTargetBitsPerSecond(payloadBitsPerSecond: received, frameDurationMs: frameMs) : received
     }
 
     /// The loss the far end plans FEC for, percent, as far as we can tell: none without FEC in
@@ -196,14 +196,17 @@ struct VoIPMetricsInputs: Sendable, Equatable {
         return min(max(asked, Double(smallest)), Double(LossAdaptation.maximumPercent))
     }
 
-    /// The codec's impairment for the stream received: Opus at the bitrate it is sent at, its FEC
-    /// plan's cost and robustness weighted by the share of packets carrying FEC.
+    /// The frame duration the Opus factors are looked up for, ms (the configured packet time).
+    private var frameMs: Int { frameDurationMs.isFinite ? Int(min(max(frameDurationMs, 0), 120)) : 20 }
+
+    /// The codec's impairment for the stream received: Opus at the bitrate it is sent at in its
+    /// frames, its FEC plan's cost and robustness weighted by the share of packets carrying FEC.
     var codecImpairment: CodecImpairment {
         let bitrate = senderBitsPerSecond ?? Double(MediaConfiguration.defaultBitrate)
-        let plain = CodecImpairment.playing(codec, opusBitsPerSecond: bitrate)
+        let plain = CodecImpairment.playing(codec, opusBitsPerSecond: bitrate, frameDurationMs: frameMs)
         guard codec == .opus, packetsReceived > 0, fecPacketsReceived > 0 else { return plain }
         let share = min(Double(fecPacketsReceived) / Double(packetsReceived), 1)
-        let withFEC = CodecImpairment.opus(bitsPerSecond: bitrate, fecPlannedLossPercent: farEndFECPlanPercent)
+        let withFEC = CodecImpairment.opus(bitsPerSecond: bitrate, fecPlannedLossPercent: farEndFECPlanPercent, frameDurationMs: frameMs)
         func blend(_ value: KeyPath<CodecImpairment, Double>) -> Double {
             plain[keyPath: value] + share * (withFEC[keyPath: value] - plain[keyPath: value])
         }

@@ -24,8 +24,16 @@ public struct CodecImpairment: Sendable, Equatable {
         self.weighsBursts = weighsBursts
     }
 
-    /// Opus (libopus, 48 kHz mono, `OPUS_APPLICATION_VOIP`, 20 ms frames, complexity 10) at
-    /// `bitsPerSecond`, with in-band FEC planned for `fecPlannedLossPercent` (0: none).
+    /// Opus (libopus, 48 kHz mono, `OPUS_APPLICATION_VOIP`, complexity 10) at `bitsPerSecond`
+    /// in frames of `frameDurationMs`, with in-band FEC planned for `fecPlannedLossPercent` (0:
+    /// none).
+    ///
+    /// **10 ms frames** cost more at most bitrates (PESQ-WB on the fixtures: 3.93 against 4.06
+    /// at 32 kb/s, 3.57 against 3.80 at 24) and their losses less (each misses half as much
+    /// speech): Ie,WB and Bpl,WB at 10 ms are measured as below (`scripts/opus-impairment-factors
+    /// --frame-ms 10`: `opusImpairmentsAt10ms`; Bpl,WB 9.5 at 24 kb/s and 8.1 at 32 against 6.7
+    /// and 6.0, which scale the FEC plans' robustness). FEC's costs were measured at 20 ms only
+    /// and are used as they are; 40 and 60 ms frames take the 20 ms factors (not measured).
     ///
     /// **Where the numbers come from.** ITU-T G.113, which lists planning values of Ie,WB and
     /// Bpl for standard wideband codecs, gives none for Opus that this project knows of, and we
@@ -55,9 +63,10 @@ public struct CodecImpairment: Sendable, Equatable {
     ///
     /// PESQ on synthetic speech is an estimate of an estimate: these values make the E-model
     /// agree with PESQ-WB on these fixtures, which is what they are for.
-    public static func opus(bitsPerSecond: Double, fecPlannedLossPercent: Double = 0) -> CodecImpairment {
+    public static func opus(bitsPerSecond: Double, fecPlannedLossPercent: Double = 0, frameDurationMs: Int = 20) -> CodecImpairment {
         let rate = bitsPerSecond.isFinite && bitsPerSecond > 0 ? bitsPerSecond : 24_000
-        let impairment = interpolate(opusImpairments, at: log2(rate), logarithmic: true)
+        let isShortFrame = frameDurationMs <= 10
+        let impairment = interpolate(isShortFrame ? opusImpairmentsAt10ms : opusImpairments, at: log2(rate), logarithmic: true)
         let fec = fecPlannedLossPercent.isFinite ? min(max(fecPlannedLossPercent, 0), 100) : 0
         // How far from the 24 kb/s tables toward the 32 kb/s ones, on the logarithmic scale
         // Ie,WB is interpolated on; 0 below 24 kb/s, 1 above 32 kb/s. Weighted as
@@ -65,7 +74,11 @@ public struct CodecImpairment: Sendable, Equatable {
         let low = log2(opusFECBitrates.low), high = log2(opusFECBitrates.high)
         let share = min(max((log2(rate) - low) / (high - low), 0), 1)
         let fecCost = interpolate(opusFECCostsAt24k, at: fec) * (1 - share) + interpolate(opusFECCostsAt32k, at: fec) * share
-        let robustness = interpolate(opusRobustnessAt24k, at: fec) * (1 - share) + interpolate(opusRobustnessAt32k, at: fec) * share
+        var robustness = interpolate(opusRobustnessAt24k, at: fec) * (1 - share) + interpolate(opusRobustnessAt32k, at: fec) * share
+        if isShortFrame {
+            let low = opusShortFrameRobustness.low, high = opusShortFrameRobustness.high
+            robustness *= low * (1 - share) + high * share
+        }
         return CodecImpairment(equipmentImpairment: min(impairment + fecCost, WidebandEModel.maximumRating),
                                packetLossRobustness: robustness, weighsBursts: false)
     }
@@ -89,15 +102,25 @@ public struct CodecImpairment: Sendable, Equatable {
     static let opusImpairments: [(Double, Double)] = [
         (12_000, 54.7), (16_000, 47.6), (20_000, 37.8), (24_000, 32.9), (32_000, 24.5), (40_000, 18.2), (64_000, 14.1),
     ]
+    /// Ie,WB of Opus by bitrate (b/s) in 10 ms frames, no FEC, no loss, from PESQ-WB MOS-LQO
+    /// 2.434, 3.230, 3.333, 3.574, 3.932, 4.192 and 4.451 (`scripts/opus-impairment-factors
+    /// --frame-ms 10`).
+    static let opusImpairmentsAt10ms: [(Double, Double)] = [
+        (12_000, 68.0), (16_000, 48.3), (20_000, 45.7), (24_000, 39.3), (32_000, 28.8), (40_000, 19.6), (64_000, 5.7),
+    ]
+    /// Bpl,WB in 10 ms frames over Bpl,WB in 20 ms frames, no FEC, at the FEC tables' two
+    /// bitrates (9.5 / 6.7 at 24 kb/s, rms 2.4; 8.1 / 6.0 at 32 kb/s, rms 3.0).
+    static let opusShortFrameRobustness = (low: 9.5 / 6.7, high: 8.1 / 6.0)
+
     /// The bitrate (b/s) an Opus sender's encoder was set to, from the payload rate a receiver
     /// counts while it talks (`payloadBitsPerSecond`, its packets of talk and their short
     /// pauses): libopus in constrained VBR spends less than its target on speech, the more so
     /// the higher the target (on the fixtures 94 % of it at 24 kb/s, 92 % at 32), and
     /// `opus(bitsPerSecond:)` is tabulated by the target. Read from `opusPayloadRates`
     /// (interpolated on log2), proportionally beyond its ends.
-    public static func opusTargetBitsPerSecond(payloadBitsPerSecond: Double) -> Double {
+    public static func opusTargetBitsPerSecond(payloadBitsPerSecond: Double, frameDurationMs: Int = 20) -> Double {
         guard payloadBitsPerSecond.isFinite, payloadBitsPerSecond > 0 else { return payloadBitsPerSecond }
-        let table = opusPayloadRates
+        let table = frameDurationMs <= 10 ? opusPayloadRatesAt10ms : opusPayloadRates
         let first = table[0], last = table[table.count - 1]
         if payloadBitsPerSecond <= first.0 { return payloadBitsPerSecond * first.1 / first.0 }
         if payloadBitsPerSecond >= last.0 { return payloadBitsPerSecond * last.1 / last.0 }
@@ -116,10 +139,15 @@ public struct CodecImpairment: Sendable, Equatable {
     /// `scripts/opus-impairment-factors`' encoder settings). Over every packet of the fixtures
     /// (their silence before the first word and after the last too, as the filter counted
     /// before it waited for talk to resume and for a word to stand out of the silence) the
-    /// rates were 10.78, 15.96, 19.13, 22.63, 29.47, 36.26 and 58.27 kb/s; the filter's share of
-    /// them was measured with the same encoder settings.
+    /// rates were 10.78, 15.96, 19.13, 22.63, 29.47, 36.26 and 58.27 kb/s; these are the
+    /// script's "talk b/s" column, which counts as the filter does.
     static let opusPayloadRates: [(Double, Double)] = [
-        (11_100, 12_000), (16_430, 16_000), (19_730, 20_000), (23_300, 24_000), (30_290, 32_000), (37_240, 40_000), (59_380, 64_000),
+        (11_130, 12_000), (16_470, 16_000), (19_790, 20_000), (23_360, 24_000), (30_360, 32_000), (37_320, 40_000), (59_520, 64_000),
+    ]
+    /// The same in 10 ms frames (twice the packets, each with its own TOC byte and framing: at
+    /// 20 kb/s and above, more than the target; `scripts/opus-impairment-factors --frame-ms 10`).
+    static let opusPayloadRatesAt10ms: [(Double, Double)] = [
+        (11_540, 12_000), (14_930, 16_000), (21_810, 20_000), (25_010, 24_000), (32_160, 32_000), (39_470, 40_000), (61_530, 64_000),
     ]
 
     /// The bitrates (b/s) of the FEC tables: `opusFECCostsAt24k` and `opusRobustnessAt24k`

@@ -153,6 +153,14 @@ import Testing
     @Test func opusImpairmentInterpolatesOverBitrateAndAddsFECsCost() {
         #expect(CodecImpairment.opus(bitsPerSecond: 24_000).equipmentImpairment == 32.9)
         #expect(CodecImpairment.opus(bitsPerSecond: 24_000).packetLossRobustness == 6.7)
+        // 10 ms frames: their own Ie,WB and Bpl,WB (FEC's costs as at 20 ms), and payload rates.
+        #expect(CodecImpairment.opus(bitsPerSecond: 32_000, frameDurationMs: 10).equipmentImpairment == 28.8)
+        #expect(abs(CodecImpairment.opus(bitsPerSecond: 32_000, frameDurationMs: 10).packetLossRobustness - 8.1) < 1e-9)
+        #expect(abs(CodecImpairment.opus(bitsPerSecond: 24_000, frameDurationMs: 10).packetLossRobustness - 9.5) < 1e-9)
+        #expect(CodecImpairment.opus(bitsPerSecond: 32_000, fecPlannedLossPercent: 2, frameDurationMs: 10).equipmentImpairment == 28.8 + 8.6)
+        #expect(CodecImpairment.opus(bitsPerSecond: 32_000, frameDurationMs: 40) == CodecImpairment.opus(bitsPerSecond: 32_000))
+        #expect(abs(CodecImpairment.opusTargetBitsPerSecond(payloadBitsPerSecond: 32_160, frameDurationMs: 10) - 32_000) < 1e-6)
+        #expect(abs(CodecImpairment.opusTargetBitsPerSecond(payloadBitsPerSecond: 30_360) - 32_000) < 1e-6)
         let between = CodecImpairment.opus(bitsPerSecond: 28_000).equipmentImpairment
         #expect(between < 32.9 && between > 24.5)
         #expect(CodecImpairment.opus(bitsPerSecond: 6_000).equipmentImpairment == 54.7)
@@ -205,8 +213,8 @@ import Testing
         inbound.packetsDiscarded = discarded
         inbound.fecPacketsRecovered = recovered
         inbound.fecPacketsReceived = fec
-        // 58.25 bytes per 20 ms: 23.3 kb/s, the payload rate of talk from a sender set to 24 kb/s.
-        inbound.bytesReceived = (expected - lost) * 58_250 / 1_000
+        // 58.4 bytes per 20 ms: 23.36 kb/s, the payload rate of talk from a sender set to 24 kb/s.
+        inbound.bytesReceived = (expected - lost) * 58_400 / 1_000
         inbound.jitterBufferDelay = 0.04 * 48_000 * 100
         inbound.jitterBufferEmittedCount = 48_000 * 100  // a mean of 40 ms
         inbound.jitterBufferTargetDelayMs = 40

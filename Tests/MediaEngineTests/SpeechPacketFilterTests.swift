@@ -67,16 +67,16 @@ import TestSupport
         #expect(varying == 100)
     }
 
-    /// The call's estimate: a sender set to 24 kb/s talks at 23.3 kb/s of payload (constrained
+    /// The call's estimate: a sender set to 24 kb/s talks at 23.36 kb/s of payload (constrained
     /// VBR) and in turns averages less still over all its packets; the codec impairment is
     /// Opus's at the encoder's 24 kb/s (Ie,WB 32.9), as PESQ hears it.
     @Test func theEstimateTakesTheSpeakingBitrate() {
         var inbound = EModelTests.inbound(lost: 0)
-        inbound.bytesReceived = 87_375 + 1_500 * 12
+        inbound.bytesReceived = 87_600 + 1_500 * 12
         inbound.speechPacketsReceived = 1_500
-        inbound.speechBytesReceived = 87_375
+        inbound.speechBytesReceived = 87_600
         let inputs = VoIPMetricsInputs(inbound: inbound, burstGap: BurstGapStatistics(), configuration: MediaConfiguration(), deviceDelayMs: 30)
-        #expect(abs((inputs.receivedBitsPerSecond ?? 0) - 23_300) < 1)
+        #expect(abs((inputs.receivedBitsPerSecond ?? 0) - 23_360) < 1)
         #expect(abs((inputs.senderBitsPerSecond ?? 0) - 24_000) < 1)
         let impairment = CallQualityEstimate(inputs: inputs, roundTripTimeSeconds: 0.06).codecImpairment.equipmentImpairment
         #expect(abs(impairment - 32.9) < 0.01)
@@ -87,20 +87,22 @@ import TestSupport
     /// the way to that of 90 % of the bitrate. What a receiver counts is 92–94 % of it, and
     /// looked up as counted, a 32 kb/s call read as a 29.5 kb/s one (fails if libopus's VBR
     /// spends otherwise, or the filter counts otherwise).
-    @Test(arguments: [16_000, 24_000, 32_000])
-    func aCleanCallIsScoredAtItsSendersBitrate(bitrate: Int) throws {
+    @Test(arguments: [(16_000, 20), (24_000, 20), (32_000, 20), (32_000, 10)])
+    func aCleanCallIsScoredAtItsSendersBitrate(bitrate: Int, frameDurationMs: Int) throws {
         var configuration = MediaConfiguration()
         configuration.bitrate = bitrate
+        configuration.frameDurationMs = frameDurationMs
         configuration.minimumBitrate = min(configuration.minimumBitrate, bitrate)
         let loop = try CallLoop(configuration: configuration)
         let alice = try SpeechFixture.samples(SpeechFixture.alice, sampleRate: 48_000)
         let bob = try SpeechFixture.samples(SpeechFixture.bob, sampleRate: 48_000)
-        loop.run(frames: max(alice.count, bob.count) / 960, aliceMicrophone: { index, _ in CallLoop.frame(index, of: alice, length: 960) },
-                 bobMicrophone: { index, _ in CallLoop.frame(index, of: bob, length: 960) })
+        let frame = 48 * frameDurationMs
+        loop.run(frames: max(alice.count, bob.count) / frame, aliceMicrophone: { index, _ in CallLoop.frame(index, of: alice, length: frame) },
+                 bobMicrophone: { index, _ in CallLoop.frame(index, of: bob, length: frame) })
         let heard = try [loop.bob, loop.alice].map { try #require($0.call.statistics.quality).codecImpairment.equipmentImpairment }
         let mean = heard.reduce(0, +) / 2
-        let expected = CodecImpairment.opus(bitsPerSecond: Double(bitrate)).equipmentImpairment
-        let payloadRate = CodecImpairment.opus(bitsPerSecond: Double(bitrate) * 0.9).equipmentImpairment
+        let expected = CodecImpairment.opus(bitsPerSecond: Double(bitrate), frameDurationMs: frameDurationMs).equipmentImpairment
+        let payloadRate = CodecImpairment.opus(bitsPerSecond: Double(bitrate) * 0.9, frameDurationMs: frameDurationMs).equipmentImpairment
         #expect(abs(mean - expected) < 0.25 * (payloadRate - expected),
                 "\(bitrate) b/s scored as Ie,WB \(heard) (Bob, Alice hearing), the encoder's \(expected)")
     }
