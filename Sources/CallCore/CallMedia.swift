@@ -470,12 +470,16 @@ public final class CallMedia: @unchecked Sendable {
         case .accepted, .acceptedFromNewSource:
             break
         }
-        // Until the far end's reports rule, its stream's loss on the way here stands in for ours there.
-        // (Not over a plan the app set: `setExpectedPacketLoss`.)
-        if !lossAdaptation.reportsRule, networkConfiguration.adaptsToLoss, networkConfiguration.codec.capabilities.contains(.inbandFEC),
-           inboundLoss.observe(cumulativeLost: reception.packetsLost), plannedLoss.load(ordering: .relaxed) == 0,
-           lossAdaptation.planForInboundLoss(bitsPerSecond: targetBitrate.load(ordering: .relaxed)) {
-            plannedLoss.store(lossAdaptation.plannedLossPercent, ordering: .relaxed)
+        // Until the far end's reports rule, its stream's loss or lateness on the way here stands in
+        // for ours there. (Not over a plan the app set: `setExpectedPacketLoss`.)
+        if !lossAdaptation.reportsRule, networkConfiguration.adaptsToLoss, networkConfiguration.codec.capabilities.contains(.inbandFEC) {
+            let lossStands = inboundLoss.observe(cumulativeLost: reception.packetsLost)
+            let isLate = InboundJitterEvidence.showsLatePath(jitterMs: reception.jitterSeconds * 1_000,
+                                                             packetsReceived: reception.counters.packetsReceived)
+            if lossStands || isLate, plannedLoss.load(ordering: .relaxed) == 0,
+               lossAdaptation.planForInboundLoss(bitsPerSecond: targetBitrate.load(ordering: .relaxed)) {
+                plannedLoss.store(lossAdaptation.plannedLossPercent, ordering: .relaxed)
+            }
         }
         // The layout travels with the bytes: the audio side rebuilds the view without a parse.
         let layout = packet.layout.bitPattern

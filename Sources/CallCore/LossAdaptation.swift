@@ -25,11 +25,12 @@
 /// feeds it reports, the audio side applies `plannedLossPercent` to its encoder.
 ///
 /// Until the far end's reports have covered enough of our stream (`reportsRule`: the first
-/// comes 1.25–3.75 s into the call, RFC 3550's first interval, the next ~5 s later), the loss
-/// of the far end's stream on its way to us stands in for them (`InboundLossEvidence`,
-/// `planForInboundLoss`): a path that loses theirs likely loses ours, and without it the call's
-/// first words went unprotected. It plans the smallest plan coded, only while nothing is
-/// planned; reports lower it as any plan is lowered.
+/// comes 1.25–3.75 s into the call, RFC 3550's first interval, the next ~5 s later), the far
+/// end's stream on its way to us stands in for them (`planForInboundLoss`): its loss
+/// (`InboundLossEvidence`) — a path that loses theirs likely loses ours, and without it the
+/// call's first words went unprotected — or its jitter (`InboundJitterEvidence`): a buffer still
+/// learning such a path plays packets late, and FEC rebuilds them. It plans the smallest plan
+/// coded, only while nothing is planned; reports lower it as any plan is lowered.
 /// `benchmarks quality`, the call's first pass, same session: C 3.14 → 3.22, D 2.46 → 2.82,
 /// F 1.77 → 2.25, bursty C 2.09 → 2.32, clean and A unchanged; `voicecall demo --fast` on its
 /// default network, Alice → Bob (who speaks first) 2.77 → 2.93 PESQ-WB over 16 seeds; a clean
@@ -100,9 +101,10 @@ struct LossAdaptation: Sendable, Equatable {
         return true
     }
 
-    /// The far end's stream lost packets on its way to us (`InboundLossEvidence`) before its
-    /// reports rule (`reportsRule`): plans the smallest plan libopus codes at `bitsPerSecond`,
-    /// if nothing is planned yet; returns whether the plan changed.
+    /// The far end's stream lost packets on its way to us (`InboundLossEvidence`) or came with
+    /// a late path's jitter (`InboundJitterEvidence`) before its reports rule (`reportsRule`):
+    /// plans the smallest plan libopus codes at `bitsPerSecond`, if nothing is planned yet;
+    /// returns whether the plan changed.
     mutating func planForInboundLoss(bitsPerSecond: Int) -> Bool {
         guard !reportsRule, plannedLossPercent == 0 else { return false }
         plannedLossPercent = Self.minimumPercent(bitsPerSecond: bitsPerSecond)

@@ -55,12 +55,13 @@ public struct MediaConfiguration: Sendable, Equatable {
     /// Opus in-band FEC (`useinbandfec=1`).
     public var inbandFEC: Bool = true
     /// Loss the encoder plans in-band FEC for at the start, in percent (0: none until the far
-    /// end reports loss or, with `adaptsToLoss`, its stream loses packets on the way here).
+    /// end reports loss or, with `adaptsToLoss`, its stream loses packets or comes with a late
+    /// path's jitter on the way here).
     public var expectedPacketLossPercent: Int = 0
     /// Whether the far end's RTCP reports of loss set `expectedPacketLossPercent` as the call
     /// goes (`LossAdaptation`): no in-band FEC on a clean network, FEC for the loss reported;
-    /// before the first report, the smallest plan once the far end's stream has lost packets on
-    /// its way here.
+    /// until the reports have covered 150 of our packets, the smallest plan once the far end's
+    /// stream has lost packets on its way here or comes with more than 15 ms of jitter.
     public var adaptsToLoss = true
     /// Opus DTX (`usedtx=1`): near-silent frames are not sent.
     public var discontinuousTransmission: Bool = false

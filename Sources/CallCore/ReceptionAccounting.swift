@@ -179,11 +179,14 @@ struct ReceptionAccounting {
     /// received: a packet overtaken by later ones counts until it arrives).
     var packetsLost: Int { previousStreamsLost + Int(receiver?.cumulativeLost ?? 0) }
 
+    /// RFC 3550's interarrival jitter of the current sender's stream, in seconds (0 before it).
+    var jitterSeconds: Double { Double(receiver?.jitter ?? 0) / Double(configuration.codec.rtpClockRate) }
+
     /// The counters with RFC 3550 loss and jitter filled in.
     var statistics: InboundRTPStatistics {
         var result = counters
         result.packetsLost = packetsLost
-        result.jitter = Double(receiver?.jitter ?? 0) / Double(configuration.codec.rtpClockRate)
+        result.jitter = jitterSeconds
         return result
     }
 

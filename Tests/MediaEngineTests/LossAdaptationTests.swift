@@ -155,6 +155,40 @@ import TestSupport
         }
     }
 
+    /// A path's jitter counts as lateness once the estimate has had its packets, above 15 ms.
+    @Test func onlyJitterAboveTheThresholdAfterEnoughPacketsShowsALatePath() {
+        let enough = InboundJitterEvidence.packetsBeforeJitterCounts
+        #expect(!InboundJitterEvidence.showsLatePath(jitterMs: 40, packetsReceived: enough - 1))
+        #expect(InboundJitterEvidence.showsLatePath(jitterMs: 40, packetsReceived: enough))
+        #expect(!InboundJitterEvidence.showsLatePath(jitterMs: InboundJitterEvidence.jitterMs, packetsReceived: 1_000))
+        #expect(!InboundJitterEvidence.showsLatePath(jitterMs: .nan, packetsReceived: 1_000))
+    }
+
+    /// The loop as a call runs it, on a path that loses nothing: Bob's packets arrive 30 and 70
+    /// ms after sending, alternately (RFC 3550 jitter climbing toward 40 ms), and Alice's encoder
+    /// plans 2 % and sends FEC before any report of Bob's; 30 and 36 ms (jitter toward 6 ms)
+    /// plans nothing (nor does every tenth packet overtaken, above).
+    @Test(arguments: [(40.0, true), (6.0, false)])
+    func aLatePathPlansFECBeforeTheFirstReport(swingMs: Double, plans: Bool) async throws {
+        try await offCooperativePool {
+            let packets = (0..<200).map { index -> TracePacket in
+                let send = Double(index) * 20
+                return TracePacket(sequence: index, sendMs: send, arrivalMs: send + 30 + (index % 2 == 1 ? swingMs : 0))
+            }
+            let aliceToBob = SimulatedLink(trace: nil)
+            var fecPackets = 0
+            Self.onOpusFEC(aliceToBob) { _ in fecPackets += 1 }
+            let loop = try CallLoop(aliceToBob: aliceToBob, bobToAlice: SimulatedLink(trace: NetworkTrace(packets: packets)), srtp: false)
+            loop.run(frames: 60, aliceMicrophone: { index, _ in CallLoop.frame(index % 400, of: CallOverNetworkTests.alice, length: 960) },
+                     bobMicrophone: { index, _ in CallLoop.frame(index % 400, of: CallOverNetworkTests.bob, length: 960) })
+            let statistics = loop.alice.call.statistics
+            #expect(statistics.remoteInbound.reportsReceived == 0, "1.2 s: no report of Bob's yet")
+            #expect(statistics.inbound.packetsLost == 0)
+            #expect(statistics.outbound.plannedLossPercent == (plans ? 2 : 0))
+            #expect(plans ? fecPackets > 10 : fecPackets == 0, "\(fecPackets) packets with FEC")
+        }
+    }
+
     /// libopus codes FEC at 32 kb/s for a 2 % plan and not at 24 kb/s for a 5 % one: what
     /// `minimumPercent(bitsPerSecond:)` assumes of the encoder (fails if a libopus with other
     /// thresholds is linked).
