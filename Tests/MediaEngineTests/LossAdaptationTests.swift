@@ -123,6 +123,20 @@ import TestSupport
         #expect(lost == [Bool](repeating: false, count: stands - 1) + [true, true], "from the tenth packet with the gap still open")
     }
 
+    /// Alice's statistics 1.2 s into a call whose Bob → Alice path is `packets` (a trace; Alice →
+    /// Bob clean), before any report of Bob's has come, and how many of her packets carried FEC.
+    static func aliceAfterTheCallsFirstSecond(bobToAlice packets: [TracePacket]) throws -> (CallMediaStatistics, fecPackets: Int) {
+        let aliceToBob = SimulatedLink(trace: nil)
+        var fecPackets = 0
+        onOpusFEC(aliceToBob) { _ in fecPackets += 1 }
+        let loop = try CallLoop(aliceToBob: aliceToBob, bobToAlice: SimulatedLink(trace: NetworkTrace(packets: packets)), srtp: false)
+        loop.run(frames: 60, aliceMicrophone: { index, _ in CallLoop.frame(index % 400, of: CallOverNetworkTests.alice, length: 960) },
+                 bobMicrophone: { index, _ in CallLoop.frame(index % 400, of: CallOverNetworkTests.bob, length: 960) })
+        let statistics = loop.alice.call.statistics
+        #expect(statistics.remoteInbound.reportsReceived == 0, "1.2 s: no report of Bob's yet")
+        return (statistics, fecPackets)
+    }
+
     /// The loop as a call runs it: Bob's stream loses packets from its start, and Alice's
     /// encoder plans 2 % and sends FEC before any report of Bob's has come (the first is due
     /// at 1.25 s at the earliest). A path that only reorders Bob's packets plans nothing.
@@ -136,14 +150,7 @@ import TestSupport
                 // Every tenth packet overtaken by the two after it: reordered, not lost.
                 return TracePacket(sequence: index, sendMs: send, arrivalMs: send + 30 + (hit ? 50 : 0))
             }
-            let aliceToBob = SimulatedLink(trace: nil)
-            var fecPackets = 0
-            Self.onOpusFEC(aliceToBob) { _ in fecPackets += 1 }
-            let loop = try CallLoop(aliceToBob: aliceToBob, bobToAlice: SimulatedLink(trace: NetworkTrace(packets: packets)), srtp: false)
-            loop.run(frames: 60, aliceMicrophone: { index, _ in CallLoop.frame(index % 400, of: CallOverNetworkTests.alice, length: 960) },
-                     bobMicrophone: { index, _ in CallLoop.frame(index % 400, of: CallOverNetworkTests.bob, length: 960) })
-            let statistics = loop.alice.call.statistics
-            #expect(statistics.remoteInbound.reportsReceived == 0, "1.2 s: no report of Bob's yet")
+            let (statistics, fecPackets) = try Self.aliceAfterTheCallsFirstSecond(bobToAlice: packets)
             #expect(statistics.inbound.packetsLost == (bobsPacketsAreLost ? 6 : 0))
             if bobsPacketsAreLost {
                 #expect(statistics.outbound.plannedLossPercent == 2)
@@ -175,14 +182,7 @@ import TestSupport
                 let send = Double(index) * 20
                 return TracePacket(sequence: index, sendMs: send, arrivalMs: send + 30 + (index % 2 == 1 ? swingMs : 0))
             }
-            let aliceToBob = SimulatedLink(trace: nil)
-            var fecPackets = 0
-            Self.onOpusFEC(aliceToBob) { _ in fecPackets += 1 }
-            let loop = try CallLoop(aliceToBob: aliceToBob, bobToAlice: SimulatedLink(trace: NetworkTrace(packets: packets)), srtp: false)
-            loop.run(frames: 60, aliceMicrophone: { index, _ in CallLoop.frame(index % 400, of: CallOverNetworkTests.alice, length: 960) },
-                     bobMicrophone: { index, _ in CallLoop.frame(index % 400, of: CallOverNetworkTests.bob, length: 960) })
-            let statistics = loop.alice.call.statistics
-            #expect(statistics.remoteInbound.reportsReceived == 0, "1.2 s: no report of Bob's yet")
+            let (statistics, fecPackets) = try Self.aliceAfterTheCallsFirstSecond(bobToAlice: packets)
             #expect(statistics.inbound.packetsLost == 0)
             #expect(statistics.outbound.plannedLossPercent == (plans ? 2 : 0))
             #expect(plans ? fecPackets > 10 : fecPackets == 0, "\(fecPackets) packets with FEC")
