@@ -116,8 +116,9 @@ public struct CodecImpairment: Sendable, Equatable {
     /// counts while it talks (`payloadBitsPerSecond`, its packets of talk and their short
     /// pauses): libopus in constrained VBR spends less than its target on speech, the more so
     /// the higher the target (on the fixtures 94 % of it at 24 kb/s, 92 % at 32), and
-    /// `opus(bitsPerSecond:)` is tabulated by the target. Read from `opusPayloadRates`
-    /// (interpolated on log2), proportionally beyond its ends.
+    /// `opus(bitsPerSecond:)` is tabulated by the target. Read from `opusPayloadRates`, or
+    /// `opusPayloadRatesAt10ms` for frames of 10 ms or less (`frameDurationMs`), interpolated on
+    /// log2, proportionally beyond its ends.
     public static func opusTargetBitsPerSecond(payloadBitsPerSecond: Double, frameDurationMs: Int = 20) -> Double {
         guard payloadBitsPerSecond.isFinite, payloadBitsPerSecond > 0 else { return payloadBitsPerSecond }
         let table = frameDurationMs <= 10 ? opusPayloadRatesAt10ms : opusPayloadRates
