@@ -432,7 +432,7 @@ public final class AdaptiveJitterBuffer {
         state.waitedSamples = 0
         state.followsConcealment = false
         state.isInDTX = false
-        state.concealedInPauseSamples = 0
+        state.concealedInSilenceSamples = 0
         quietFrames.reset()
         quietRunSamples = 0
         stretchDeferredMs = 0
@@ -561,7 +561,7 @@ public final class AdaptiveJitterBuffer {
     private func perform(_ operation: PlayoutOperation) {
         switch operation {
         case .expand(let progress):
-            expand.run(progress, inPause: isSilent, state: &state, statistics: &statistics)
+            expand.run(progress, inSilence: isSilent, state: &state, statistics: &statistics)
         case .comfortNoise(let sampleCount, let advancing):
             comfortNoise.run(sampleCount: sampleCount, advancing: advancing, state: &state, statistics: &statistics)
         case .fecRecovery(let carrier, let sampleCount):
@@ -569,7 +569,7 @@ public final class AdaptiveJitterBuffer {
             if let index = decoders.index(of: carrier.payloadType), decoders.activate(index) { state.followsConcealment = false }
             if !fecRecovery.run(carrier: carrier, payload: store.payload(of: carrier), sampleCount: sampleCount,
                                 state: &state, statistics: &statistics) {
-                expand.run(.advancing(toward: carrier), inPause: isSilent, state: &state, statistics: &statistics)
+                expand.run(.advancing(toward: carrier), inSilence: isSilent, state: &state, statistics: &statistics)
             }
         case .normal(let packet):
             guard let frame = decode(packet) else { return }
@@ -598,7 +598,7 @@ public final class AdaptiveJitterBuffer {
         store.remove(sequence: packet.sequence)
         statistics.packetsDiscarded += 1
         state.move(toSequence: packet.sequence + 1, timestamp: packet.timestamp)
-        expand.run(.advancing(toward: nil), inPause: isSilent, state: &state, statistics: &statistics)
+        expand.run(.advancing(toward: nil), inSilence: isSilent, state: &state, statistics: &statistics)
         return nil
     }
 
@@ -623,8 +623,8 @@ public final class AdaptiveJitterBuffer {
         quietFrames.observe(UnsafeBufferPointer(frame))
         quietRunSamples = quietFrames.isQuiet ? quietRunSamples + count : 0
         // Concealment in silence that the next frame goes on with hid no word: W3C's silent concealment.
-        if quietFrames.isQuiet { statistics.silentConcealedSamples += state.concealedInPauseSamples }
-        state.concealedInPauseSamples = 0
+        if quietFrames.isQuiet { statistics.silentConcealedSamples += state.concealedInSilenceSamples }
+        state.concealedInSilenceSamples = 0
         if isSilent { statistics.samplesDecodedInSilence += count }
         return frame
     }

@@ -37,13 +37,13 @@ final class ExpandOperation {
     deinit { output.deallocate() }
 
     /// Conceals one frame into the queue (silence if the decoder cannot conceal) and books it;
-    /// `inPause`: the stream has long been quiet (the concealment may be of silence).
-    func run(_ progress: Progress, inPause: Bool, state: inout PlayoutState, statistics: inout JitterBufferStatistics) {
+    /// `inSilence`: the stream has long been quiet (the concealment may be of silence).
+    func run(_ progress: Progress, inSilence: Bool, state: inout PlayoutState, statistics: inout JitterBufferStatistics) {
         let produced = (try? decoders.active.conceal(into: output)) ?? 0
         if produced < samplesPerFrame { output.update(repeating: 0) }
         if state.expandedSamples == 0 && state.lastKind != .expand { statistics.concealmentEvents += 1 }
         statistics.concealedSamples += samplesPerFrame
-        if inPause { state.concealedInPauseSamples += samplesPerFrame }
+        if inSilence { state.concealedInSilenceSamples += samplesPerFrame }
         queue.append(UnsafeBufferPointer(output), kind: .expand, sequenceNumber: nil, arrivalMs: nil)
         state.lastKind = .expand
         state.followsConcealment = true

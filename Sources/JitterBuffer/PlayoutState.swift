@@ -22,7 +22,7 @@ struct PlayoutState: Equatable {
     /// Samples concealed since the last decoded frame, which ended a long quiet run (the far end
     /// not talking): silent concealment if the next decoded frame is quiet too, a lost word's
     /// if not.
-    var concealedInPauseSamples = 0
+    var concealedInSilenceSamples = 0
 
     /// Playout goes on from `sequence` / `timestamp` (a stream begins, or the store was flushed).
     mutating func move(toSequence sequence: Int64, timestamp: Int64) {

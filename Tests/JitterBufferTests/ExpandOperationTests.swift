@@ -13,8 +13,8 @@ import Testing
         let expand = try Self.expand(queue)
         var state = OperationFixture.state()
         var statistics = JitterBufferStatistics()
-        expand.run(.waiting, inPause: false, state: &state, statistics: &statistics)
-        expand.run(.waiting, inPause: false, state: &state, statistics: &statistics)
+        expand.run(.waiting, inSilence: false, state: &state, statistics: &statistics)
+        expand.run(.waiting, inSilence: false, state: &state, statistics: &statistics)
         #expect(state.nextSequence == 100 && state.nextTimestamp == 96_000)
         #expect(state.waitedSamples == 1_920 && state.expandedSamples == 1_920)
         #expect(state.followsConcealment && state.lastKind == .expand)
@@ -35,13 +35,13 @@ import Testing
         var state = OperationFixture.state()
         var statistics = JitterBufferStatistics()
         let next = OperationFixture.packet(sequence: 102, timestamp: 96_000 + 1_920)
-        expand.run(.advancing(toward: next), inPause: false, state: &state, statistics: &statistics)
+        expand.run(.advancing(toward: next), inSilence: false, state: &state, statistics: &statistics)
         #expect(state.nextSequence == 100 && state.nextTimestamp == 96_960)
-        expand.run(.advancing(toward: next), inPause: false, state: &state, statistics: &statistics)
+        expand.run(.advancing(toward: next), inSilence: false, state: &state, statistics: &statistics)
         #expect(state.nextSequence == 102 && state.nextTimestamp == 96_000 + 1_920)
         #expect(state.waitedSamples == 0 && state.expandedSamples == 1_920)
         // Without a known next packet (a corrupt payload's span) it only moves on by a frame.
-        expand.run(.advancing(toward: nil), inPause: false, state: &state, statistics: &statistics)
+        expand.run(.advancing(toward: nil), inSilence: false, state: &state, statistics: &statistics)
         #expect(state.nextSequence == 102 && state.nextTimestamp == 96_000 + 2_880)
     }
 
@@ -57,7 +57,7 @@ import Testing
         var statistics = JitterBufferStatistics()
         var expected = [Int16](repeating: 0, count: 960)
         for _ in 0..<3 {
-            expand.run(.waiting, inPause: false, state: &state, statistics: &statistics)
+            expand.run(.waiting, inSilence: false, state: &state, statistics: &statistics)
             _ = try expected.withUnsafeMutableBufferPointer { try reference.conceal(into: $0) }
             #expect(OperationFixture.drain(queue).samples == expected)
         }

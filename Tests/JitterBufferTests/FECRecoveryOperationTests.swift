@@ -53,7 +53,7 @@ import Testing
         var state = OperationFixture.state(sequence: 120, timestamp: 96_000)
         var statistics = JitterBufferStatistics()
         let carrier = OperationFixture.packet(sequence: 122, timestamp: 97_920, arrivalMs: 990, hasFEC: true)
-        expand.run(.advancing(toward: carrier), inPause: false, state: &state, statistics: &statistics)
+        expand.run(.advancing(toward: carrier), inSilence: false, state: &state, statistics: &statistics)
         #expect(state.nextSequence == 120 && state.nextTimestamp == 96_960 && state.expandedSamples == 960)
         _ = OperationFixture.drain(queue)
         let payload = StreamFixture.payloads[22]
