@@ -23,13 +23,18 @@ public struct JitterBufferConfiguration: Sendable, Equatable {
     public var maximumDelayMs = 1_000
     /// Target delay over the first 10 packets, and the lowest the estimate may set until 50
     /// have arrived (about 1 s): the first packets may raise the target, not yet lower it.
-    /// 100 ms: on a jittery path the first words are played on time instead of stretched
-    /// toward a higher target, and on a clean one the extra delay goes in the first pauses
-    /// (measured against 20, 40, 60 and 80: `benchmarks quality`'s first pass against 60
-    /// clean 3.86 → 3.97, B 3.21 → 3.54, C 2.98 → 3.11, A–F otherwise ±0.04; `benchmarks
-    /// listening` C, 40 ms jitter +0.10, D–F +0.04 to +0.05, the rest ±0.01; 20 and 40 lost
-    /// 0.1–0.4 on A–C).
-    public var initialDelayMs = 100
+    /// 150 ms: on a jittery path the first words are played on time instead of waited and
+    /// stretched toward a higher target as its tail shows, and on a clean one the extra delay
+    /// goes in the first pauses (`AdaptiveJitterBuffer.startUpPauseOnlyMs`). Against 100 (and
+    /// 120, 200), same session: `benchmarks quality`'s first pass clean 4.04 → 4.06, A 3.77 →
+    /// 3.81, C 3.38 → 3.64 (120: 3.55), D 2.99 → 3.23 (3.10), E 2.51 → 2.66, F 2.29 → 2.38, the
+    /// scored pass within 0.02 but for one D pair; `benchmarks listening` (12 seeds) 3.018 →
+    /// 3.036, the engine's way (10 ms ticks) 3.081 → 3.106, no row lower by more than 0.02, the
+    /// mean delay 1–8 ms higher; `voicecall demo --fast`, Alice → Bob (who speaks first) 3.18 →
+    /// 3.22. 200 lost 0.4 on a clean first pass (its descent is too long for the first pauses);
+    /// before the start-up rule 100 had been measured against 20–80 and 200–300
+    /// (docs/performance.md).
+    public var initialDelayMs = 150
     /// What a call on the same path learnt (`AdaptiveJitterBuffer.learntDelays`), to start
     /// from: a target above `initialDelayMs` holds from the first packet; one below it is
     /// reached as the buffer's own estimate would be (from 50 packets on). nil (the default):

@@ -40,6 +40,23 @@ import JitterBuffer
         #expect(accelerated.filter { $0.packet < 100 }.count > accelerated.count / 2, figures)
     }
 
+    /// A clean link from the first packet, on the default buffer: the estimate lowers the
+    /// target from the initial delay at the 50th packet (1 s, mid-word), leaving the margin far
+    /// enough above it that, later in a call, accelerating would not wait for a pause.
+    @Test func theStartsDelayComesOutOnlyInPauses() throws {
+        let buffer = try AdaptiveJitterBuffer(configuration: JitterBufferConfiguration())
+        let ticks = F.run(buffer, deliveries: F.stream(count: 400, talk: true), ticks: 400)
+        let accelerated = Self.accelerated(ticks)
+        let figures: Comment = "accelerated packets \(accelerated.map(\.packet))"
+        #expect(!accelerated.isEmpty, figures)
+        // Talk is frames 0–79 of every 100; its pause's first 60 ms are not stretched either.
+        #expect(accelerated.allSatisfy { $0.packet % 100 >= 80 }, figures)
+        // And the delay did come out: by the third pause the margin is down at the target.
+        #expect(accelerated.allSatisfy { $0.packet < 300 }, figures)
+        let delayMs = buffer.statistics.jitterBufferDelay * 1_000 / Double(buffer.statistics.jitterBufferEmittedCount)
+        #expect(delayMs < Double(JitterBufferConfiguration().initialDelayMs), "mean delay \(delayMs) ms")
+    }
+
     @Test func audioWithoutPausesIsStretchedOncePerDeferral() throws {
         let ticks = try Self.run(talk: false)
         let accelerated = Self.accelerated(ticks)
