@@ -27,9 +27,10 @@ public struct JitterBufferConfiguration: Sendable, Equatable {
     /// stretched toward a higher target as its tail shows, and on a clean one the extra delay
     /// goes in the first pauses (`AdaptiveJitterBuffer.startUpPauseOnlyMs`). Against 100 (and
     /// 120, 200), same session: `benchmarks quality`'s first pass clean 4.04 → 4.06, A 3.77 →
-    /// 3.81, C 3.38 → 3.64 (120: 3.55), D 2.99 → 3.23 (3.10), E 2.51 → 2.66, F 2.29 → 2.38, the
-    /// scored pass within 0.02 but for one D pair; `benchmarks listening` (12 seeds) 3.018 →
-    /// 3.036, the engine's way (10 ms ticks) 3.081 → 3.106, no row lower by more than 0.02, the
+    /// 3.81, C 3.38 → 3.64 (120: 3.55), D 2.99 → 3.23 (3.10), E 2.51 → 2.65, F 2.29 → 2.38, the
+    /// scored pass the same but for one pair's PESQ alignment (docs/performance.md, stop 55);
+    /// `benchmarks listening` (12 seeds) 3.018 → 3.035, the engine's way (10 ms ticks) 3.081 →
+    /// 3.105, no row lower by more than 0.02, the
     /// mean delay 1–8 ms higher; `voicecall demo --fast`, Alice → Bob (who speaks first) 3.18 →
     /// 3.22. 200 lost 0.4 on a clean first pass (its descent is too long for the first pauses);
     /// before the start-up rule 100 had been measured against 20–80 and 200–300
