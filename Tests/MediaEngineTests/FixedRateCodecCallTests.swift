@@ -47,12 +47,14 @@ import TestSupport
             let heard = CallOverNetworkTests.quality(CallOverNetworkTests.alice, loop.bob.played)
             let heardBob = CallOverNetworkTests.quality(CallOverNetworkTests.bob, loop.alice.played)
             #expect(alone > 0.9, "\(codec) alone: \(alone)")
-            // Measured: 0.94–0.97 against 0.99–1.00 alone. The jitter buffer takes about 40 ms
-            // of its 60 ms starting delay out by accelerating (nothing is concealed on this
-            // link), which this waveform metric charges where a segment straddles a stretch.
+            // Measured: 0.94–0.97 against 0.99–1.00 alone. The jitter buffer takes most of its
+            // starting delay out by accelerating in pauses (nothing is concealed on this link),
+            // which this waveform metric charges where a segment straddles a stretch.
             #expect(heard > alone - 0.07 && heardBob > alone - 0.07, "\(codec): Bob hears \(heard), Alice hears \(heardBob), the codec alone \(alone)")
+            // No more than the starting delay comes out (139 ms of the 150 measured).
             let stretched = loop.bob.call.statistics.inbound.removedSamplesForAcceleration
-            #expect(stretched < 4_000, "\(stretched) samples removed")
+            let startingDelaySamples = MediaConfiguration().jitterBuffer.initialDelayMs * 48
+            #expect(stretched < startingDelaySamples, "\(stretched) samples removed")
             #expect(CallOverNetworkTests.quality(CallOverNetworkTests.bob, loop.bob.played) < 0.5, "Bob hears Alice, not himself")
             let outbound = loop.alice.call.statistics.outbound
             #expect(outbound.bytesSent == 160 * outbound.packetsSent, "64 kb/s: 160 bytes per 20 ms")
