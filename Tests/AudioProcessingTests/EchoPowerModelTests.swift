@@ -83,6 +83,37 @@ import TestSupport
         #expect(abs(lost[lost.count - 1] - 1) < 0.1, "unlearnt after: \(lost[12...])")
     }
 
+    /// A far end that starts faintly while the near end talks (the near end's own voice coming
+    /// back a round trip late from a far end that still passes its echo) does not inflate an
+    /// established path: after 3 s of echo alone (power gain 0.25, 50 ms late), 400 ms of far
+    /// silence, then 100 ms of a far end 30 dB down under a near end at full power, a normal
+    /// far end is still predicted at its echo's level. Normalised by the faint far end's power,
+    /// the slow step up used to multiply the path by hundreds in that tenth of a second.
+    @Test func aFaintFarEndUnderTheNearEndDoesNotInflateThePath() {
+        let model = EchoPowerModel(binCount: Self.binCount, frameDurationMs: 10)
+        let far = Self.farPowers(frames: 300, seed: 5)
+        _ = Self.predictionRatios(model, far: far)
+        let spectrum = Spectrum(binCount: Self.binCount)
+        var played = far
+        // The room's echo of what played 50 ms before, and the near end on top.
+        func frame(_ power: Float, nearEnd: Float, echoOnly: Bool) {
+            played.append([Float](repeating: power, count: Self.binCount))
+            spectrum.set(played[played.count - 1])
+            model.predict(from: spectrum)
+            let echo = played[played.count - 6].map { 0.25 * $0 }
+            model.learn(microphonePower: echo.map { $0 + nearEnd }, echoOnlyFrame: echoOnly)
+        }
+        for _ in 0..<40 { frame(1e-9, nearEnd: 0, echoOnly: true) }
+        for _ in 0..<10 { frame(1e-3, nearEnd: 1, echoOnly: false) }
+        // A steady far end at 0.5 for the history's length: its echo is 0.125.
+        for _ in 0..<model.historyLength {
+            spectrum.set([Float](repeating: 0.5, count: Self.binCount))
+            model.predict(from: spectrum)
+        }
+        let predicted = values(model.predictedPower, Self.binCount)
+        #expect(predicted.allSatisfy { $0 > 0.06 && $0 < 0.25 }, "predicted \(predicted) for an echo of 0.125")
+    }
+
     /// A bin is young for its first 2.5 s of far-end excitation (250 frames at 10 ms); frames
     /// where its far power is more than 30 dB below the mean bin power do not count; `forget`
     /// makes every bin young again.
