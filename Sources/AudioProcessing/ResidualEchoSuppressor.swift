@@ -36,11 +36,13 @@ import Darwin
 /// noise suppression's are per 10 ms (`SpectralNoiseGain`), and on hops shorter than 10 ms it
 /// analyses 10 ms of them at once (`noiseAnalysisMs`).
 ///
-/// By default the gained spectrum is synthesized by overlap-add, one hop (a frame: 10 ms) late. Made
-/// with `filterHalfLengthMs`, the suppressor applies its gains in the time domain instead, by a
-/// short linear-phase filter made from them each hop (`GainFilter`), half that filter late
-/// (4 ms instead of 10); only the comfort noise is then synthesized (its delay does not
-/// matter). Not the default yet: see `defaultFilterHalfLengthMs`.
+/// By default the gained spectrum is synthesized by overlap-add, one hop (a frame: 10 ms) late;
+/// with `crossfadeMs` shorter than a hop, on asymmetric windows that crossfade late
+/// (`LowDelaySynthesis`; a call mixer makes it 5 ms at 10 ms call frames). Made with
+/// `filterHalfLengthMs`, the suppressor applies its gains in the time domain instead, by a
+/// short linear-phase filter made from them each hop (`GainFilter`), half that filter late (4 ms
+/// instead of 10); only the comfort noise is then synthesized (its delay does not matter). Not
+/// the default yet: see `defaultFilterHalfLengthMs`.
 /// Everything is allocated in `init`; `process` allocates nothing.
 public final class ResidualEchoSuppressor {
     /// Samples per frame: what each `process` takes.
@@ -49,8 +51,9 @@ public final class ResidualEchoSuppressor {
     public let hopCount: Int
     /// Sample rate in Hz.
     public let sampleRate: Int
-    /// Delay the suppressor adds, in samples: a hop (overlap-add) or half its gain filter.
-    public var latencySamples: Int { outputFilter?.latencySamples ?? outputFraming.latencySamples }
+    /// Delay the suppressor adds, in samples: a hop (overlap-add), the crossfade
+    /// (`LowDelaySynthesis`) or half its gain filter.
+    public var latencySamples: Int { outputFilter?.latencySamples ?? lowDelaySynthesis?.latencySamples ?? outputFraming.latencySamples }
     /// Half the length of the filter that applies the gains, in ms, as made (see `init`); nil
     /// when the gained spectrum is synthesized by overlap-add.
     public let filterHalfLengthMs: Double?
@@ -186,6 +189,10 @@ public final class ResidualEchoSuppressor {
     private let farFraming: STFTFraming
     private let microphoneFraming: STFTFraming
     private let outputFraming: STFTFraming
+    /// The gains' synthesis when it crossfades over less than a hop (`crossfadeMs`); nil on
+    /// the 50 % overlap of the analysis. The comfort noise is then synthesized alone by
+    /// `outputFraming` (its delay does not matter).
+    private let lowDelaySynthesis: LowDelaySynthesis?
     private let far: Spectrum
     private let microphone: Spectrum
     /// The linear filter's output; gained and synthesized into the output.
@@ -236,8 +243,11 @@ public final class ResidualEchoSuppressor {
     /// `hopsPerFrame` hops (`frameCount` must split into them evenly), applying its gains by
     /// overlap-add synthesis (nil) or with a filter of `filterHalfLengthMs` each side
     /// (`lowLatencyFilterHalfLengthMs`; at most a hop and what the transform holds; longer follows
-    /// the gains more finely in frequency, at that much more delay).
-    public init(frameCount: Int, sampleRate: Int, filterHalfLengthMs: Double? = nil, hopsPerFrame: Int = 1) {
+    /// the gains more finely in frequency, at that much more delay). Synthesized by overlap-add,
+    /// the hops crossfade over `crossfadeMs` (nil: a hop, on the analysis's own windows; shorter,
+    /// by `LowDelaySynthesis`, that much late; clamped to 1 sample…a hop).
+    public init(frameCount: Int, sampleRate: Int, filterHalfLengthMs: Double? = nil, hopsPerFrame: Int = 1,
+                crossfadeMs: Double? = nil) {
         precondition(frameCount > 0, "ResidualEchoSuppressor: frameCount must be positive")
         precondition(hopsPerFrame > 0 && frameCount % hopsPerFrame == 0,
                      "ResidualEchoSuppressor: \(hopsPerFrame) hops do not split a frame of \(frameCount) samples")
@@ -253,6 +263,10 @@ public final class ResidualEchoSuppressor {
         farFraming = STFTFraming(frameCount: hopCount)
         microphoneFraming = STFTFraming(frameCount: hopCount)
         outputFraming = STFTFraming(frameCount: hopCount)
+        let crossfadeCount = crossfadeMs.map { $0.isFinite ? min(max(Int(($0 * Double(sampleRate) / 1_000).rounded()), 1), hopCount) : hopCount }
+        lowDelaySynthesis = halfLengthMs == nil ? crossfadeCount.flatMap {
+            $0 < hopCount ? LowDelaySynthesis(hopCount: hopCount, crossfadeCount: $0) : nil
+        } : nil
         binCount = outputFraming.binCount
         far = Spectrum(binCount: binCount)
         microphone = Spectrum(binCount: binCount)
@@ -334,6 +348,7 @@ public final class ResidualEchoSuppressor {
         farFraming.reset()
         microphoneFraming.reset()
         outputFraming.reset()
+        lowDelaySynthesis?.reset()
         microphonePower.reset()
         outputPower.reset()
         linearFilterEcho.reset()
@@ -412,6 +427,14 @@ public final class ResidualEchoSuppressor {
             applied = gains.gain
             fillFloor = noiseFloor.power
         }
+        if let lowDelaySynthesis {
+            mix.update(repeating: 0, count: hopCount)
+            lowDelaySynthesis.synthesize(linearOutput: linearOutput, microphone: microphone, fromMicrophone: divergedMask,
+                                         gains: applied, adding: mix)
+            if comfortNoise { addComfortNoise(floor: fillFloor) }
+            writeMix(to: output)
+            return farEndPower
+        }
         guard let outputFilter, let microphoneFilter else {
             // Overlap-add: the gains on the spectrum.
             let spectrum = self.output
@@ -432,16 +455,25 @@ public final class ResidualEchoSuppressor {
         mix.update(repeating: 0, count: hopCount)
         outputFilter.apply(linearOutput, adding: mix)
         microphoneFilter.apply(microphone, adding: mix)
-        if comfortNoise {
-            noiseSpectrum.real.update(repeating: 0, count: binCount)
-            noiseSpectrum.imaginary.update(repeating: 0, count: binCount)
-            comfortNoiseGenerator.add(to: noiseSpectrum, gain: gains.gain, noiseFloor: fillFloor)
-            outputFraming.synthesize(noiseSpectrum, adding: mix)
-        }
+        if comfortNoise { addComfortNoise(floor: fillFloor) }
+        writeMix(to: output)
+        return farEndPower
+    }
+
+    /// Synthesizes the hop's comfort noise alone (filling what the gains removed, at `floor`)
+    /// through `outputFraming` onto `mix`.
+    private func addComfortNoise(floor: UnsafeMutablePointer<Float>) {
+        noiseSpectrum.real.update(repeating: 0, count: binCount)
+        noiseSpectrum.imaginary.update(repeating: 0, count: binCount)
+        comfortNoiseGenerator.add(to: noiseSpectrum, gain: gains.gain, noiseFloor: floor)
+        outputFraming.synthesize(noiseSpectrum, adding: mix)
+    }
+
+    /// `mix` (scaled to ±1) rounded and clipped into `output`.
+    private func writeMix(to output: UnsafeMutablePointer<Int16>) {
         for index in 0..<hopCount {
             output[index] = Int16(max(-32_768, min(32_767, (mix[index] * 32_768).rounded())))
         }
-        return farEndPower
     }
 
     /// Noise suppression's gains for the frame's `index`th hop when it analyses `noiseHops` hops

@@ -87,6 +87,10 @@ public final class CallMixer {
             var echoConfiguration = configuration.echoCanceller
             echoConfiguration.sampleRate = configuration.sampleRate
             echoConfiguration.frameDurationMs = configuration.processingFrameDurationMs
+            if echoConfiguration.residualCrossfadeMs == nil {
+                echoConfiguration.residualCrossfadeMs = EchoCanceller.Configuration.residualCrossfadeMs(
+                    callFrameDurationMs: configuration.frameDurationMs)
+            }
             processor = try VoiceProcessor(sampleRate: configuration.sampleRate, frameDurationMs: configuration.processingFrameDurationMs,
                                            configuration: configuration.processing, echoCancellerConfiguration: echoConfiguration)
             captureAdapter = try RateAdapter(inputRate: configuration.deviceSampleRate, outputRate: configuration.sampleRate,

@@ -20,7 +20,9 @@ public struct MixerConfiguration: Sendable, Equatable {
     public var maximumDevicePeriodMs = 100
     /// Voice processing on the microphone (voiceChat: echo cancellation, NS, AGC, VAD).
     public var processing = ProcessingConfiguration.voiceChat
-    /// Echo canceller settings (its rate and frame are taken from this configuration).
+    /// Echo canceller settings (its rate and frame are taken from this configuration; a
+    /// `residualCrossfadeMs` left at nil follows the call frame,
+    /// `EchoCanceller.Configuration.residualCrossfadeMs(callFrameDurationMs:)`).
     public var echoCanceller = EchoCanceller.Configuration()
     /// Calls mixed at most at once.
     public var maximumCalls = 8

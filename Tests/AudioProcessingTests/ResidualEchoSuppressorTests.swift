@@ -29,16 +29,17 @@ import TestSupport
     }
 
     /// With a silent far end there is no echo to suppress: the output is the input, one hop
-    /// late by overlap-add (the default; a frame of one hop or half a frame of two) or half the
-    /// gain filter late (`latencySamples`), within one unit of rounding — no gain below 1 is
-    /// applied, and a filter of gains of 1 is a single tap of 1.
-    @Test(arguments: [nil, ResidualEchoSuppressor.lowLatencyFilterHalfLengthMs], [1, 2])
-    func silentFarEndPassesNearEndThroughUnchanged(filterHalfLengthMs: Double?, hopsPerFrame: Int) {
-        let suppressor = ResidualEchoSuppressor(frameCount: 160, sampleRate: Self.rate, filterHalfLengthMs: filterHalfLengthMs,
-                                                hopsPerFrame: hopsPerFrame)
+    /// late by overlap-add (the suppressor's default; a frame of one hop or half a frame of
+    /// two), the crossfade late on asymmetric windows (`crossfadeMs`, clamped to the hop) or
+    /// half the gain filter late (`latencySamples`), within one unit of rounding — no gain below
+    /// 1 is applied, and a filter of gains of 1 is a single tap of 1.
+    @Test(arguments: [(nil, nil), (nil, 5.0), (ResidualEchoSuppressor.lowLatencyFilterHalfLengthMs, nil)], [1, 2])
+    func silentFarEndPassesNearEndThroughUnchanged(synthesis: (filterHalfLengthMs: Double?, crossfadeMs: Double?), hopsPerFrame: Int) {
+        let suppressor = ResidualEchoSuppressor(frameCount: 160, sampleRate: Self.rate, filterHalfLengthMs: synthesis.filterHalfLengthMs,
+                                                hopsPerFrame: hopsPerFrame, crossfadeMs: synthesis.crossfadeMs)
         let latency = suppressor.latencySamples
         #expect(suppressor.hopCount == 160 / hopsPerFrame)
-        #expect(latency == (filterHalfLengthMs == nil ? 160 / hopsPerFrame : 64))
+        #expect(latency == (synthesis.filterHalfLengthMs != nil ? 64 : synthesis.crossfadeMs != nil ? 80 : 160 / hopsPerFrame))
         let near = Array(EchoScenario.nearEnd.prefix(2 * Self.rate))
         let output = Self.run(suppressor, signal: near, far: [Int16](repeating: 0, count: near.count))
         var worst = 0
@@ -49,14 +50,15 @@ import TestSupport
     /// Noise suppression inside the suppressor (`noiseSuppressionDb`) takes steady noise down
     /// with no far end, in both synthesis paths and on one hop or two per frame, and adds no
     /// delay: the same latency as without it. Off (nil), the noise passes as it came.
-    @Test(arguments: [nil, ResidualEchoSuppressor.lowLatencyFilterHalfLengthMs], [1, 2])
-    func noiseSuppressionInsideTheSuppressor(filterHalfLengthMs: Double?, hopsPerFrame: Int) {
+    @Test(arguments: [(nil, nil), (nil, 5.0), (ResidualEchoSuppressor.lowLatencyFilterHalfLengthMs, nil)], [1, 2])
+    func noiseSuppressionInsideTheSuppressor(synthesis: (filterHalfLengthMs: Double?, crossfadeMs: Double?), hopsPerFrame: Int) {
         let noise = SyntheticNoise.samples(count: 4 * Self.rate, levelDb: -40, pink: true, seed: 21)
         let silence = [Int16](repeating: 0, count: noise.count)
         var reductions: [Double] = []
         for floorDb in [nil, Float(-15)] {
-            let suppressor = ResidualEchoSuppressor(frameCount: 160, sampleRate: Self.rate, filterHalfLengthMs: filterHalfLengthMs,
-                                                    hopsPerFrame: hopsPerFrame)
+            let suppressor = ResidualEchoSuppressor(frameCount: 160, sampleRate: Self.rate,
+                                                    filterHalfLengthMs: synthesis.filterHalfLengthMs, hopsPerFrame: hopsPerFrame,
+                                                    crossfadeMs: synthesis.crossfadeMs)
             let latency = suppressor.latencySamples
             suppressor.noiseSuppressionDb = floorDb
             #expect(suppressor.latencySamples == latency)
@@ -86,13 +88,17 @@ import TestSupport
     }
 
     /// The canceller reports its suppressor's latency: ours by overlap-add a hop (a 10 ms frame
-    /// by default, 5 ms on 5 ms hops), speexdsp's preprocessor a frame, none without one; ours
-    /// with a gain filter half the filter (clamped to a hop, the low-latency length for a length
-    /// that is not a number).
+    /// by default, 5 ms on 5 ms hops), the crossfade on asymmetric windows (clamped to the hop:
+    /// on 5 ms hops 5 ms is the overlap-add), speexdsp's preprocessor a frame, none without
+    /// one; ours with a gain filter half the filter (clamped to a hop, the low-latency length
+    /// for a length that is not a number).
     @Test func cancellerLatency() throws {
         #expect(try EchoCanceller(configuration: .init(sampleRate: Self.rate)).latencySamples == 160)
+        #expect(try EchoCanceller(configuration: .init(sampleRate: Self.rate, residualCrossfadeMs: 5)).latencySamples == 80)
         #expect(try EchoCanceller(configuration: .init(sampleRate: Self.rate, residualHopMs: 5)).latencySamples == 80)
+        #expect(try EchoCanceller(configuration: .init(sampleRate: Self.rate, residualHopMs: 5, residualCrossfadeMs: 5)).latencySamples == 80)
         #expect(try EchoCanceller(configuration: .init(sampleRate: 48_000, frameDurationMs: 20)).latencySamples == 480)
+        #expect(try EchoCanceller(configuration: .init(sampleRate: 48_000, frameDurationMs: 20, residualCrossfadeMs: 5)).latencySamples == 240)
         #expect(try EchoCanceller(configuration: .init(sampleRate: 48_000, frameDurationMs: 20, residualHopMs: 5)).latencySamples == 240)
         #expect(try EchoCanceller(configuration: .init(sampleRate: Self.rate, residualSuppression: .none)).latencySamples == 0)
         #expect(try EchoCanceller(configuration: .init(sampleRate: Self.rate, residualSuppression: .speexdsp)).latencySamples == 160)
@@ -239,12 +245,12 @@ import TestSupport
 
     /// Steady state on the real-time path: the suppressor alone allocates nothing per frame
     /// (48 kHz, 20 ms: the largest transform, 2048 points), comfort noise (on by default)
-    /// included, by overlap-add and with the low-latency gain filter, on one hop per frame or
-    /// on four (5 ms hops).
-    @Test(arguments: [nil, ResidualEchoSuppressor.lowLatencyFilterHalfLengthMs], [1, 4])
-    func processAllocatesNothing(filterHalfLengthMs: Double?, hopsPerFrame: Int) {
-        let suppressor = ResidualEchoSuppressor(frameCount: 960, sampleRate: 48_000, filterHalfLengthMs: filterHalfLengthMs,
-                                                hopsPerFrame: hopsPerFrame)
+    /// included, by overlap-add on its own windows and on asymmetric ones and with the
+    /// low-latency gain filter, on one hop per frame or on four (5 ms hops).
+    @Test(arguments: [(nil, nil), (nil, 2.5), (ResidualEchoSuppressor.lowLatencyFilterHalfLengthMs, nil)], [1, 4])
+    func processAllocatesNothing(synthesis: (filterHalfLengthMs: Double?, crossfadeMs: Double?), hopsPerFrame: Int) {
+        let suppressor = ResidualEchoSuppressor(frameCount: 960, sampleRate: 48_000, filterHalfLengthMs: synthesis.filterHalfLengthMs,
+                                                hopsPerFrame: hopsPerFrame, crossfadeMs: synthesis.crossfadeMs)
         var generator = SeededGenerator(seed: 4)
         let far = (0..<960).map { _ in Int16.random(in: -8_000...8_000, using: &generator) }
         let mic = far.map { $0 / 3 }

@@ -202,12 +202,13 @@ import TestSupport
     }
 
     /// The delay each chain adds, as `latencySamples` states it: voiceChat only its residual
-    /// suppressor's synthesis (one 10 ms frame, 5 ms on 5 ms hops, or half the 4 ms filter: NS
-    /// runs inside it, the AGC adds none); NS alone one frame; AGC alone none; speexdsp's chain
-    /// a frame more.
+    /// suppressor's synthesis (one 10 ms frame, a 5 ms crossfade, 5 ms on 5 ms hops, or half
+    /// the 4 ms filter: NS runs inside it, the AGC adds none); NS alone one frame; AGC alone
+    /// none; speexdsp's chain a frame more.
     @Test func latencyOfEachChain() throws {
         let chains: [(ProcessingConfiguration, EchoCanceller.Configuration?, Int)] = [
             (.voiceChat, nil, 160),
+            (.voiceChat, .init(residualCrossfadeMs: 5), 80),
             (.voiceChat, .init(residualHopMs: 5), 80),
             (.voiceChat, .init(residualFilterHalfLengthMs: 4), 64),
             (.init(noiseSuppression: true), nil, 160),
@@ -222,12 +223,17 @@ import TestSupport
         }
     }
 
-    /// The stated latency is the real one: noise suppression alone passes speech through at
-    /// exactly `latencySamples` of delay (the best-correlating lag).
+    /// The stated latency is the real one: noise suppression alone, the AGC alone and voiceChat
+    /// with no far end, its suppressor on its own windows and on a 5 ms crossfade, pass speech
+    /// through at exactly `latencySamples` of delay (the best-correlating lag).
     @Test func statedLatencyIsTheDelay() throws {
         let speech = Array(try SpeechFixture.samples(SpeechFixture.bob).prefix(3 * Self.rate))
-        for configuration in [ProcessingConfiguration(noiseSuppression: true), .init(automaticGainControl: true)] {
-            let processor = try VoiceProcessor(sampleRate: Self.rate, configuration: configuration)
+        let chains: [(ProcessingConfiguration, EchoCanceller.Configuration?)] = [
+            (.init(noiseSuppression: true), nil), (.init(automaticGainControl: true), nil),
+            (.voiceChat, nil), (.voiceChat, .init(residualCrossfadeMs: 5)),
+        ]
+        for (configuration, echo) in chains {
+            let processor = try VoiceProcessor(sampleRate: Self.rate, configuration: configuration, echoCancellerConfiguration: echo)
             let output = Self.run(processor, microphone: speech).output
             let match = SignalComparison.bestCorrelation(reference: speech, signal: output, maxLag: 400)
             #expect(match.lag == processor.latencySamples, "\(configuration): lag \(match.lag)")

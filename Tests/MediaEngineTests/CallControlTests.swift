@@ -318,6 +318,21 @@ import TestSupport
         #expect(throws: CallMixerError.self) { try CallMixer(configuration: mixing) }
     }
 
+    /// The residual echo suppressor's crossfade follows the call frame when left unset: 5 ms
+    /// at 10 ms frames (its synthesis 5 ms late), a hop (10 ms) at 20 ms frames; a crossfade
+    /// that was set is kept.
+    @Test func theSuppressorsCrossfadeFollowsTheCallFrame() throws {
+        var mixing = MixerConfiguration()
+        #expect(try CallMixer(configuration: mixing).processor.latencySamples == 480)
+        mixing.frameDurationMs = 10
+        #expect(try CallMixer(configuration: mixing).processor.latencySamples == 240)
+        mixing.echoCanceller.residualCrossfadeMs = 10
+        #expect(try CallMixer(configuration: mixing).processor.latencySamples == 480)
+        mixing.frameDurationMs = 20
+        mixing.echoCanceller.residualCrossfadeMs = 2.5
+        #expect(try CallMixer(configuration: mixing).processor.latencySamples == 120)
+    }
+
     @Test func deviceDelaySeedsTheEchoAlignmentAndXrunsAreReported() throws {
         let mixer = try CallMixer()
         let call = try CallMedia(configuration: MediaConfiguration(), sendingKey: nil, receivingKey: nil)
