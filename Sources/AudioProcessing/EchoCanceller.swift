@@ -78,7 +78,8 @@ public final class EchoCanceller {
         /// How long our residual echo suppressor's synthesis crossfades from one hop's gains to
         /// the next, in ms, which is the delay it adds: nil (the default) a hop, on the
         /// analysis's 50 % overlapping square-root Hann windows; shorter on asymmetric windows
-        /// (`LowDelaySynthesis`), clamped to the hop. A `CallMixer` left at nil takes
+        /// (`LowDelaySynthesis`), clamped to the hop; one that is not a positive number is
+        /// `SpeexDSPError.invalidConfiguration`. A `CallMixer` left at nil takes
         /// `residualCrossfadeMs(callFrameDurationMs:)`. Ignored with `residualFilterHalfLengthMs`
         /// and by the others.
         public var residualCrossfadeMs: Double?
@@ -175,6 +176,9 @@ public final class EchoCanceller {
         guard hop > 0, configuration.frameDurationMs % hop == 0, frameCount % (configuration.frameDurationMs / hop) == 0 else {
             throw .invalidConfiguration(
                 "residualHopMs \(hop) does not divide a \(configuration.frameDurationMs) ms frame of \(frameCount) samples")
+        }
+        if let crossfade = configuration.residualCrossfadeMs, !(crossfade.isFinite && crossfade > 0) {
+            throw .invalidConfiguration("residualCrossfadeMs \(crossfade) is not a positive number of ms")
         }
         self.configuration = configuration
         self.frameCount = frameCount

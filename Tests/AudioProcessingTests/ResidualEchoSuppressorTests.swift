@@ -109,6 +109,20 @@ import TestSupport
         #expect(ResidualEchoSuppressor(frameCount: 160, sampleRate: Self.rate, filterHalfLengthMs: 50, hopsPerFrame: 2).latencySamples == 80)
     }
 
+    /// A crossfade that is not a positive duration is refused by the canceller that was asked
+    /// for it, naming it; one longer than the hop is the hop.
+    @Test func cancellerRefusesACrossfadeThatIsNotAPositiveDuration() throws {
+        for crossfade in [0, -5, .nan, .infinity] as [Double] {
+            do {
+                _ = try EchoCanceller(configuration: .init(sampleRate: Self.rate, residualCrossfadeMs: crossfade))
+                Issue.record("a crossfade of \(crossfade) ms was taken")
+            } catch {
+                #expect("\(error)".contains("residualCrossfadeMs"), "\(error)")
+            }
+        }
+        #expect(try EchoCanceller(configuration: .init(sampleRate: Self.rate, residualCrossfadeMs: 50)).latencySamples == 160)
+    }
+
     /// A hop that does not divide the frame into whole samples is refused by the canceller
     /// that was asked for it, naming it; the hops that do are taken.
     @Test func cancellerRefusesAHopThatDoesNotSplitTheFrame() throws {
