@@ -6,7 +6,10 @@
 /// sample) with its slow mean removed (a first-order high-pass at about 1.6 Hz, so the syllable
 /// rhythm of speech remains and the level does not). For every lag from 0 to the maximum delay
 /// an exponentially weighted cross-correlation (memory about 1.5 s) is updated per block and
-/// normalized by both energies. Every 50 ms the best lag is a *candidate*; it becomes the
+/// normalized by both energies. A microphone block counts only while the far end has played
+/// within the maximum delay (`farEndActivity`): outside it the microphone can hold no echo, and
+/// what it holds — the near end talking alone — would weigh on the normalization for seconds.
+/// Every 50 ms the best lag is a *candidate*; it becomes the
 /// estimate only when, after 0.5 s of signal, its normalized correlation is at least
 /// `minimumConfidence` (0.3) and the same
 /// candidate (within one block) has won `requiredAgreements` evaluations in a row: that is the
@@ -19,6 +22,16 @@ public final class DelayEstimator {
     public let blockCount: Int
     /// The largest delay that can be estimated, in samples.
     public let maximumDelaySamples: Int
+    /// Mean absolute sample of a 2 ms block from which the far end counts as playing (about
+    /// −50 dBFS RMS for speech, `EchoPathPresence.farEndActivity`'s level). When no far-end block
+    /// within the maximum delay reached it, the microphone's block is left out of the
+    /// correlation and its energy. Counted, a near end who had talked alone before the far end's
+    /// first word (the caller, in most calls) held the normalized correlation down for about
+    /// ten seconds (the 1.5 s memory times ln 1000 for a voice 30 dB above its echo): the demo's
+    /// caller kept a misaligned or undecided canceller through the callee's first turn and sent
+    /// his voice back to him at −40 dBFS (`voicecall demo --fast`, 36 of 40 seeds; −103 dBFS
+    /// from his turn's third second on with this).
+    public static let farEndActivity = 80.0
     /// Normalized correlation a candidate needs before it is accepted.
     public var minimumConfidence = 0.3
     /// Normalized correlation a candidate needs to *replace* an estimate (at least
@@ -31,6 +44,9 @@ public final class DelayEstimator {
     public private(set) var delaySamples: Int?
     /// Normalized correlation (0…1) of the last evaluated best lag.
     public private(set) var confidence = 0.0
+    /// Whether the far end reached `farEndActivity` within the maximum delay: whether the
+    /// microphone may hold its echo now, and the correlation is being updated.
+    public var mayHearFarEnd: Bool { blocksSinceFarEndPlayed <= lagCount }
 
     private let lagCount: Int
     private let forgetting: Double
@@ -53,6 +69,8 @@ public final class DelayEstimator {
     /// spurious peaks between unrelated signals.
     private let warmUpBlocks = 250
     private var agreements = 0
+    /// Blocks since the far end last reached `farEndActivity` (counted up to `lagCount + 1`).
+    private var blocksSinceFarEndPlayed: Int
 
     /// Creates an estimator for `sampleRate` covering delays up to `maximumDelayMs`.
     public init(sampleRate: Int, maximumDelayMs: Int = 500) {
@@ -66,6 +84,7 @@ public final class DelayEstimator {
         correlation.initialize(repeating: 0, count: lagCount)
         farEnergy = .allocate(capacity: lagCount)
         farEnergy.initialize(repeating: 0, count: lagCount)
+        blocksSinceFarEndPlayed = lagCount + 1
     }
 
     deinit {
@@ -82,6 +101,7 @@ public final class DelayEstimator {
         farMean = 0; micMean = 0; micEnergy = 0
         farAccumulator = 0; micAccumulator = 0; accumulated = 0
         blocksSinceEvaluation = 0; candidate = -1; agreements = 0; blocksSeen = 0
+        blocksSinceFarEndPlayed = lagCount + 1
         delaySamples = nil; confidence = 0
     }
 
@@ -107,7 +127,13 @@ public final class DelayEstimator {
         farMean += meanSmoothing * (far - farMean)
         micMean += meanSmoothing * (mic - micMean)
         let farValue = far - farMean
-        let micValue = mic - micMean
+        if far >= Self.farEndActivity {
+            blocksSinceFarEndPlayed = 0
+        } else if blocksSinceFarEndPlayed <= lagCount {
+            blocksSinceFarEndPlayed += 1
+        }
+        // No far end within the longest delay: no echo in the microphone to correlate.
+        let micValue = mayHearFarEnd ? mic - micMean : 0
         historyPosition = historyPosition == 0 ? lagCount - 1 : historyPosition - 1
         farHistory[historyPosition] = farValue
         farHistory[historyPosition + lagCount] = farValue

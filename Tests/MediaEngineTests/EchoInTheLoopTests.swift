@@ -18,8 +18,8 @@ import TestSupport
     static let measured = 96_000..<(frames * 960)
 
     /// Runs the call with Alice's microphone hearing `aliceSpeech` (or nothing) plus the
-    /// echo of what she played through `room`.
-    static func run(room: EchoPath?, aliceSpeech: [Int16]?) throws -> CallLoop {
+    /// echo of what she played through `room`, and Bob talking from frame `bobStartsAt` on.
+    static func run(room: EchoPath?, aliceSpeech: [Int16]?, bobStartsAt: Int = 0) throws -> CallLoop {
         let loop = try CallLoop(processing: ProcessingConfiguration.voiceChat)
         loop.run(frames: frames, aliceMicrophone: { index, side in
             let range = (index * 960)..<((index + 1) * 960)
@@ -27,7 +27,9 @@ import TestSupport
             guard let room else { return speech }
             let echo = room.echo(of: side.played, at: range)
             return zip(speech, echo).map { Int16(clamping: Int($0) + Int($1)) }
-        }, bobMicrophone: { index, _ in CallLoop.frame(index, of: bob, length: 960) })
+        }, bobMicrophone: { index, _ in
+            index < bobStartsAt ? [Int16](repeating: 0, count: 960) : CallLoop.frame(index - bobStartsAt, of: bob, length: 960)
+        })
         return loop
     }
 
@@ -47,6 +49,26 @@ import TestSupport
             let source = loop.alice.mixer.mediaSourceStatistics
             #expect(abs(source.echoDelayMs - Double(bulkDelayMs)) <= 40, "aligned at \(source.echoDelayMs) ms")
             #expect((source.echoReturnLossEnhancement ?? 0) >= 30, "reported ERLE \(String(describing: source.echoReturnLossEnhancement))")
+        }
+    }
+
+    /// Alice talks alone first (3 s) and Bob answers only then, as in most calls: from a second
+    /// into his turn her canceller removes his voice as well as when he talks from the start.
+    /// Her own speech, which no echo explains, used to weigh on the delay estimator's correlation
+    /// for seconds after she stopped (`DelayEstimator.farEndActivity`): `voicecall demo` sent the
+    /// callee's voice back to him at −40 dBFS through his whole first turn.
+    @Test func bobDoesNotHearHimselfAfterAliceSpokeFirst() async throws {
+        try await offCooperativePool {
+            let room = EchoPath(sampleRate: 48_000, rt60Ms: 250, bulkDelayMs: 120, gainDb: -6, seed: 11)
+            let aliceTurn = 150
+            let loop = try Self.run(room: room, aliceSpeech: Array(Self.alice.prefix(aliceTurn * 960)), bobStartsAt: aliceTurn)
+            let measured = ((aliceTurn + 50) * 960)..<(Self.frames * 960)
+            let echoAtMicrophone = Self.energy(loop.alice.captured[measured])
+            let echoAtBob = Self.energy(loop.bob.played[measured])
+            let suppression = 10 * log10(echoAtMicrophone / max(echoAtBob, 1))
+            #expect(suppression >= 30, "Bob hears his voice \(suppression) dB below Alice's microphone")
+            let source = loop.alice.mixer.mediaSourceStatistics
+            #expect(abs(source.echoDelayMs - 120) <= 40, "aligned at \(source.echoDelayMs) ms")
         }
     }
 
