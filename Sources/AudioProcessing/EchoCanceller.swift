@@ -312,7 +312,11 @@ public final class EchoCanceller {
             applyAlignment(forEchoDelay: delay)
         }
         if configuration.delayEstimation {
-            presence.update(confidence: delayEstimator.confidence,
+            // The correlation is evidence only while the far end may be in the microphone: it
+            // holds still over the near end talking alone, and counted there it let the echo
+            // model learn upward from the near end's turn (`benchmarks processing`, turns, 120 ms
+            // room: 3.93 against 3.94 with this).
+            presence.update(confidence: delayEstimator.mayHearFarEnd ? delayEstimator.confidence : 0,
                             shape: FilterShapeReading(showsPath: shape.showsPath, showsNoPath: shape.showsNoPath),
                             farEnd: farEnd, microphone: microphone)
             // A filter converged on a real path holds the alignment against weaker candidates.
