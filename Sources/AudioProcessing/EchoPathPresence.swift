@@ -31,7 +31,10 @@ struct FilterShapeReading {
 ///   alone 3.86).
 /// - **Present** once the far end is heard: the bulk-delay estimator's correlation
 ///   (`DelayEstimator.confidence`, a 1.5 s memory) reaches `onsetConfidence` after `warmUpMs`
-///   of far-end playing, or `earlyConfidence` after `earlyMs` (an echo alone); or the linear
+///   of far-end playing, `earlyConfidence` after `earlyMs` (an echo alone), or
+///   `echoAloneConfidence` after `echoAloneMs` while the microphone has stayed well under the
+///   far end's recent peak since it first played (an echo alone, before any near-end talker);
+///   or the linear
 ///   filter, which adapts whether its output is used or not, has converged to the
 ///   concentrated response of a real path (`EchoFilterShape.showsPath`: within half a second
 ///   of an echo alone, within 2–3 s of an echo talked over — the correlation alone never
@@ -56,6 +59,17 @@ struct EchoPathPresence {
     /// …a correlation this high counts: an echo alone reaches 0.8–1 within 100 ms, two
     /// talkers' chance peaks fall to 0.51–0.58 by 300 ms.
     static let earlyConfidence = 0.7
+    /// From this much far-end playing time (milliseconds), while the microphone has stayed
+    /// `echoShare` under the far end's recent peak in every frame since it first played (an
+    /// echo alone: no near-end talker over it yet)…
+    static let echoAloneMs = 150
+    /// …a correlation this high counts. The call's first words come back to their talker from
+    /// an undecided far side for as long as it takes to decide (`earlyMs` of playing and more:
+    /// 0.6–1 s in the demo, at −41 dBFS); an echo alone correlates at 0.97–1 from its first
+    /// evaluations, while two talkers' chance peaks (0.5–0.94) need a microphone level with
+    /// the far end's, which this rule does not take. `voicecall demo --fast`, 40 seeds: the
+    /// caller's first second comes back to her at −48 dBFS (median) instead of −41.
+    static let echoAloneConfidence = 0.9
     /// Correlation below which a frame may count toward absence.
     static let absenceConfidence = 0.25
     /// How far below the far end's recent peak the microphone must be for a frame to count
@@ -101,7 +115,11 @@ struct EchoPathPresence {
     private var farEndPeak = 0.0
     private let warmUpFrames: Int
     private let earlyFrames: Int
+    private let echoAloneFrames: Int
     private var playingFrames = 0
+    /// Whether, since the far end first played, a microphone frame came within `echoShare` of
+    /// the far end's recent peak.
+    private var farEndTalkedOver = false
 
     init(frameDurationMs: Int) {
         absenceFrames = max(1, Self.absenceMs / frameDurationMs)
@@ -109,6 +127,7 @@ struct EchoPathPresence {
         margin = Self.pow10(-Self.absenceMarginDb / 10)
         warmUpFrames = max(1, Self.warmUpMs / frameDurationMs)
         earlyFrames = max(1, Self.earlyMs / frameDurationMs)
+        echoAloneFrames = max(1, Self.echoAloneMs / frameDurationMs)
     }
 
     /// Takes one frame: the estimator's `confidence` after it, the linear filter's `shape` as of
@@ -123,8 +142,12 @@ struct EchoPathPresence {
         isMicrophoneBelowFarEnd = microphoneLevel < far * Self.echoShare
         isMicrophoneUnderFarEnd = microphoneLevel < far * Self.learningShare
         if isFarEndPlaying, playingFrames < warmUpFrames { playingFrames += 1 }
+        // Against the far end's recent peak, not its frame: the echo trails the far end by the
+        // path's delay and outlasts each of its words.
+        if farEndPeak >= Self.farEndActivity && microphoneLevel >= farEndPeak * Self.echoShare { farEndTalkedOver = true }
         isCorrelated = playingFrames >= warmUpFrames ? confidence >= Self.onsetConfidence
-            : playingFrames >= earlyFrames && confidence >= Self.earlyConfidence
+            : (playingFrames >= earlyFrames && confidence >= Self.earlyConfidence)
+                || (!farEndTalkedOver && playingFrames >= echoAloneFrames && confidence >= Self.echoAloneConfidence)
         if isCorrelated || shape.showsPath {
             isPresent = true
             isDecided = true
@@ -151,6 +174,7 @@ struct EchoPathPresence {
         evidenceFrames = 0
         farEndPeak = 0
         playingFrames = 0
+        farEndTalkedOver = false
         isCorrelated = false
         isDecided = false
     }

@@ -47,6 +47,34 @@ import Testing
                 "the far end silent: its correlation is no evidence")
     }
 
+    /// An echo alone (the microphone 15 dB under the far end in every frame) with a correlation
+    /// of 0.95 counts from 150 ms of far-end playing; the same correlation with the microphone
+    /// level with the far end (a near-end talker: two voices' chance peaks) waits for 400 ms,
+    /// and so does an echo alone once a frame was talked over.
+    @Test func anEchoAloneCountsSooner() {
+        var echoAlone = EchoPathPresence(frameDurationMs: 10)
+        #expect(Self.feed(&echoAlone, frames: 200, confidence: 0.95, microphone: Self.weakEcho, until: Self.present) == 15)
+        var talkedOver = EchoPathPresence(frameDurationMs: 10)
+        #expect(Self.feed(&talkedOver, frames: 200, confidence: 0.95, microphone: Self.loud, until: Self.present) == 40)
+        var onceTalkedOver = EchoPathPresence(frameDurationMs: 10)
+        #expect(Self.feed(&onceTalkedOver, frames: 1, confidence: 0.95, microphone: Self.loud, until: Self.present) == nil)
+        #expect(Self.feed(&onceTalkedOver, frames: 200, confidence: 0.95, microphone: Self.weakEcho, until: Self.present) == 39)
+        var lowCorrelation = EchoPathPresence(frameDurationMs: 10)
+        #expect(Self.feed(&lowCorrelation, frames: 200, confidence: 0.85, microphone: Self.weakEcho, until: Self.present) == 40)
+        // The echo outlasts the far end's louder words: the microphone is measured against the
+        // far end's recent peak, not its frame (here every other frame is 8.5 dB softer, and
+        // the echo of the louder one only 6.5 dB under it).
+        var trailingEcho = EchoPathPresence(frameDurationMs: 10)
+        var decidedAt: Int?
+        for index in 1...100 where decidedAt == nil {
+            let far = index % 2 == 1 ? Self.loud : Self.frame(3_000)
+            if Self.feed(&trailingEcho, frames: 1, confidence: 0.95, far: far, microphone: Self.weakEcho, until: Self.present) != nil {
+                decidedAt = index
+            }
+        }
+        #expect(decidedAt == 15)
+    }
+
     /// The filter's converged shape is evidence at once, the correlation low (an echo talked
     /// over), and keeps the path present.
     @Test func aConvergedFilterShowsThePath() {
