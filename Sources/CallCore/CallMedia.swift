@@ -183,7 +183,7 @@ public final class CallMedia: @unchecked Sendable {
         }
         plannedLoss = Atomic(configuration.expectedPacketLossPercent)
         appliedLoss = configuration.expectedPacketLossPercent
-        lossAdaptation = LossAdaptation(initialPercent: configuration.expectedPacketLossPercent)
+        lossAdaptation = LossAdaptation(initialPercent: configuration.expectedPacketLossPercent, frameDurationMs: configuration.frameDurationMs)
         targetBitrate = Atomic(configuration.bitrate)
         appliedBitrate = configuration.bitrate
         bitrateAdaptation = BitrateAdaptation(maximumBitrate: configuration.bitrate, minimumBitrate: configuration.minimumBitrate)
@@ -473,11 +473,13 @@ public final class CallMedia: @unchecked Sendable {
         // Until the far end's reports rule, its stream's loss or lateness on the way here stands in
         // for ours there. (Not over a plan the app set: `setExpectedPacketLoss`.)
         if !lossAdaptation.reportsRule, networkConfiguration.adaptsToLoss, networkConfiguration.codec.capabilities.contains(.inbandFEC) {
-            let lossStands = inboundLoss.observe(cumulativeLost: reception.packetsLost)
+            let lost = max(reception.packetsLost, 0)
+            let lossStands = inboundLoss.observe(cumulativeLost: lost)
             let isLate = InboundJitterEvidence.showsLatePath(jitterMs: reception.jitterSeconds * 1_000,
                                                              packetsReceived: reception.counters.packetsReceived)
             if lossStands || isLate, plannedLoss.load(ordering: .relaxed) == 0,
-               lossAdaptation.planForInboundLoss(bitsPerSecond: targetBitrate.load(ordering: .relaxed)) {
+               lossAdaptation.planForInboundEvidence(lossStands: lossStands, lost: lost, expected: reception.counters.packetsReceived + lost,
+                                                     showsLatePath: isLate, bitsPerSecond: targetBitrate.load(ordering: .relaxed)) {
                 plannedLoss.store(lossAdaptation.plannedLossPercent, ordering: .relaxed)
             }
         }

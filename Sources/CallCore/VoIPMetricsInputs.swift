@@ -184,16 +184,14 @@ struct VoIPMetricsInputs: Sendable, Equatable {
     }
 
     /// The loss the far end plans FEC for, percent, as far as we can tell: none without FEC in
-    /// its packets; with FEC, what our reports ask a peer that adapts as `LossAdaptation` does
-    /// (our loss rounded up, at least its smallest plan at the bitrate it sends at) — or, when our
-    /// reports ask for none, a static plan of 10 % (a peer sending FEC we never asked for).
+    /// its packets; with FEC, while we lose packets, the plan of a peer that adapts as
+    /// `LossAdaptation` does (the smallest plan libopus codes at the bitrate it sends at) — or,
+    /// when we lose none, a static plan of 10 % (a peer sending FEC we never asked for).
     var farEndFECPlanPercent: Double {
         guard fecPacketsReceived > 0 else { return 0 }
-        let asked = (lossFraction * 100).rounded(.up)
-        guard asked > 0 else { return 10 }
+        guard lossFraction > 0 else { return Double(LossAdaptation.maximumPercent) }
         let bitrate = senderBitsPerSecond ?? Double(MediaConfiguration.defaultBitrate)
-        let smallest = LossAdaptation.minimumPercent(bitsPerSecond: bitrate.isFinite ? Int(min(max(bitrate, 0), 1e9)) : 0)
-        return min(max(asked, Double(smallest)), Double(LossAdaptation.maximumPercent))
+        return Double(LossAdaptation.minimumPercent(bitsPerSecond: bitrate.isFinite ? Int(min(max(bitrate, 0), 1e9)) : 0))
     }
 
     /// The frame duration the Opus factors are looked up for, ms (the configured packet time).

@@ -32,8 +32,11 @@ public struct CodecImpairment: Sendable, Equatable {
     /// at 32 kb/s, 3.57 against 3.80 at 24) and their losses less (each misses half as much
     /// speech): Ie,WB and Bpl,WB at 10 ms are measured as below (`scripts/opus-impairment-factors
     /// --frame-ms 10`: `opusImpairmentsAt10ms`; Bpl,WB 9.5 at 24 kb/s and 8.1 at 32 against 6.7
-    /// and 6.0, which scale the FEC plans' robustness). FEC's costs were measured at 20 ms only
-    /// and are used as they are; 40 and 60 ms frames take the 20 ms factors (not measured).
+    /// and 6.0, which scale the FEC plans' robustness). FEC costs a 10 ms frame two to three
+    /// times what it costs a 20 ms one (`opusFECCostsAt24kAt10ms`, `opusFECCostsAt32kAt10ms`:
+    /// 21.8 Ie,WB for a 2 % plan at 32 kb/s against 8.6); the robustness FEC plans buy was
+    /// measured at 20 ms only and is scaled as above. 40 and 60 ms frames take the 20 ms
+    /// factors (not measured).
     ///
     /// **Where the numbers come from.** ITU-T G.113, which lists planning values of Ie,WB and
     /// Bpl for standard wideband codecs, gives none for Opus that this project knows of, and we
@@ -73,7 +76,9 @@ public struct CodecImpairment: Sendable, Equatable {
         // low · (1 − share) + high · share so that each table's bitrate gives its values exactly.
         let low = log2(opusFECBitrates.low), high = log2(opusFECBitrates.high)
         let share = min(max((log2(rate) - low) / (high - low), 0), 1)
-        let fecCost = interpolate(opusFECCostsAt24k, at: fec) * (1 - share) + interpolate(opusFECCostsAt32k, at: fec) * share
+        let fecCost = isShortFrame
+            ? interpolate(opusFECCostsAt24kAt10ms, at: fec) * (1 - share) + interpolate(opusFECCostsAt32kAt10ms, at: fec) * share
+            : interpolate(opusFECCostsAt24k, at: fec) * (1 - share) + interpolate(opusFECCostsAt32k, at: fec) * share
         var robustness = interpolate(opusRobustnessAt24k, at: fec) * (1 - share) + interpolate(opusRobustnessAt32k, at: fec) * share
         if isShortFrame {
             let low = opusShortFrameRobustness.low, high = opusShortFrameRobustness.high
@@ -162,6 +167,14 @@ public struct CodecImpairment: Sendable, Equatable {
     /// 3.592, 3.508, 3.362, 3.023 for plans of 2, 5, 6, 10, 20 % against 4.061 without). Here
     /// libopus codes FEC from a plan of 1 %, so small plans cost more than at 24 kb/s.
     static let opusFECCostsAt32k: [(Double, Double)] = [(0, 0), (2, 8.6), (5, 14.3), (6, 16.6), (10, 20.4), (20, 29.0), (100, 29.0)]
+    /// What in-band FEC planned for a loss (percent) adds to Ie,WB at 24 kb/s in 10 ms frames
+    /// (MOS-LQO 3.274, 3.140, 2.388, 2.212, 1.895 for plans of 2, 5, 6, 10, 20 % against 3.574
+    /// without; `scripts/opus-impairment-factors --frame-ms 10`).
+    static let opusFECCostsAt24kAt10ms: [(Double, Double)] = [(0, 0), (2, 7.9), (5, 11.3), (6, 29.8), (10, 34.3), (20, 42.6), (100, 42.6)]
+    /// What in-band FEC planned for a loss (percent) adds to Ie,WB at 32 kb/s in 10 ms frames
+    /// (MOS-LQO 3.141, 2.901, 2.767, 2.565, 2.238 for plans of 2, 5, 6, 10, 20 % against 3.932
+    /// without).
+    static let opusFECCostsAt32kAt10ms: [(Double, Double)] = [(0, 0), (2, 21.8), (5, 27.7), (6, 31.0), (10, 35.9), (20, 44.1), (100, 44.1)]
     /// Bpl,WB of Opus's concealment at 24 kb/s by the loss its FEC is planned for (percent).
     static let opusRobustnessAt24k: [(Double, Double)] = [(0, 6.7), (5, 10.8), (10, 14.4), (20, 21.0), (100, 21.0)]
     /// Bpl,WB of Opus's concealment at 32 kb/s by the loss its FEC is planned for (percent).

@@ -153,11 +153,12 @@ import Testing
     @Test func opusImpairmentInterpolatesOverBitrateAndAddsFECsCost() {
         #expect(CodecImpairment.opus(bitsPerSecond: 24_000).equipmentImpairment == 32.9)
         #expect(CodecImpairment.opus(bitsPerSecond: 24_000).packetLossRobustness == 6.7)
-        // 10 ms frames: their own Ie,WB and Bpl,WB (FEC's costs as at 20 ms), and payload rates.
+        // 10 ms frames: their own Ie,WB, Bpl,WB, FEC costs and payload rates.
         #expect(CodecImpairment.opus(bitsPerSecond: 32_000, frameDurationMs: 10).equipmentImpairment == 28.8)
         #expect(abs(CodecImpairment.opus(bitsPerSecond: 32_000, frameDurationMs: 10).packetLossRobustness - 8.1) < 1e-9)
         #expect(abs(CodecImpairment.opus(bitsPerSecond: 24_000, frameDurationMs: 10).packetLossRobustness - 9.5) < 1e-9)
-        #expect(CodecImpairment.opus(bitsPerSecond: 32_000, fecPlannedLossPercent: 2, frameDurationMs: 10).equipmentImpairment == 28.8 + 8.6)
+        #expect(CodecImpairment.opus(bitsPerSecond: 32_000, fecPlannedLossPercent: 2, frameDurationMs: 10).equipmentImpairment == 28.8 + 21.8)
+        #expect(CodecImpairment.opus(bitsPerSecond: 24_000, fecPlannedLossPercent: 6, frameDurationMs: 10).equipmentImpairment == 39.3 + 29.8)
         #expect(CodecImpairment.opus(bitsPerSecond: 32_000, frameDurationMs: 40) == CodecImpairment.opus(bitsPerSecond: 32_000))
         #expect(abs(CodecImpairment.opusTargetBitsPerSecond(payloadBitsPerSecond: 32_160, frameDurationMs: 10) - 32_000) < 1e-6)
         #expect(abs(CodecImpairment.opusTargetBitsPerSecond(payloadBitsPerSecond: 30_360) - 32_000) < 1e-6)
@@ -241,8 +242,9 @@ import Testing
         // What FEC rebuilt the listener did not miss, but FEC's bits cost the codec.
         let rebuilt = estimate(Self.inbound(lost: 300, discarded: 30, recovered: 250, fec: 2_700))
         #expect(abs(rebuilt.effectiveLossPercent - 80.0 / 30) < 1e-9)
-        #expect(rebuilt.codecImpairment.equipmentImpairment > 32.9 + 20, "FEC for about 10 %: \(rebuilt.codecImpairment)")
-        #expect(rebuilt.codecImpairment.packetLossRobustness > 14)
+        // A peer adapting as ours does codes the smallest plan at its 24 kb/s: 6 %.
+        #expect(abs(rebuilt.codecImpairment.equipmentImpairment - (32.9 + 16.6)) < 0.01, "FEC at 6 %: \(rebuilt.codecImpairment)")
+        #expect(rebuilt.codecImpairment.packetLossRobustness > 10.8 && rebuilt.codecImpairment.packetLossRobustness < 14.4)
         // Concealment the packet counts do not show (waits for overtaken packets) counts too.
         var waited = Self.inbound(lost: 0)
         waited.totalSamplesReceived = 3_000 * 960
