@@ -68,7 +68,7 @@ import TestSupport
             let warmUp = direction.warmUp.statistics
             let scored = direction.scored.statistics
             #expect(warmUp.plannedLossPercentAtStart == 0, "no FEC planned before the first report")
-            #expect(scored.plannedLossPercentAtEnd >= 6, "FEC planned for the reported loss: \(scored.plannedLossPercentAtEnd) %")
+            #expect(scored.plannedLossPercentAtEnd == 2, "FEC planned at the smallest plan coded at 32 kb/s: \(scored.plannedLossPercentAtEnd) %")
             #expect(scored.fecPercent > 30, "and sent: \(scored.fecPercent) %")
             #expect(warmUp.fecPercent < scored.fecPercent, "FEC came with the reports, not from the start")
         }
