@@ -34,7 +34,8 @@ public struct JitterBufferConfiguration: Sendable, Equatable {
     /// mean delay 1–8 ms higher; `voicecall demo --fast`, Alice → Bob (who speaks first) 3.18 →
     /// 3.22. 200 lost 0.4 on a clean first pass (its descent is too long for the first pauses);
     /// before the start-up rule 100 had been measured against 20–80 and 200–300
-    /// (docs/performance.md).
+    /// (docs/performance.md). The first packets' lateness may raise it before playout begins
+    /// (three times the most one lagged the fastest before it: `StartUpLateness`).
     public var initialDelayMs = 150
     /// What a call on the same path learnt (`AdaptiveJitterBuffer.learntDelays`), to start
     /// from: a target above `initialDelayMs` holds from the first packet; one below it is
