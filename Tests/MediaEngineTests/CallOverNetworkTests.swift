@@ -14,9 +14,10 @@ import NetworkSimulation
     /// 8 s: the fixtures' length.
     static let frames = 400
     /// 200 ms segments, lag up to 1.2 s (class F's delay plus the jitter buffer's: its target
-    /// reaches 500 ms there, where the E-model prices the late packets of its heavy tail).
-    static func quality(_ reference: [Int16], _ heard: [Int16]) -> Double {
-        SignalComparison.segmentalCorrelation(reference: reference, signal: heard, segmentLength: 2_880, maxLag: 57_600)
+    /// reaches 500 ms there, where the E-model prices the late packets of its heavy tail), or
+    /// `maxLag` samples.
+    static func quality(_ reference: [Int16], _ heard: [Int16], maxLag: Int = 57_600) -> Double {
+        SignalComparison.segmentalCorrelation(reference: reference, signal: heard, segmentLength: 2_880, maxLag: maxLag)
     }
 
     /// Alice's speech through Opus alone (the same settings, no network): the ceiling a call
@@ -81,12 +82,17 @@ import NetworkSimulation
             let statistics = loop.bob.call.statistics
             let inbound = statistics.inbound
 
-            let heard = Self.quality(Self.alice, loop.bob.played)
+            // A lag up to 1.5 s: a slow class's playout may start at the jitter buffer's 1 s
+            // maximum when its first packets come that late (`StartUpLateness`; this call's class
+            // F starts 1.25 s after sending, PESQ-WB 2.31 → 3.74 with it, where a 1.2 s search read
+            // the correlation 0.91 → 0.73).
+            let heard = Self.quality(Self.alice, loop.bob.played, maxLag: 72_000)
             let minimum = try #require(Self.minimumCorrelation[networkClass])
             #expect(heard >= minimum, "class \(networkClass): correlation \(heard), codec alone \(Self.codecOnly)")
             #expect(heard <= Self.codecOnly + 0.01, "nothing beats the codec alone")
-            let wrongTalker = Self.quality(Self.bob, loop.bob.played)
-            #expect(wrongTalker < 0.5, "Bob hears Alice, not himself: \(wrongTalker)")
+            let wrongTalker = Self.quality(Self.bob, loop.bob.played, maxLag: 72_000)
+            // Two voices correlate by chance at 0.48–0.52 over a 1.5 s search; Alice's at 0.91–0.96.
+            #expect(wrongTalker < heard - 0.3, "Bob hears Alice, not himself: \(wrongTalker) against \(heard)")
 
             // What the network did, as the receiver counted it.
             #expect(inbound.packetsReceived == link.delivered)
