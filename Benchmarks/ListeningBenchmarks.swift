@@ -11,8 +11,10 @@ import TestSupport
 /// very same times sound like.
 ///
 /// The talk (Alice, Bob, Alice, Bob with a second of silence after each, 36 s) is encoded once
-/// per network as the sender would (24 kb/s, complexity 10, in-band FEC planned for the
-/// trace's loss when it has any, 20 ms packets or `--ptime 10`). One seeded trace per network and seed decides each packet's
+/// per network as our sender would (24 kb/s, complexity 10, in-band FEC at the plan
+/// `LossAdaptation` settles at for the trace's loss — the smallest plan libopus codes, 6 % at
+/// 24 kb/s, for any loss in 20 ms packets, for more than 3 % in 10 ms ones — 20 ms packets or
+/// `--ptime 10`). One seeded trace per network and seed decides each packet's
 /// fate. Then, per row:
 /// - **libopus**: every packet decoded in order, no network: the codec alone, the ceiling;
 /// - **ours**: the call's jitter buffer (`MediaConfiguration().jitterBuffer`, adaptive, one
@@ -55,6 +57,8 @@ struct ListeningBenchmarks {
     /// `--arrivals-at-ticks`: ours sees each packet at the tick that takes it in, as a call's
     /// audio side does (the engine), not at its arrival on the trace.
     var arrivalsAtTicks = false
+    /// The sender's bitrate (the stream: 24 kb/s).
+    static let bitsPerSecond = 24_000
     /// GStreamer replays run at once (each is a real-time replay of the whole talk).
     static let gstreamerReplaysAtOnce = 8
 
@@ -162,12 +166,14 @@ struct ListeningBenchmarks {
                 var generator = SeededGenerator(seed: 7_000 + 100 * UInt64(networkIndex) + drawn)
                 var trace = simulator(network.profile, &generator)
                 if network.startBurstMs > 0 { trace = Self.burstingTheStart(of: trace, untilMs: network.startBurstMs) }
-                let lossPercent = Int((trace.lossRate * 100).rounded(.up))
-                let stream = try streams[lossPercent] ?? OpusPacketStream(
+                // The plan our sender settles at for the loss the receiver would report.
+                let plan = LossAdaptation.plan(forLossPercent: Int((trace.lossRate * 100).rounded(.up)),
+                                               bitsPerSecond: Self.bitsPerSecond, frameDurationMs: packetTimeMs)
+                let stream = try streams[plan] ?? OpusPacketStream(
                     pcm: talk.samples, frameCount: packetCount,
-                    encoding: .init(bitsPerSecond: 24_000, complexity: 10, inbandFEC: lossPercent > 0, expectedLossPercent: lossPercent),
+                    encoding: .init(bitsPerSecond: Self.bitsPerSecond, complexity: 10, inbandFEC: plan > 0, expectedLossPercent: plan),
                     frameDurationMs: packetTimeMs)
-                streams[lossPercent] = stream
+                streams[plan] = stream
                 // The call before on the same network: another draw, played by ours to learn from.
                 var earlierGenerator = SeededGenerator(seed: 9_000 + 100 * UInt64(networkIndex) + drawn)
                 var earlierTrace = simulator(network.profile, &earlierGenerator)

@@ -54,7 +54,7 @@
 /// call never plans it (docs/performance.md, Call quality, stop 53). In frames shorter than
 /// 20 ms the stand-in is the far end's loss alone, and only a share of it that warrants FEC
 /// there (`inboundLossFractionWarrantingFEC`).
-struct LossAdaptation: Sendable, Equatable {
+package struct LossAdaptation: Sendable, Equatable {
     /// Reports in a row that do not warrant FEC before the plan falls.
     static let reportsBeforeLowering = 2
     /// The most loss an app's own plan (`MediaConfiguration.expectedPacketLossPercent`, the
@@ -98,6 +98,14 @@ struct LossAdaptation: Sendable, Equatable {
     /// shorter frames, where FEC costs the primary coding three to four times as much.
     static func lossPercentWarrantingFEC(frameDurationMs: Int) -> Int { frameDurationMs < 20 ? 4 : 1 }
 
+    /// The plan, in percent, for a reported loss of `lossPercent` (rounded up) at
+    /// `bitsPerSecond` in frames of `frameDurationMs`: the smallest plan libopus codes if that
+    /// loss warrants FEC, else 0. What a steady report settles the plan at — and what a sender
+    /// replayed in `benchmarks listening` plans for its trace's loss.
+    package static func plan(forLossPercent lossPercent: Int, bitsPerSecond: Int, frameDurationMs: Int) -> Int {
+        lossPercent >= lossPercentWarrantingFEC(frameDurationMs: frameDurationMs) ? minimumPercent(bitsPerSecond: bitsPerSecond) : 0
+    }
+
     /// In frames shorter than 20 ms, the share of the far end's packets that must be missing on
     /// their way here, over at least `packetsBeforeInboundShareCounts` of them, before its loss
     /// stands in for reports: 4 %, a notch above what a report must show, since a second of
@@ -123,8 +131,7 @@ struct LossAdaptation: Sendable, Equatable {
         let loss = fractionLost.isFinite ? min(max(fractionLost, 0), 1) : 0
         // Rounded up: 0.4 % of loss counts as 1 %.
         let reported = Int((loss * 100).rounded(.up))
-        let wanted = reported >= Self.lossPercentWarrantingFEC(frameDurationMs: frameDurationMs)
-            ? Self.minimumPercent(bitsPerSecond: bitsPerSecond) : 0
+        let wanted = Self.plan(forLossPercent: reported, bitsPerSecond: bitsPerSecond, frameDurationMs: frameDurationMs)
         if wanted > plannedLossPercent {
             plannedLossPercent = wanted
             reportsBelow = 0

@@ -66,6 +66,19 @@ import TestSupport
         #expect(loop.plannedLossPercent == plan, "\(loss * 100) % reported in \(frameMs) ms frames")
     }
 
+    /// The plan a steady report settles at (what `benchmarks listening`'s sender plans for its
+    /// trace's loss) is the plan `report` reaches for that loss, bitrate and frame.
+    @Test(arguments: [(0, 32_000, 20, 0), (1, 32_000, 20, 2), (1, 24_000, 20, 6), (9, 24_000, 20, 6),
+                      (3, 32_000, 10, 0), (4, 32_000, 10, 2), (4, 24_000, 10, 6)])
+    func theSteadyPlanIsWhatReportsSettleAt(lossPercent: Int, bitsPerSecond: Int, frameMs: Int, plan: Int) {
+        #expect(LossAdaptation.plan(forLossPercent: lossPercent, bitsPerSecond: bitsPerSecond, frameDurationMs: frameMs) == plan)
+        var loop = LossAdaptation(frameDurationMs: frameMs)
+        for _ in 0..<3 {
+            _ = loop.report(fractionLost: Double(lossPercent) / 100, bitsPerSecond: bitsPerSecond, packetsSent: 1_000)
+        }
+        #expect(loop.plannedLossPercent == plan)
+    }
+
     /// Any loss plans FEC, at the smallest plan libopus codes FEC for at the bitrate sent: 2 %
     /// at 32 kb/s (full band), 6 % at 24 (below it a plan codes nothing).
     @Test func theSmallestPlanIsOneLibopusCodesAtTheBitrate() {
