@@ -68,6 +68,8 @@ public final class VirtualAudioDevice: ALSACalls, Sendable {
         var recordingDropped = 0
         /// The virtual clock, in nanoseconds (`.virtualClock` only).
         var clock: Int64 = 0
+        /// Where streams start their clocks: the grid's origin plus its offset, in whole periods.
+        var startGrid: (origin: Int64, offset: Int64)? = nil
     }
 
     /// How the device keeps time.
@@ -170,6 +172,25 @@ public final class VirtualAudioDevice: ALSACalls, Sendable {
         }
     }
 
+    /// Streams started from now on start their clocks at the point nearest their start of a grid:
+    /// `origin` plus `offsetNanoseconds` plus whole periods of the stream (so at most half a
+    /// period before or after `start` was called; a duplex pair, started back to back, lands on
+    /// one point). Their periods then keep a chosen phase against another device's — Bob's
+    /// playback against Alice's capture in a mouth-to-ear measurement — which the moment a
+    /// thread wakes on a loaded machine does not. Nil `origin`: streams start when started.
+    /// Times are on the device's clock (`time(ofFrame:direction:)` reads them).
+    public func alignStarts(to origin: Int64?, offsetNanoseconds: Int64 = 0) {
+        state.withLock { $0.startGrid = origin.map { ($0, offsetNanoseconds) } }
+    }
+
+    /// The grid point nearest `now` (ties go later), or `now` without a grid.
+    private static func startTime(_ now: Int64, on grid: (origin: Int64, offset: Int64)?, periodNanoseconds: Int64) -> Int64 {
+        guard let grid, periodNanoseconds > 0 else { return now }
+        let point = grid.origin &+ grid.offset
+        let past = ((now &- point) % periodNanoseconds + periodNanoseconds) % periodNanoseconds
+        return past * 2 < periodNanoseconds ? now - past : now + (periodNanoseconds - past)
+    }
+
     /// Now on the device's clock: the virtual clock, or CLOCK_MONOTONIC.
     private func now(virtualClock: Int64) -> Int64 {
         pacing == .virtualClock ? virtualClock : MonotonicClock.nanoseconds
@@ -253,7 +274,9 @@ public final class VirtualAudioDevice: ALSACalls, Sendable {
             let index = Self.index(pcm)
             state.pcms[index].started = true
             state.pcms[index].hasStarted = true
-            state.pcms[index].startNanoseconds = now(virtualClock: state.clock)
+            state.pcms[index].startNanoseconds = Self.startTime(now(virtualClock: state.clock), on: state.startGrid,
+                                                                periodNanoseconds: Self.nanoseconds(state.pcms[index].parameters.periodFrames,
+                                                                                                    state.pcms[index]))
             if state.pcms[index].direction == .playback {
                 state.pcms[index].queuedAtStart = state.pcms[index].transferred
             } else {

@@ -188,6 +188,10 @@ public struct MouthToEarMeasurement: Sendable {
             MonotonicClock.sleep(untilNanoseconds: MonotonicClock.nanoseconds + 1_000_000)
         }
         MonotonicClock.sleep(untilNanoseconds: MonotonicClock.nanoseconds + Int64(delayMs * 1e6))
+        // The sleep puts Alice's start about `delayMs` into Bob's period; on a loaded machine
+        // the thread may wake later, so her device's clock starts on that phase exactly.
+        aliceDevice.alignStarts(to: bobDevice.time(ofFrame: 0, direction: .playback).flatMap { device == nil ? $0 : nil },
+                                offsetNanoseconds: Int64(delayMs * 1e6))
         try alice.engine.start()
         let cpuBefore = Self.processCPUSeconds(), wallBefore = MonotonicClock.nanoseconds
         // Sample Bob's playback buffering while the call runs.

@@ -108,4 +108,31 @@ import TestSupport
         silent.stop()
         #expect(none.recording().samples.isEmpty && none.recordingDroppedSamples == 1_440, "a negative capacity is 0")
     }
+
+    /// Streams started on a grid start their clocks at its nearest point, both directions of a
+    /// duplex pair at the same one, and keep their periods on it: a start 0.5 ms after a point
+    /// goes back to it, one 4.5 ms before the next goes on to that; without a grid, when started.
+    @Test(arguments: [(3_000, 2_500), (8_000, 12_500), (7_500, 12_500)])
+    func streamsStartOnTheGridPointNearest(startedAtMicroseconds started: Int, expectedMicroseconds expected: Int64) throws {
+        let device = VirtualAudioDevice.null(pacing: .virtualClock)
+        device.sleep(microseconds: UInt32(started))
+        device.alignStarts(to: 0, offsetNanoseconds: 2_500_000 + 30 * 10_000_000)
+        let stream = try ALSAStream(device: "null", parameters: parameters, calls: device)
+        try stream.start(thread: .none)
+        defer { stream.stop() }
+        #expect(device.time(ofFrame: 0, direction: .capture) == expected * 1_000)
+        #expect(device.time(ofFrame: 0, direction: .playback) == expected * 1_000)
+        stream.runOnce()
+        #expect(device.virtualNanoseconds == (expected + 10_000) * 1_000, "the first period ends a period after the start")
+        #expect(device.time(ofFrame: 480, direction: .capture) == device.virtualNanoseconds)
+
+        let free = VirtualAudioDevice.null(pacing: .virtualClock)
+        free.sleep(microseconds: UInt32(started))
+        free.alignStarts(to: 0)
+        free.alignStarts(to: nil)
+        let freeStream = try ALSAStream(device: "null", parameters: parameters, calls: free)
+        try freeStream.start(thread: .none)
+        defer { freeStream.stop() }
+        #expect(free.time(ofFrame: 0, direction: .capture) == Int64(started) * 1_000, "no grid: started when started")
+    }
 }
