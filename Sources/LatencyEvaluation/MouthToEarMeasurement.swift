@@ -23,17 +23,20 @@ import Transport
 /// back to back always had the worst one (the packet just after Bob's wake-up: a whole period
 /// more than the floor's half). A real call's phase is anyone's, so the call is made
 /// `phases` times, Alice's devices starting a further share of a period after Bob's each
-/// time, and the delay is the mean over all (`Result.phases` keeps each call's).
+/// time, and the delay is the mean over all (`Result.phases` keeps each call's). The phases
+/// are exact (`VirtualAudioDevice.alignStarts`): the delay falls a millisecond for each
+/// millisecond of phase until the packet misses Bob's period and waits a whole one more, so
+/// N evenly spaced phases sample that saw-tooth within ±period/2N of its mean.
 public struct MouthToEarMeasurement: Sendable {
     /// Device period, ms.
     public var periodMs = 10
     /// Opus frame (ptime), ms: 10 or 20.
     public var frameMs = 20
     /// Length of each call, s (bursts from 1.5 s on, one a second).
-    public var seconds = 8
+    public var seconds = 4
     /// Calls made, at phases of Bob's playback period against Alice's capture spread evenly
     /// over the period (1…16).
-    public var phases = 4
+    public var phases = 8
     /// Voice processing on both sides (voiceChat: what a call runs).
     public var processing = ProcessingMode.voiceChat
     /// How much of the call each mixer renders at a time (`MixerConfiguration.playoutTick`).
@@ -50,7 +53,7 @@ public struct MouthToEarMeasurement: Sendable {
     /// suppressor on 5 ms hops (`EchoCanceller.Configuration.residualHopMs`), or none.
     public enum ProcessingMode: Sendable { case voiceChat, voiceChatLowLatencyEchoSuppression, voiceChatShortEchoHop, off }
 
-    /// The defaults: 10 ms periods, 20 ms frames, four calls of 8 s, voiceChat.
+    /// The defaults: 10 ms periods, 20 ms frames, eight calls of 4 s, voiceChat.
     public init() {}
 
     /// One call's delay at one phase.
@@ -73,7 +76,10 @@ public struct MouthToEarMeasurement: Sendable {
         public var firstCaptureMs: Double
         /// From `start()` to the first period played (Bob), ms.
         public var firstPlaybackMs: Double
-        /// The burst's wait for the end of its capture period, ms.
+        /// A sample's mean wait for the end of its capture period (half a period), ms: a burst's
+        /// delay does not depend on where in the period it starts (every sample of a frame
+        /// waits for the frame's end and plays as far into it), so this is the share, not a
+        /// reading of the few bursts' onsets.
         public var captureBufferingMs: Double
         /// The jitter buffer's mean wait of played samples, ms.
         public var jitterBufferMs: Double
@@ -197,8 +203,15 @@ public struct MouthToEarMeasurement: Sendable {
         // Sample Bob's playback buffering while the call runs.
         var playbackDelays: [Double] = []
         let end = MonotonicClock.nanoseconds + Int64(seconds) * 1_000_000_000
+        // The jitter buffer's wait is counted from just before the first burst, as the bursts
+        // measure the call: its start-up (a wider target, then accelerated away) is not theirs.
+        let firstBurst = wallBefore + Int64(Self.firstBurstMs - 200) * 1_000_000
+        var beforeFirstBurst: InboundRTPStatistics?
         while MonotonicClock.nanoseconds < end {
             MonotonicClock.sleep(untilNanoseconds: MonotonicClock.nanoseconds + 50_000_000)
+            if beforeFirstBurst == nil && MonotonicClock.nanoseconds >= firstBurst {
+                beforeFirstBurst = bob.engine.statistics(of: bobCall)?.inbound
+            }
             monitor?.drain()
             if let playback = bob.engine.deviceStatistics(.playback) {
                 playbackDelays.append(Double(playback.delayFrames) * 1_000 / Double(Self.rate))
@@ -218,8 +231,6 @@ public struct MouthToEarMeasurement: Sendable {
             monitor.map { $0.time(ofSample: index) } ?? bobDevice.time(ofFrame: index, direction: .playback)
         }
         var latencies: [Double] = []
-        var captureBuffering: [Double] = []
-        let period = periodMs * Self.rate / 1_000
         for onset in onsets {
             // Where the burst lies in Bob's recording, about: Alice's capture and Bob's
             // playback clocks started within a few ms of each other.
@@ -229,11 +240,13 @@ public struct MouthToEarMeasurement: Sendable {
             guard let index = Self.burstOnset(in: heard, from: expected, span: Self.maximumLatencyMs * Self.rate / 1_000),
                   let played = playedTime(index) else { continue }
             latencies.append(Double(played - spoken) / 1e6)
-            // The burst's first sample waits for the end of its capture period.
-            captureBuffering.append(Double(period - onset % period) * 1_000 / Double(Self.rate))
         }
         let inbound = statistics?.inbound
-        let jitterBuffer = inbound.map { $0.jitterBufferEmittedCount > 0 ? $0.jitterBufferDelay / Double($0.jitterBufferEmittedCount) * 1_000 : 0 } ?? .nan
+        let jitterBuffer = inbound.map { inbound in
+            let before = beforeFirstBurst ?? InboundRTPStatistics()
+            let emitted = inbound.jitterBufferEmittedCount - before.jitterBufferEmittedCount
+            return emitted > 0 ? (inbound.jitterBufferDelay - before.jitterBufferDelay) / Double(emitted) * 1_000 : 0
+        } ?? .nan
         let roundTrip = statistics?.remoteInbound.roundTripTime ?? 0
         func mean(_ values: [Double]) -> Double { values.isEmpty ? .nan : values.reduce(0, +) / Double(values.count) }
         // Bob's ring holds one period ahead of the device buffer.
@@ -242,7 +255,7 @@ public struct MouthToEarMeasurement: Sendable {
                                     codecLookaheadMs: Double(alice.lookaheadSamples) * 1_000 / Double(Self.rate),
                                     networkMs: roundTrip * 1_000 / 2, jitterMarginMs: (inbound?.jitter ?? 0) * 1_000)
         var result = Result(mouthToEarMs: latencies, firstCaptureMs: firstCapture, firstPlaybackMs: firstPlayback,
-                            captureBufferingMs: mean(captureBuffering), jitterBufferMs: jitterBuffer, networkMs: roundTrip * 1_000 / 2,
+                            captureBufferingMs: Double(periodMs) / 2, jitterBufferMs: jitterBuffer, networkMs: roundTrip * 1_000 / 2,
                             playbackBufferingMs: playbackBuffering, floor: floor, cpuMsPerSecond: cpuMsPerSecond, bursts: onsets.count)
         if device != nil {
             // A real device's periods are its server's: their phase against Alice's is not known.

@@ -17,8 +17,8 @@ enum LatencyCommand {
           at phases spread over a period and the delay is their mean.
           --period-ms       device period (default 10)
           --ptime           Opus frame, 10 or 20 ms (default 20)
-          --seconds         length of each call (default 8: six bursts)
-          --phases          calls made, at phases spread over a period (default 4)
+          --seconds         length of each call (default 4: two bursts)
+          --phases          calls made, at phases spread over a period (default 8)
           --no-processing   voice processing off (measurement mode) on both sides
           --low-latency-echo  the residual echo suppressor applies its gains by a 4 ms filter
                             instead of overlap-add (a frame, 10 ms)
@@ -38,8 +38,8 @@ enum LatencyCommand {
         var measurement = MouthToEarMeasurement()
         measurement.periodMs = try arguments.integer("--period-ms", in: 1...100) ?? 10
         measurement.frameMs = try arguments.integer("--ptime", oneOf: [10, 20]) ?? 20
-        measurement.seconds = try arguments.integer("--seconds", in: 3...3_600) ?? 8
-        measurement.phases = try arguments.integer("--phases", in: 1...16) ?? 4
+        measurement.seconds = try arguments.integer("--seconds", in: 3...3_600) ?? 4
+        measurement.phases = try arguments.integer("--phases", in: 1...16) ?? 8
         if arguments.flag("--no-processing") { measurement.processing = .off }
         if arguments.flag("--low-latency-echo") {
             guard measurement.processing != .off else { throw CommandError.usage("--low-latency-echo needs processing: drop --no-processing") }
@@ -79,10 +79,10 @@ enum LatencyCommand {
             floor: \(ms(floor.totalMs)) (capture \(ms(floor.captureMs)), frame \(ms(floor.frameMs)), look-ahead \(ms(floor.codecLookaheadMs)), network \(ms(floor.networkMs)), jitter \(ms(floor.jitterMarginMs)), playback \(ms(floor.playbackMs))): the engine's own buffering is \(ms(result.meanMs - floor.totalMs))
             CPU: \(String(format: "%.1f", result.cpuMsPerSecond)) ms per second of the call (both engines)
             first audio: \(ms(max(result.firstCaptureMs, result.firstPlaybackMs))) (captured \(ms(result.firstCaptureMs)), played \(ms(result.firstPlaybackMs)) after start)
-              capture buffering          \(ms(result.captureBufferingMs))   the burst waits for the end of its device period
+              capture buffering          \(ms(result.captureBufferingMs))   a sample's mean wait for the end of its device period
               framing and processing     \(ms(result.framingAndProcessingMs))   a whole frame, voice processing, encode, SRTP, send, decode
               network                    \(ms(result.networkMs))   half the RTCP round trip (loopback)
-              jitter buffer              \(ms(result.jitterBufferMs))   mean wait of played samples
+              jitter buffer              \(ms(result.jitterBufferMs))   mean wait of played samples (from the first burst on)
               playback buffering         \(ms(result.playbackBufferingMs))   the playback ring's period and the device buffer (snd_pcm_delay)
             """
     }
