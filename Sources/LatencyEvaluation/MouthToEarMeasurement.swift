@@ -332,7 +332,8 @@ public struct MouthToEarMeasurement: Sendable {
             configuration.mixer.playoutTick = playoutTick
             configuration.device = device
             configuration.periodMs = periodMs
-            configuration.realtimePriority = nil
+            // The engine's own default: its audio threads ask for SCHED_FIFO, as a softphone's do
+            // (refused without the right, they run as they are), so load delays them less.
             if processing == .off { configuration.mixer.processing = .off }
             if processing == .voiceChatLowLatencyEchoSuppression {
                 configuration.mixer.echoCanceller.residualFilterHalfLengthMs = ResidualEchoSuppressor.lowLatencyFilterHalfLengthMs
