@@ -53,7 +53,15 @@ import Transport
         #expect(bobStatistics.inbound.packetsReceived >= 250, "\(bobStatistics.inbound)")
         #expect(aliceStatistics.inbound.packetsReceived >= 250, "\(aliceStatistics.inbound)")
         #expect(bobStatistics.transport.srtp.authFailures == 0)
-        #expect(bobStatistics.inbound.packetsLost == 0)
+        // Nothing is lost between the engines but what Alice's side could not queue: when a
+        // loaded machine holds her network thread back, her audio thread's 16-slot send queue
+        // fills and drops (and counts) packets whose sequence numbers are taken, which Bob then
+        // counts lost. A drop in the last frames before she stops has no later packet to show
+        // the gap, so Bob's count is at most hers, and nothing when her queue never overflowed.
+        let aliceQueueDrops = aliceStatistics.outbound.packetsDroppedQueueFull
+        #expect(bobStatistics.inbound.packetsLost >= 0)
+        #expect(bobStatistics.inbound.packetsLost <= aliceQueueDrops,
+                "Bob lost \(bobStatistics.inbound.packetsLost) packets, Alice's send queue dropped \(aliceQueueDrops)")
         let heard = bob.heard
         let correlation = CallOverNetworkTests.quality(Array(Self.alice.prefix(4 * 48_000)), heard)
         // A sanitizer build (the interposer steps aside there) runs several times slower than
