@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import Glibc
 import NetworkSimulation
 import Testing
 import TestSupport
@@ -49,6 +50,9 @@ import Transport
 @Suite struct RelayCommandTests {
     static let packetCount = 150
     static let firstSequence = 65_480
+    /// The relay's lifetime, s (`--seconds`: also how long its network is drawn for); a test
+    /// ends it sooner.
+    static let relaySeconds = 60
 
     static func rtp(_ index: Int) -> [UInt8] {
         let sequence = (firstSequence + index) & 0xFFFF
@@ -58,12 +62,35 @@ import Transport
 
     /// Sends the stream through a relay of `random:30`, seed 7, pausing `gapMs` between packets
     /// (every `groupSize` packets); returns the indices Bob received and what the relay said.
-    static func relayRun(gapMs: Int, groupSize: Int) throws -> (received: Set<Int>, reply: Bool, log: String) {
+    ///
+    /// The relay is given a minute (a bound should the test die, not its run time) and is ended
+    /// with Ctrl-C (SIGINT, on which it stops and reports) once Bob holds `expectedCount`
+    /// packets and Bob's reply reached Alice: a loaded machine takes what time it takes. The
+    /// stream's last packet is among those kept, so Bob holding them all means the relay read
+    /// every packet Alice sent (one socket, in order) before it is told to stop. It is spawned
+    /// with the signals unblocked (`SpawnedVoiceCall`: the test runner's threads block them),
+    /// its standard error in a file read as it comes.
+    static func relayRun(gapMs: Int, groupSize: Int, expectedCount: Int) throws -> (received: Set<Int>, reply: Bool, log: String) {
+        let directory = try RealCallSupport.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let logPath = directory.appendingPathComponent("relay.log").path
+        let logFile = open(logPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard logFile >= 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+        func log() -> String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
         let bob = try UDPSocket(bindingTo: UDPEndpoint(host: "127.0.0.1", port: 0))
-        let relay = try BackgroundProcess(VoiceCallProcess.executable,
-                                          ["relay", "--listen", "127.0.0.1:0", "--to", "127.0.0.1:\(bob.localEndpoint.port)",
-                                           "--network", "random:30", "--seed", "7", "--seconds", "3", "--one-way"])
-        let port = try RealCallSupport.listeningPort(of: relay)
+        let relay: SpawnedVoiceCall
+        do {
+            defer { close(logFile) }
+            relay = try SpawnedVoiceCall(["relay", "--listen", "127.0.0.1:0", "--to", "127.0.0.1:\(bob.localEndpoint.port)",
+                                          "--network", "random:30", "--seed", "7", "--seconds", "\(relaySeconds)", "--one-way"],
+                                         error: .descriptor(logFile))
+        }
+        // Its "listening on 127.0.0.1:PORT, …" line: once written, the socket is bound.
+        let listening = Date().addingTimeInterval(60)
+        while !log().contains("listening on") && !relay.hasExited() && Date() < listening { usleep(5_000) }
+        let line = try #require(log().split(separator: "\n").first { $0.contains("listening on") }, "no listening line: \(log())")
+        let address = try #require(line.split(separator: "listening on ").last?.split(separator: ",").first, "\(line)")
+        let port = try #require(address.split(separator: ":").last.flatMap { UInt16($0) }, "\(line)")
         let alice = try UDPSocket(bindingTo: UDPEndpoint(host: "127.0.0.1", port: 0))
         try alice.setRemote(UDPEndpoint(host: "127.0.0.1", port: port))
         for index in 0..<packetCount {
@@ -73,8 +100,9 @@ import Transport
         var received = Set<Int>(), replied = false
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 2_048, alignment: 8)
         defer { buffer.deallocate() }
-        let deadline = Date().addingTimeInterval(30)
-        while relay.process.isRunning && Date() < deadline {
+        // The bound is for a stuck relay; the loop ends as soon as Bob has the packets.
+        let deadline = Date().addingTimeInterval(50)
+        while received.count < expectedCount && !relay.hasExited() && Date() < deadline {
             guard try bob.waitForData(timeoutMs: 50) else { continue }
             while let datagram = try bob.receive(into: buffer) {
                 received.insert(Int(buffer[12]))
@@ -84,19 +112,24 @@ import Transport
                 }
             }
         }
+        let reply = try alice.waitForData(timeoutMs: 30_000) && (try alice.receive(into: buffer)) != nil
+        // Anything the relay sends Bob after the last expected packet would be too many: its
+        // report counts what it forwarded.
+        if !relay.hasExited() { kill(relay.pid, SIGINT) }
         let ended = relay.wait(timeoutSeconds: 30)
-        #expect(ended.status == 0, "\(ended.standardError)")
-        let reply = try alice.waitForData(timeoutMs: 2_000) && (try alice.receive(into: buffer)) != nil
-        return (received, reply, ended.standardError)
+        #expect(ended.exited && ended.status == 0, "\(log())")
+        return (received, reply, log())
     }
 
     @Test func theSameSeedDropsTheSamePacketsHoweverTheyArePaced() throws {
-        var path = SimulatedNetworkPath(profile: NetworkCatalog.randomLoss(percent: 30), seconds: 3, ptimeMs: 20, seed: 7)
+        var path = SimulatedNetworkPath(profile: NetworkCatalog.randomLoss(percent: 30), seconds: Double(Self.relaySeconds), ptimeMs: 20, seed: 7)
         let expected = Set((0..<Self.packetCount).filter { path.fate(sendMs: 0, index: $0) != nil })
         #expect(expected.count > 80 && expected.count < 130, "30 % lost of \(Self.packetCount): \(expected.count) kept")
 
-        let paced = try Self.relayRun(gapMs: 2, groupSize: 1)
-        let bunched = try Self.relayRun(gapMs: 15, groupSize: 10)
+        try #require(expected.contains(Self.packetCount - 1), "the stream's last packet is kept (relayRun waits for it)")
+
+        let paced = try Self.relayRun(gapMs: 2, groupSize: 1, expectedCount: expected.count)
+        let bunched = try Self.relayRun(gapMs: 15, groupSize: 10, expectedCount: expected.count)
         #expect(paced.received == expected, "paced: \(paced.received.symmetricDifference(expected).sorted())")
         #expect(bunched.received == expected, "bunched: \(bunched.received.symmetricDifference(expected).sorted())")
         #expect(paced.reply && bunched.reply, "Bob's reply reached Alice through the relay")
