@@ -10,9 +10,20 @@ import TestSupport
 /// Codec switches while the call runs on its three threads — the audio side (render, send),
 /// the network side (datagrams in and out) and a control thread switching codecs and reading
 /// statistics — with no ordering between them: run under ThreadSanitizer by `.ci/run`, where a
-/// race in the handoff would be reported; here, the call goes on carrying audio and ends on
-/// the last codec switched to.
+/// race in the handoff would be reported; here, the call goes on carrying audio (every packet
+/// Alice's send queue took reaches Bob) and ends on the last codec switched to.
 @Suite struct CodecSwitchAcrossThreadsTests {
+    /// Hands every datagram `from` has queued to `to`, stamped `nowMs`.
+    static func carry(_ from: CallMedia, to: CallMedia, nowMs: Double) {
+        var buffer = [UInt8](repeating: 0, count: 1_500)
+        from.sendDatagrams(nowMs: nowMs) { datagram in
+            buffer.withUnsafeMutableBytes { bytes in
+                bytes.copyMemory(from: datagram)
+                _ = to.receiveDatagram(UnsafeMutableRawBufferPointer(rebasing: bytes[0..<datagram.count]), arrivalTimeMs: nowMs)
+            }
+        }
+    }
+
     @Test func switchesRaceNothingOnTheCallsThreads() async throws {
         try await offCooperativePool {
             let alice = try CallMedia(configuration: CodecSwitchTests.configuration(.pcmu), sendingKey: nil, receivingKey: nil, ssrc: 0xA)
@@ -33,19 +44,13 @@ import TestSupport
                 done.store(true, ordering: .releasing)
             }
             let network = Thread {
-                var buffer = [UInt8](repeating: 0, count: 1_500)
-                func carry(_ from: CallMedia, to: CallMedia, nowMs: Double) {
-                    from.sendDatagrams(nowMs: nowMs) { datagram in
-                        buffer.withUnsafeMutableBytes { bytes in
-                            bytes.copyMemory(from: datagram)
-                            _ = to.receiveDatagram(UnsafeMutableRawBufferPointer(rebasing: bytes[0..<datagram.count]), arrivalTimeMs: nowMs)
-                        }
-                    }
-                }
-                while !done.load(ordering: .acquiring) {
+                // A last pass once the audio side is done: nothing it queued is left behind.
+                while true {
+                    let finished = done.load(ordering: .acquiring)
                     let now = Double(audioTick.load(ordering: .acquiring)) * 20
-                    carry(alice, to: bob, nowMs: now)
-                    carry(bob, to: alice, nowMs: now)
+                    Self.carry(alice, to: bob, nowMs: now)
+                    Self.carry(bob, to: alice, nowMs: now)
+                    if finished { break }
                     usleep(100)
                 }
             }
@@ -61,11 +66,22 @@ import TestSupport
                 _ = bob.configuration
                 switched += 1
             }
-            while !done.load(ordering: .acquiring) { usleep(1_000) }
-            usleep(50_000)  // the network thread's last pass
+            while !audio.isFinished || !network.isFinished { usleep(1_000) }
             #expect(alice.configuration.codec == .pcma && bob.configuration.codec == .pcma)
+            // A loaded machine may hold the network thread back long enough for Alice's 16-slot
+            // send queue to fill and drop (and count) packets, and a publish of her counters is
+            // skipped while another thread reads them. One more frame, sent and carried on this
+            // thread alone, publishes her final counters and follows any drop with a packet.
+            CallLoop.frame(frames, of: CallOverNetworkTests.alice, length: 960).withUnsafeBufferPointer { alice.send(microphone: $0) }
+            Self.carry(alice, to: bob, nowMs: Double(frames) * 20)
+            let dropped = alice.statistics.outbound.packetsDroppedQueueFull
             let inbound = bob.statistics.inbound
-            #expect(inbound.packetsReceived > frames / 2, "\(inbound.packetsReceived) received")
+            // A packet a frame: Bob has every one the queue took, and counts the drops lost.
+            #expect(inbound.packetsReceived == frames + 1 - dropped, "\(inbound.packetsReceived) received, \(dropped) dropped by Alice's queue")
+            #expect(inbound.packetsLost == dropped)
+            // Far more than the queue holds (16 slots): the network side carried packets while
+            // the audio ran, not only in its last pass.
+            #expect(inbound.packetsReceived > 64, "\(inbound.packetsReceived) received")
             #expect(inbound.unknownPayloadTypePackets == 0, "Bob switched first, so everything Alice sent was playable")
         }
     }
