@@ -297,8 +297,10 @@ import Testing
         let siren = AudioSession(name: "siren", priority: AudioSession.Priority(rawValue: 300), center: harness.center)
         try siren.setCategory(.playback)
         try siren.setActive(true)
+        // Until the event came, for up to 30 s (a bound for a hang, not a time to beat).
         func waitFor(_ count: Int, _ event: RecordingDelegate.Event) -> Bool {
-            for _ in 0..<400 {
+            let deadline = Date().addingTimeInterval(30)
+            while Date() < deadline {
                 harness.delegate.settle()
                 if harness.delegate.events.filter({ $0 == event }).count >= count { return true }
                 usleep(5_000)

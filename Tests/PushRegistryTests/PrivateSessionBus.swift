@@ -76,7 +76,9 @@ final class PrivateSessionBus: Sendable {
 
 /// Waits (polling every millisecond, at most `seconds`) until `condition` holds; whether it did.
 /// Only for what crosses a process boundary (the bus): everything in-process is settled exactly.
-func eventually(within seconds: Double = 5, _ condition: () -> Bool) -> Bool {
+/// The bound is for a peer that never answers, not a time the answer must beat: it returns as
+/// soon as `condition` holds, and a loaded machine may take seconds to schedule the bus.
+func eventually(within seconds: Double = 30, _ condition: () -> Bool) -> Bool {
     let deadline = Date().addingTimeInterval(seconds)
     while !condition() {
         if Date() > deadline { return false }
