@@ -52,7 +52,8 @@ import TestSupport
     }
 
     /// A wrong TURN password with `--relay-only`: no relayed candidate, exit 9 saying so,
-    /// within seconds — no offer written, no hang, the password not printed.
+    /// without hanging (well within a minute, however loaded the machine; the refusal comes in
+    /// seconds) — no offer written, the password not printed.
     @Test(.enabled(if: LoopbackTURNServer.enabled, "turnserver is missing (scripts/install-deps --aiortc; VOICEENGINE_REQUIRE_TURN=1 fails instead)"))
     func aWrongTURNPasswordFailsWithoutHanging() throws {
         let server = try LoopbackTURNServer()
@@ -68,11 +69,11 @@ import TestSupport
                                                        "--output", directory.appendingPathComponent("out.wav").path,
                                                        "--offer-out", offer, "--answer-in", directory.appendingPathComponent("answer.sdp").path]
                                                       + server.arguments + ["--turn-password-file", passwordFile, "--relay-only", "--give-up", "15"])
-        let end = caller.wait(timeoutSeconds: 30)
+        let end = caller.wait(timeoutSeconds: 90)
         let seconds = Date().timeIntervalSince(started)
         #expect(end.status == 9, "\(end.standardError)")
         #expect(end.standardError.contains("ICE: no candidate: the TURN server 127.0.0.1:\(server.port) gave no relayed candidate: it refused the credentials of \"voiceengine\""), "\(end.standardError)")
-        #expect(seconds < 20, "took \(seconds) s")
+        #expect(seconds < 60, "took \(seconds) s")
         #expect(!FileManager.default.fileExists(atPath: offer), "no offer without a candidate")
         #expect(!end.standardError.contains("not-the-password"))
     }

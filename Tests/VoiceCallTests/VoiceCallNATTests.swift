@@ -69,7 +69,8 @@ struct VoiceCallNATTests {
 
     /// The same hosts without ICE: each SDP carries a private address the other side cannot
     /// reach; what each sends vanishes on the internet, and both sides end with exit 6 saying
-    /// the peer is unreachable, once the give-up time has passed without media.
+    /// the peer is unreachable, once the give-up time (4 s) has passed without media — well
+    /// within a minute, however loaded the machine: neither side hangs.
     @Test func withoutICETheCallFailsAsUnreachable() throws {
         let testbed = try NATTestbed(mapping: .portPreserving)
         defer { testbed.remove() }
@@ -88,8 +89,8 @@ struct VoiceCallNATTests {
         let bob = try RealCallSupport.CallSide(namespace: testbed.bob.namespace, listen: "\(testbed.bob.address):0")
             .start(voicecall, ["call", "--listen", "\(testbed.bob.address):0", "--input", bobIn.path, "--give-up", "4",
                                "--output", directory.appendingPathComponent("b.wav").path, "--sdp", offer, "--answer-out", answer])
-        let bobEnd = bob.wait(timeoutSeconds: 30)
-        let aliceEnd = alice.wait(timeoutSeconds: 30)
+        let bobEnd = bob.wait(timeoutSeconds: 90)
+        let aliceEnd = alice.wait(timeoutSeconds: 90)
         let seconds = Date().timeIntervalSince(started)
         print("NAT, no ICE: alice: \(aliceEnd.standardError.split(separator: "\n").last ?? ""); bob: \(bobEnd.standardError.split(separator: "\n").last ?? "")")
         for (name, end) in [("alice", aliceEnd), ("bob", bobEnd)] {
@@ -99,6 +100,6 @@ struct VoiceCallNATTests {
         #expect(bobEnd.standardError.contains("\(testbed.alice.address) is a private address"), "\(bobEnd.standardError)")
         #expect(aliceEnd.standardError.contains("\(testbed.bob.address) is a private address"), "\(aliceEnd.standardError)")
         #expect(aliceEnd.standardError.contains("run both sides with --ice"), "\(aliceEnd.standardError)")
-        #expect(seconds < 20, "took \(seconds) s")
+        #expect(seconds < 60, "took \(seconds) s")
     }
 }
