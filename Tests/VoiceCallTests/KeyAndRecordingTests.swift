@@ -97,7 +97,9 @@ import Transport
     }
 
     /// The binary: `voicecall send` with `|2^4` exits 1 naming the key; "sent N packets" is
-    /// what our socket received.
+    /// what our socket received. The lifetime counts SRTP and SRTCP together, so exactly 16
+    /// datagrams leave under the key even when a stall made an RTCP report due among them
+    /// (15 RTP packets then, and "sent 15 packets").
     @Test func sendWithAShortLifetimeExitsNamingTheKeyAndCountsTheWire() throws {
         let directory = try RealCallSupport.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
