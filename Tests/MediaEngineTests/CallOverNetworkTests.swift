@@ -20,6 +20,17 @@ import NetworkSimulation
         SignalComparison.segmentalCorrelation(reference: reference, signal: heard, segmentLength: 2_880, maxLag: maxLag)
     }
 
+    /// `quality` of `seconds` of `speech` from the first frame its sender sent: a call keyed
+    /// by a handshake encodes and discards its frames until the keys are set (the sender's
+    /// `discardedBeforeKeys`, one packet a frame), however long a loaded machine takes over
+    /// the handshake. The listener's device ran meanwhile, so what it heard of that frame lies
+    /// as far into its recording: the lag window is widened by as much.
+    static func qualityFromFirstSentFrame(_ speech: [Int16], discardedBeforeKeys: Int, heard: [Int16], seconds: Int = 2) -> Double {
+        let length = seconds * 48_000
+        let start = min(discardedBeforeKeys * MediaConfiguration().samplesPerFrame, max(speech.count - length, 0))
+        return quality(Array(speech[start..<min(start + length, speech.count)]), heard, maxLag: start + 57_600)
+    }
+
     /// Alice's speech through Opus alone (the same settings, no network): the ceiling a call
     /// can reach, against which the network classes are judged.
     static let codecOnlyDecoded: [Int16] = {
