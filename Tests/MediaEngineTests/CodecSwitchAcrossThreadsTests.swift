@@ -29,7 +29,7 @@ import TestSupport
             let alice = try CallMedia(configuration: CodecSwitchTests.configuration(.pcmu), sendingKey: nil, receivingKey: nil, ssrc: 0xA)
             let bob = try CallMedia(configuration: CodecSwitchTests.configuration(.pcmu), sendingKey: nil, receivingKey: nil, ssrc: 0xB)
             let frames = 1_500
-            let audioTick = Atomic<Int>(0), done = Atomic<Bool>(false)
+            let audioTick = Atomic<Int>(0), done = Atomic<Bool>(false), networkDone = Atomic<Bool>(false)
             let audio = Thread {
                 var frame = [Int16](repeating: 0, count: 960)
                 for tick in 0..<frames {
@@ -53,6 +53,7 @@ import TestSupport
                     if finished { break }
                     usleep(100)
                 }
+                networkDone.store(true, ordering: .releasing)
             }
             audio.start()
             network.start()
@@ -66,7 +67,9 @@ import TestSupport
                 _ = bob.configuration
                 switched += 1
             }
-            while !audio.isFinished || !network.isFinished { usleep(1_000) }
+            // Both threads' last writes happen before this thread takes over their sides (the
+            // atomics' release and acquire order them; `Thread.isFinished` alone does not).
+            while !done.load(ordering: .acquiring) || !networkDone.load(ordering: .acquiring) { usleep(1_000) }
             #expect(alice.configuration.codec == .pcma && bob.configuration.codec == .pcma)
             // A loaded machine may hold the network thread back long enough for Alice's 16-slot
             // send queue to fill and drop (and count) packets, and a publish of her counters is
