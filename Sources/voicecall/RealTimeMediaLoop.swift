@@ -30,6 +30,9 @@ final class RealTimeMediaLoop {
     /// The most datagrams one wake-up reads (a flood's share of one 20 ms frame: well under a
     /// millisecond of SRTP checks).
     static let maximumDatagramsPerWakeUp = 64
+    /// Recording kept after the last media packet came, in ms: the audio the jitter buffer
+    /// still held then (what it plays after that is concealment).
+    static let keptAfterLastMediaMs = 100.0
 
     /// When the loop ends and what it does.
     struct Plan {
@@ -125,6 +128,8 @@ final class RealTimeMediaLoop {
     private var sourceEndedAt: Double?
     private var firstMedia: Double?
     private var lastMedia: Double?
+    /// Frames recorded when the last authenticated media packet came.
+    private var recordingFramesAtLastMedia = 0
     private var reachability: PeerReachability
     private var recentlySent = RecentDatagrams()
     private let handshake: Handshake?
@@ -267,13 +272,22 @@ final class RealTimeMediaLoop {
         closeHandshake()
         let frameMs = Double(media.frameDurationMs)
         // The recording's tail after the last packet is the jitter buffer's concealment: cut it,
-        // keeping 100 ms for the audio the buffer still held when that packet came.
-        if plan.records, let last = lastMedia {
-            let tailFrames = min(outcome.recordingFrames, max(0, Int(((clock() - last - 100) / frameMs).rounded(.down))))
-            outcome.recordingFrames -= tailFrames
+        // keeping 100 ms for the audio the buffer still held when that packet came. Counted in
+        // frames played since, not in time since: a process held back (a loaded machine) plays
+        // fewer frames than the clock moved, and the clock's difference cut speech it had played.
+        if plan.records, lastMedia != nil {
+            let framesSinceLastMedia = outcome.recordingFrames - recordingFramesAtLastMedia
+            outcome.recordingFrames -= max(0, framesSinceLastMedia - Int((Self.keptAfterLastMediaMs / frameMs).rounded(.up)))
         }
         outcome.statistics = media.statistics
         return outcome
+    }
+
+    /// Notes an authenticated media packet received at `now`.
+    private func noteMedia(atMs now: Double) {
+        if firstMedia == nil { firstMedia = now }
+        lastMedia = now
+        recordingFramesAtLastMedia = outcome.recordingFrames
     }
 
     /// Takes the ICMP errors queued: those quoting a datagram we sent are refusals, the rest forged.
@@ -455,8 +469,7 @@ final class RealTimeMediaLoop {
             if disposition.isAuthenticated { reachability.noteAuthenticated(atMs: now) }
             // RTP only: RTCP keeps coming after the peer's speech has ended.
             if case .media(authenticated: true) = disposition {
-                if firstMedia == nil { firstMedia = now }
-                lastMedia = now
+                noteMedia(atMs: now)
                 // Only authenticated media moves the reply address: a forged datagram cannot.
                 if remote == nil && plan.repliesToSender { sender = datagram.source }
             }
@@ -488,8 +501,7 @@ final class RealTimeMediaLoop {
             }
             if disposition.isAuthenticated { reachability.noteAuthenticated(atMs: now) }
             if case .media(authenticated: true) = disposition {
-                if firstMedia == nil { firstMedia = now }
-                lastMedia = now
+                noteMedia(atMs: now)
             }
         }
         if let failure { throw failure }

@@ -149,6 +149,43 @@ import Transport
         #expect(try WAVAudio(contentsOf: URL(fileURLWithPath: output)).samples.count == samples)
     }
 
+    /// Frames a receiving loop records on a virtual clock: 50 frames from the peer, then its
+    /// silence, with the process held back for `stallMs` 200 ms after the last packet.
+    static func recordedFrames(stallMs: Double) throws -> Int {
+        let directory = try RealCallSupport.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let socket = try Self.socket()
+        let media = try CallMedia(configuration: MediaConfiguration(), sendingKey: .random(profile: .aesCM128HmacSha1_80),
+                                  receivingKey: try Self.key(), ssrc: 1, rtcpSeed: 1)
+        let peer = try PeerSender(key: try Self.key(), to: socket.localEndpoint)
+        var plan = RealTimeMediaLoop.Plan()
+        plan.records = true
+        plan.recording = try RealCallRecording(path: directory.appendingPathComponent("out.wav").path)
+        plan.expectsMedia = true
+        plan.endsAfterPeerSilenceSeconds = 2
+        var now = 1_000.0
+        let loop = RealTimeMediaLoop(media: media, socket: socket, remote: nil, plan: plan, clock: { now })
+        var steps = 0
+        while steps < 400 {
+            if steps < 50 { peer.sendFrame() }
+            if try loop.step().ended { break }
+            now += steps == 59 ? stallMs : 20
+            steps += 1
+        }
+        let outcome = loop.finish()
+        _ = try #require(plan.recording).finish(keepingSamples: outcome.recordingFrames * media.samplesPerFrame)
+        return outcome.recordingFrames
+    }
+
+    /// The recording's concealed tail is cut by the frames played after the peer's last packet,
+    /// not by the time since: a process held back 1.5 s while the peer was silent played fewer
+    /// frames than the clock moved, and the clock's difference cut the whole call's speech.
+    @Test func aProcessHeldBackKeepsTheSpeechItPlayed() throws {
+        let steady = try Self.recordedFrames(stallMs: 20)
+        #expect((50...55).contains(steady), "the 50 frames the peer sent and at most 100 ms after: \(steady)")
+        #expect(try Self.recordedFrames(stallMs: 1_500) == steady)
+    }
+
     /// Runs `voicecall receive --crypto crypto` on a port of its own, and a peer keyed with
     /// `key` sending a frame every 20 ms until it ends (bounded for a stuck child).
     static func receive(crypto: String, giveUpSeconds: Int, output: URL, from key: SRTPKeyingMaterial) throws
