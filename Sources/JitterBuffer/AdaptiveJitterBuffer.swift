@@ -181,7 +181,9 @@ public final class AdaptiveJitterBuffer {
         store = PacketStore(capacity: configuration.capacityPackets)
         estimator = RelativeDelayEstimator(maximumDelayMs: configuration.maximumDelayMs,
                                            windowCapacity: max(64, 4_000 / configuration.frameDurationMs),
-                                           pricing: configuration.delayPricing)
+                                           pricing: configuration.delayPricing,
+                                           packetDurationMs: Double(configuration.frameDurationMs),
+                                           pricesRebuilds: configuration.latePacketPolicy == .recoverFromFECFirst)
         queue = PlayoutQueue(sampleCapacity: 4 * maximumPacketSamples + 4 * samplesPerFrame, segmentCapacity: 32)
         normal = NormalOperation(queue: queue)
         expand = ExpandOperation(decoders: decoders, queue: queue, sampleRate: rate, samplesPerFrame: samplesPerFrame)
@@ -337,7 +339,7 @@ public final class AdaptiveJitterBuffer {
         // the target up at the spike's height for seconds afterwards.
         let isSpike = isPlaying && !state.isInDTX && Double(state.waitedSamples) >= Self.spikeWaitMs * samplesPerMs
         if !isPlaying { startUpLateness.add(offsetMs: arrivalTimeMs - Double(timestamp) / samplesPerMs) }
-        estimator.add(arrivalMs: arrivalTimeMs, mediaTimeMs: Double(timestamp) / samplesPerMs, updatesHistogram: !isSpike)
+        estimator.add(arrivalMs: arrivalTimeMs, mediaTimeMs: Double(timestamp) / samplesPerMs, carriesFEC: info.hasFEC, updatesHistogram: !isSpike)
         if estimator.packetsSeen >= Self.packetsBeforeRaisingTarget {
             // Until the estimate has `packetsBeforeEstimate` packets it only raises the initial delay.
             targetDelayMs = estimator.packetsSeen >= Self.packetsBeforeEstimate ? clampedEstimate : initialDelayOrEstimate
@@ -556,7 +558,10 @@ public final class AdaptiveJitterBuffer {
     private func skipStallBacklog(nowMs: Double, tickMs: Double) -> Bool {
         // Keep what accelerating takes out without hurrying (`DecisionLogic.urgentAccelerateFrames`).
         let keptMs = Double(DecisionLogic.urgentAccelerateFrames) * decisionLogic.hurryStepMs
-        let lowest = decisionLogic.lowestMarginMs(targetDelayMs: targetDelayMs) + keptMs
+        // A backlog is a run of late packets, each successor as late: none is rebuilt from FEC,
+        // so it is kept as the target priced for concealment would keep it.
+        let backlogTargetMs = max(targetDelayMs, min(estimator.concealedTargetDelayMs, Double(configuration.maximumDelayMs)))
+        let lowest = decisionLogic.lowestMarginMs(targetDelayMs: backlogTargetMs) + keptMs
         guard var slot = store.first(from: state.nextSequence, through: highestSequence) else { return true }
         let margin = decisionLogic.marginMs(timestamp: slot.timestamp, nowMs: nowMs, fastestOffsetMs: estimator.minimumOffsetMs)
         if margin >= lowest && slot.arrivalMs > nowMs - tickMs

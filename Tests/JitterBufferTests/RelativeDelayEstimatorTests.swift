@@ -173,3 +173,57 @@ import TestSupport
         #expect(calm <= 12, "target \(calm) ms on 0–10 ms jitter")
     }
 }
+
+/// FEC in the stream: a late packet whose successor came in time is rebuilt, not concealed.
+@Suite struct RebuildableLatePacketTests {
+    /// Feeds 3 000 packets 20 ms apart in the order they arrive, every tenth `lateMs` late (the
+    /// others within 10 ms), each carrying FEC or not; with `lateSuccessor` the packet after
+    /// each late one is as late.
+    static func target(carryFEC: Bool, lateSuccessor: Bool, lateMs: Double = 300, pricesRebuilds: Bool = true) -> Double {
+        estimator(carryFEC: carryFEC, lateSuccessor: lateSuccessor, lateMs: lateMs, pricesRebuilds: pricesRebuilds).targetDelayMs
+    }
+
+    static func estimator(carryFEC: Bool, lateSuccessor: Bool, lateMs: Double = 300, pricesRebuilds: Bool = true) -> RelativeDelayEstimator {
+        let estimator = RelativeDelayEstimator(maximumDelayMs: 1_000, windowCapacity: 200, pricesRebuilds: pricesRebuilds)
+        let packets = (0..<3_000).map { index -> (arrivalMs: Double, mediaTimeMs: Double) in
+            let media = Double(index) * 20
+            let isLate = index > 0 && (index % 10 == 0 || (lateSuccessor && index % 10 == 1))
+            return (media + (isLate ? lateMs : Double(index % 10)), media)
+        }
+        for packet in packets.sorted(by: { $0.arrivalMs < $1.arrivalMs }) {
+            estimator.add(arrivalMs: packet.arrivalMs, mediaTimeMs: packet.mediaTimeMs, carriesFEC: carryFEC)
+        }
+        return estimator
+    }
+
+    /// 10 % of packets 300 ms late cost more as concealment than 300 ms of delay: the target
+    /// waits for them. With FEC in their successors, which came 15 packets before them, they
+    /// cost a share (`rebuiltLatePacketShare`) of that, less than the delay: the target stays
+    /// low. Late in pairs, FEC rebuilds none of the first of each pair and the target waits again.
+    @Test func latePacketsTheSuccessorRebuildsCostLessThanConcealedOnes() {
+        let withoutFEC = Self.target(carryFEC: false, lateSuccessor: false)
+        let withFEC = Self.target(carryFEC: true, lateSuccessor: false)
+        let inPairs = Self.target(carryFEC: true, lateSuccessor: true)
+        #expect(withoutFEC >= 300, "without FEC the target waits: \(withoutFEC) ms")
+        #expect(withFEC <= 40, "rebuilt from FEC: \(withFEC) ms")
+        #expect(inPairs >= 300, "late in pairs: \(inPairs) ms")
+    }
+
+    /// 800 ms late: 40 packets arrive between a late one and its successor, and the pair is
+    /// still found (the pairing spans the estimator's maximum delay).
+    @Test func aPacketFarLateIsStillRebuiltByItsSuccessor() {
+        #expect(Self.target(carryFEC: true, lateSuccessor: false, lateMs: 800) <= 40)
+        #expect(Self.target(carryFEC: false, lateSuccessor: false, lateMs: 800) >= 300)
+    }
+
+    /// A buffer that waits for late packets' own payloads (`LatePacketPolicy.waitForPacket`)
+    /// rebuilds none from FEC: priced as concealed, the target waits for them. And beside the
+    /// target priced for rebuilds, the one priced for concealment (what a stall's backlog keeps)
+    /// waits for them too.
+    @Test func aBufferThatRebuildsNothingPricesLatePacketsAsConcealed() {
+        #expect(Self.target(carryFEC: true, lateSuccessor: false, pricesRebuilds: false) >= 300)
+        let rebuilding = Self.estimator(carryFEC: true, lateSuccessor: false)
+        #expect(rebuilding.targetDelayMs <= 40)
+        #expect(rebuilding.concealedTargetDelayMs >= 300)
+    }
+}
