@@ -18,10 +18,9 @@ struct DTLSKeyingHandoff: @unchecked Sendable {
 /// remote address from authenticated packets only. SRTP lives here because libsrtp2 with NSS
 /// allocates per packet: this thread may allocate, lock and wait; the audio thread may not.
 ///
-/// It wakes for datagrams, for the control side (`wake`), and just after the audio thread is
-/// due to have queued the next frame (`AudioCycle.lastUplinkFrameNanoseconds` plus one frame),
-/// so a packet waits for its send about a millisecond without the audio thread making a
-/// system call to say it is there.
+/// It wakes for datagrams, for the control side and for every frame the audio thread queued
+/// (`wake`: `AudioCycle`'s uplink waker), and at least every 20 ms (RTCP's timing needs no
+/// finer) or when a DTLS handshake's next step is due.
 ///
 /// A flood (anyone who can reach a port can send to it) is read in bounded bites: at most
 /// `maximumDatagramsPerWakeUp` datagrams per socket per wake-up, then every call's queued
@@ -56,28 +55,21 @@ final class NetworkLoop: @unchecked Sendable {
     private let poller: SocketPoller
     private let clock: EngineClock
     private let policy: SymmetricRTPPolicy
-    private let frameNanoseconds: Int64
     private let pending = Locked<[Command]>([])
     private var entries: [Entry] = []
     private let post: @Sendable (VoiceEngineEvent) -> Void
     /// Cleared to stop the thread.
     let running = Atomic<Bool>(true)
-    /// Whether device I/O runs (the loop then wakes for every frame).
-    let audioRunning = Atomic<Bool>(false)
     /// Set from the audio thread when the device is lost; the engine acts on it here.
     let deviceLost = Atomic<Bool>(false)
     /// Whatever else the loop should do each round on this thread (release removed calls,
     /// handle a lost device), given by the engine.
     var housekeeping: (@Sendable () -> Void)?
-    private let audioCycle: AudioCycle
 
-    init(poller: SocketPoller, clock: EngineClock, policy: SymmetricRTPPolicy, frameDurationMs: Int, audioCycle: AudioCycle,
-         post: @escaping @Sendable (VoiceEngineEvent) -> Void) {
+    init(poller: SocketPoller, clock: EngineClock, policy: SymmetricRTPPolicy, post: @escaping @Sendable (VoiceEngineEvent) -> Void) {
         self.poller = poller
         self.clock = clock
         self.policy = policy
-        self.audioCycle = audioCycle
-        frameNanoseconds = Int64(frameDurationMs) * 1_000_000
         self.post = post
     }
 
@@ -87,7 +79,7 @@ final class NetworkLoop: @unchecked Sendable {
         poller.wake()
     }
 
-    /// Wakes the thread (any thread).
+    /// Wakes the thread (any thread; the audio thread after queueing a frame). Never blocks.
     func wake() { poller.wake() }
 
     /// The thread's body: runs until `running` is cleared.
@@ -122,14 +114,9 @@ final class NetworkLoop: @unchecked Sendable {
         housekeeping?()
     }
 
-    /// How long to wait: until just after the next frame is due while audio runs, else 20 ms
-    /// (RTCP's timing needs no finer).
+    /// How long to wait: 20 ms (RTCP's timing needs no finer; frames wake the thread), or until
+    /// the first DTLS retransmission or deadline is due.
     private func nextTimeoutMs() -> Int {
-        min(nextFrameTimeoutMs(), nextHandshakeTimeoutMs())
-    }
-
-    /// Until the first DTLS retransmission or deadline is due (at most 20 ms).
-    private func nextHandshakeTimeoutMs() -> Int {
         let nowMs = clock.milliseconds
         var timeout = 20
         for entry in entries {
@@ -137,17 +124,6 @@ final class NetworkLoop: @unchecked Sendable {
             timeout = min(timeout, max(0, Int((wakeUp - nowMs).rounded(.up))))
         }
         return timeout
-    }
-
-    private func nextFrameTimeoutMs() -> Int {
-        guard audioRunning.load(ordering: .relaxed), !entries.isEmpty else { return 20 }
-        let last = audioCycle.lastUplinkFrameNanoseconds.load(ordering: .acquiring)
-        guard last > 0 else { return 2 }
-        let now = MonotonicClock.nanoseconds
-        let due = last + frameNanoseconds
-        if now < due { return Int((due - now + 999_999) / 1_000_000) }
-        // Overdue by more than a few frames: the audio side stalled; don't spin.
-        return now - due > 3 * frameNanoseconds ? 20 : 1
     }
 
     private func applyCommands() {

@@ -86,18 +86,16 @@ public final class VoiceEngine: Sendable {
         let removals = SPSCQueue(minimumCapacity: 2 * configuration.mixer.maximumCalls + 8,
                                  filler: AudioCommand(kind: .remove, call: nil))
         let maximumPeriod = configuration.mixer.deviceSampleRate * configuration.mixer.maximumDevicePeriodMs / 1_000 * 8
-        cycle = AudioCycle(mixer: mixer, commands: commands.consumer, removals: removals.producer, clock: clock,
-                           maximumPeriodSamples: maximumPeriod)
-        control = Locked(Control(commands: commands.producer, removals: removals.consumer, device: configuration.device))
         let poller: SocketPoller
         do {
             poller = try SocketPoller(capacity: 2 * configuration.mixer.maximumCalls)
         } catch {
             throw .socket(error)
         }
-        network = NetworkLoop(poller: poller, clock: clock, policy: configuration.symmetricRTP,
-                              frameDurationMs: configuration.mixer.frameDurationMs, audioCycle: cycle,
-                              post: { sink.post($0) })
+        network = NetworkLoop(poller: poller, clock: clock, policy: configuration.symmetricRTP, post: { sink.post($0) })
+        cycle = AudioCycle(mixer: mixer, commands: commands.consumer, removals: removals.producer, clock: clock,
+                           maximumPeriodSamples: maximumPeriod, uplinkWaker: { poller.wake() })
+        control = Locked(Control(commands: commands.producer, removals: removals.consumer, device: configuration.device))
         networkThread = Locked(nil)
         network.housekeeping = { [weak self] in self?.housekeeping() }
         let loop = network
@@ -389,7 +387,6 @@ public final class VoiceEngine: Sendable {
         }
         control.stream = stream
         control.device = device
-        network.audioRunning.store(true, ordering: .relaxed)
         sink.post(.audioStarted(device: device.name))
         if configuration.realtimePriority != nil {
             // The thread asks for SCHED_FIFO as it starts; wait briefly for its answer.
@@ -403,7 +400,6 @@ public final class VoiceEngine: Sendable {
 
     private func stopDevice(_ control: inout Control, lost: Bool) {
         guard let stream = control.stream else { return }
-        network.audioRunning.store(false, ordering: .relaxed)
         stream.stop()
         cycle.detach()
         control.stream = nil

@@ -102,7 +102,7 @@ import Testing
         // packets drift.
         let time = SteppedTime()
         let clock = EngineClock(stepped: time)
-        let cycle = AudioCycle(idleWith: bobMixer, clock: clock)
+        let cycle = AudioCycle(drivingOnly: bobMixer, clock: clock)
         let device = SteppedLoopback(echoDelayMs: 150, seconds: seconds)
         cycle.attach(device, mixer: nil)
         let frame = UnsafeMutableBufferPointer<Int16>.allocate(capacity: 960)

@@ -13,9 +13,7 @@ import Transport
 @Suite struct NetworkLoopFloodTests {
     @Test func aFloodIsReadInBoundedBitesAndTheQueuedPacketStillGoesOut() throws {
         let clock = EngineClock()
-        let cycle = AudioCycle(idleWith: try CallMixer(configuration: MixerConfiguration()), clock: clock)
-        let loop = NetworkLoop(poller: try SocketPoller(capacity: 4), clock: clock, policy: .authenticated, frameDurationMs: 20,
-                               audioCycle: cycle, post: { _ in })
+        let loop = NetworkLoop(poller: try SocketPoller(capacity: 4), clock: clock, policy: .authenticated, post: { _ in })
         let key = SRTPKeyingMaterial.random(profile: .aesCM128HmacSha1_80)
         let media = try CallMedia(configuration: MediaConfiguration(), sendingKey: key, receivingKey: key, ssrc: 0x0102_0304, rtcpSeed: 1)
         let socket = try UDPSocket(bindingTo: UDPEndpoint(host: "127.0.0.1", port: 0))
