@@ -116,12 +116,14 @@ final class DemoPhoneDelegate: ProviderDelegate, Sendable {
         log("\(name): end call performed")
         try? action.fulfill()
     }
+    // Logged before the state changes: the flow waits on the state, and a flow that saw it
+    // change before the line was written ended its log without the line (CI, under load).
     func provider(_ provider: CallProvider, didActivate audioSession: AudioSession) {
-        active.withLock { $0 = true }
         log("\(name): didActivate — the call audio session is active, device I/O runs")
+        active.withLock { $0 = true }
     }
     func provider(_ provider: CallProvider, didDeactivate audioSession: AudioSession) {
-        active.withLock { $0 = false }
         log("\(name): didDeactivate — device I/O stopped")
+        active.withLock { $0 = false }
     }
 }
