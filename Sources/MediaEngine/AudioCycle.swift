@@ -46,7 +46,8 @@ final class AudioCycle: @unchecked Sendable {
     /// Told on the audio thread when a cycle has queued a frame: wakes the network thread,
     /// which sends it at once. Timing the network thread's wake-ups by the frame instead (its
     /// `poll` woke a frame after the last one was queued, to the millisecond) left a packet
-    /// waiting 0.85 ms for its send on average and made `voicecall latency` 2 ms longer (stop 62).
+    /// waiting 0.85 ms for its send on average, against 0.25 ms (`voicecall latency` 56.7 →
+    /// 56.2 ms: docs/performance.md, stop 62).
     private let uplinkWaker: (@Sendable () -> Void)?
     /// When device I/O started, and when the first captured and played periods passed.
     let startNanoseconds = Atomic<Int64>(0)
